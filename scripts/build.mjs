@@ -1,0 +1,36 @@
+// Bundles src/ into dist/ with esbuild. `--if-stale` skips the build when dist/ is newer than src/.
+import { build } from 'esbuild';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bundle = path.join(root, 'dist/cli.js');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestMtime(path.join(root, 'src'));
+if (process.argv.includes('--if-stale') && fresh) process.exit(0);
+
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  jsx: 'automatic',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,0 +1,36 @@
+import type { ToolKind } from '../tools/define.js';
+import type { ResolvedPath } from '../tools/paths.js';
+
+/** How much the agent may do without asking. */
+export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'yolo';
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'plan', 'yolo'];
+
+/** The policy's verdict on one tool call, with a reason a user or model can read. */
+export interface Decision {
+  decision: 'allow' | 'ask' | 'deny';
+  reason: string;
+}
+
+/** One tool call as the policy sees it: paths already resolved (symlinks followed). */
+export interface PermissionRequest {
+  toolName: string;
+  kind: ToolKind;
+  args: unknown;
+  paths: ResolvedPath[];
+}
+
+/** What the user is asked to approve. `jobId` is set when a sub-agent asks. */
+export interface ApprovalRequest {
+  toolName: string;
+  label: string;
+  args: unknown;
+  reason: string;
+  jobId?: string;
+}
+
+/** The user's answer: once, for the rest of the session, or no. */
+export type ApprovalAnswer = 'allow' | 'allow-always' | 'deny';
+
+/** Injected by the front end; headless mode without one denies. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;

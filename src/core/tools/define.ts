@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { ToolSchema } from '../providers/types.js';
+
+/** Where tools may act: the workspace root plus directories the user added with --add-dir. */
+export interface Workspace {
+  /** Absolute, real path of the project root. */
+  root: string;
+  /** Absolute, real paths the user allowed beyond the root. */
+  extraDirs: string[];
+}
+
+/** What a tool gets besides its arguments. */
+export interface ToolContext {
+  signal: AbortSignal;
+  workspace: Workspace;
+  /** Live progress for the UI (a line of output, a status). */
+  onUpdate?: (text: string) => void;
+}
+
+/** What a tool returns: text for the model, flagged when it is an error. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+}
+
+/** read-only tools may run concurrently and are allowed in every permission mode. */
+export type ToolKind = 'read-only' | 'mutating';
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: S;
+  kind: ToolKind;
+  /** Paths the call would touch, for the permission policy (relative or absolute). */
+  paths?: (args: z.infer<S>) => string[];
+  /** A short label for activity rows: the tool's first argument, usually. */
+  label?: (args: z.infer<S>) => string;
+  execute: (args: z.infer<S>, ctx: ToolContext) => Promise<ToolOutput | string>;
+}
+
+/** Declares a tool once: name, description, zod schema, kind and behaviour. */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+/** Any tool, whatever its schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any>;
+
+/** The JSON Schema sent to the model, without zod's `$schema` noise. */
+export function toolSchema(tool: AnyTool): ToolSchema {
+  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  return { name: tool.name, description: tool.description, inputSchema: dropSafeIntegerBounds(inputSchema) };
+}
+
+/** zod states `z.number().int()` bounds as ±2^53; they cost bytes on every request and say nothing. */
+function dropSafeIntegerBounds<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(dropSafeIntegerBounds) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = dropSafeIntegerBounds(value);
+  }
+  return out as T;
+}
+
+/** One line naming what went wrong in the arguments, for the model to act on. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,79 @@
+import type { ToolSchema } from '../providers/types.js';
+import { type AnyTool, type ToolContext, type ToolOutput, describeZodError, toolSchema } from './define.js';
+
+/** Shapes a tool's raw output before the model sees it (caps, large-result handoff). */
+export type OutputLimiter = (output: ToolOutput, toolName: string) => ToolOutput;
+
+/** The default cap on what one tool result puts into the context. */
+export const DEFAULT_OUTPUT_CAP = 32 * 1024;
+
+/** Cuts an output over `cap` characters to its head and tail, saying so. */
+export function capOutput(cap = DEFAULT_OUTPUT_CAP): OutputLimiter {
+  return (output) => {
+    if (output.content.length <= cap) return output;
+    const keep = Math.floor(cap / 2);
+    const cut = output.content.length - 2 * keep;
+    return {
+      ...output,
+      content: `${output.content.slice(0, keep)}\n… [${cut} characters cut: output was ${output.content.length} characters] …\n${output.content.slice(-keep)}`,
+    };
+  };
+}
+
+/** The tools a loop may call, by name, in declaration order. */
+export class ToolRegistry {
+  private readonly byName = new Map<string, AnyTool>();
+  private schemaCache: ToolSchema[] | undefined;
+
+  constructor(tools: AnyTool[] = []) {
+    for (const tool of tools) this.add(tool);
+  }
+
+  add(tool: AnyTool): void {
+    if (this.byName.has(tool.name)) throw new Error(`tool ${tool.name} is declared twice`);
+    this.byName.set(tool.name, tool);
+    this.schemaCache = undefined;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): AnyTool[] {
+    return [...this.byName.values()];
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /** A registry holding only the tools `keep` accepts, in the same order. */
+  filter(keep: (tool: AnyTool) => boolean): ToolRegistry {
+    return new ToolRegistry(this.all().filter(keep));
+  }
+
+  /** The schemas sent to the model; the same array (and bytes) on every call. */
+  schemas(): ToolSchema[] {
+    this.schemaCache ??= this.all().map(toolSchema);
+    return this.schemaCache;
+  }
+
+  /** Parses arguments with the tool's schema: the parsed value, or an error for the model. */
+  parseArgs(tool: AnyTool, input: unknown): { ok: true; args: unknown } | { ok: false; error: string } {
+    const parsed = tool.schema.safeParse(input ?? {});
+    if (parsed.success) return { ok: true, args: parsed.data };
+    return { ok: false, error: `Invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}` };
+  }
+}
+
+/** Runs a tool with parsed arguments; a throw becomes an error result the model can read. */
+export async function executeTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  try {
+    const out = await tool.execute(args, ctx);
+    return typeof out === 'string' ? { content: out } : out;
+  } catch (error) {
+    if (ctx.signal.aborted) return { content: `${tool.name} was interrupted`, isError: true };
+    const message = error instanceof Error ? error.message : String(error);
+    return { content: `${tool.name} failed: ${message}`, isError: true };
+  }
+}
