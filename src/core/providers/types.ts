@@ -11,6 +11,9 @@ export type ToolResultBlock = {
   isError?: boolean;
 };
 
+/** The key a provider puts in a tool call's input when its arguments were not valid JSON. */
+export const INVALID_JSON_KEY = '__invalid_json';
+
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
 
 /** One conversation message. Tool results travel in user messages, as Anthropic does. */

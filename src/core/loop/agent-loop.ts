@@ -1,0 +1,239 @@
+import {
+  type ContentBlock,
+  type Message,
+  type StreamFn,
+  type ToolResultBlock,
+  type ToolSchema,
+  type ToolUseBlock,
+  type Usage,
+  addUsage,
+  emptyUsage,
+  ProviderError,
+  toolUses,
+} from '../providers/types.js';
+import type { Workspace } from '../tools/define.js';
+import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import { AsyncQueue } from './async-queue.js';
+import type { AgentEvent, StopCause } from './events.js';
+import { type Limits, durationLimit, reachedLimit } from './limits.js';
+import { type PreparedCall, type ToolGate, interruptedResult, prepareCall, runPreparedCall } from './tool-runner.js';
+
+/** What the loop works with: the byte-stable system prompt and the tools. */
+export interface LoopContext {
+  system: string;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  /** Schemas to send instead of `tools.schemas()` (fork mode replays the parent's). */
+  schemas?: ToolSchema[];
+}
+
+/** How the loop runs; every hook is optional. */
+export interface LoopConfig {
+  stream: StreamFn;
+  model: string;
+  maxTokens: number;
+  limits?: Limits;
+  gate?: ToolGate;
+  limitOutput?: OutputLimiter;
+  /** Messages to inject at each step boundary, before the next model call (sub-agent notices). */
+  boundaryMessages?: () => Message[];
+  /** Called with every tool batch before any of it runs (the job manager reserves ids). */
+  beforeToolBatch?: (calls: ToolUseBlock[]) => void;
+  /** Called with every message as it joins the history (transcripts). */
+  onMessage?: (message: Message) => void;
+  /**
+   * Called when the provider says the request is too long: returns a shorter history to
+   * retry with (compaction), or undefined to fail the run.
+   */
+  onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<Message[] | undefined>;
+  now?: () => number;
+}
+
+/** What a run leaves behind. */
+export interface LoopResult {
+  /** The whole history after the run (it may be shorter than the input after a compaction). */
+  history: Message[];
+  /** The messages this run added. */
+  newMessages: Message[];
+  cause: StopCause;
+  usage: Usage;
+  turns: number;
+}
+
+/**
+ * Runs model calls and tool calls until a response asks for no tool, a limit is reached,
+ * or `signal` aborts. Yields every event; returns the history. Failures of tools become
+ * tool results; only provider failures and aborts end the run early.
+ */
+export async function* agentLoop(
+  messages: Message[],
+  context: LoopContext,
+  config: LoopConfig,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, LoopResult> {
+  const now = config.now ?? Date.now;
+  const limits = config.limits ?? {};
+  const startedAt = now();
+  let history = [...messages];
+  const newMessages: Message[] = [];
+  let usage = emptyUsage();
+  let turns = 0;
+
+  // The run's own controller: the caller's signal and the duration limit both abort it.
+  const run = new AbortController();
+  let durationHit = false;
+  const onAbort = () => run.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const durationTimer =
+    limits.maxDuration !== undefined
+      ? setTimeout(() => {
+          durationHit = true;
+          run.abort(new Error('duration limit'));
+        }, limits.maxDuration)
+      : undefined;
+
+  const append = (message: Message) => {
+    history.push(message);
+    newMessages.push(message);
+    config.onMessage?.(message);
+  };
+
+  const abortCause = (): StopCause => (durationHit ? durationLimit(limits.maxDuration ?? 0) : { kind: 'aborted' });
+
+  let cause: StopCause;
+  try {
+    cause = yield* steps();
+  } finally {
+    clearTimeout(durationTimer);
+    signal.removeEventListener('abort', onAbort);
+  }
+  yield { type: 'run_end', cause };
+  return { history, newMessages, cause, usage, turns };
+
+  /** Model call, tools, boundary; again, until something ends the run. */
+  async function* steps(): AsyncGenerator<AgentEvent, StopCause> {
+    for (;;) {
+      if (run.signal.aborted) return abortCause();
+      for (const injected of config.boundaryMessages?.() ?? []) {
+        append(injected);
+        yield { type: 'injected', message: injected };
+      }
+      if (turns > 0) {
+        const limit = reachedLimit(limits, { turns, usage, startedAt, now: now() });
+        if (limit) return limit;
+      }
+
+      turns += 1;
+      yield { type: 'turn_start', turn: turns };
+      const response = yield* callModel();
+      if (response.kind === 'failed') return response.cause;
+      const { message } = response;
+      append(message);
+
+      const calls = toolUses(message);
+      if (calls.length === 0) {
+        yield { type: 'turn_end', turn: turns };
+        return { kind: 'completed' };
+      }
+      config.beforeToolBatch?.(calls);
+      const results = yield* runTools(calls);
+      append({ role: 'user', content: results });
+      yield { type: 'turn_end', turn: turns };
+    }
+  }
+
+  /** Streams one model response, retrying once through compaction when the context is too long. */
+  async function* callModel(): AsyncGenerator<
+    AgentEvent,
+    { kind: 'ok'; message: Message } | { kind: 'failed'; cause: StopCause }
+  > {
+    let compacted = false;
+    for (;;) {
+      let partialText = '';
+      try {
+        for await (const event of config.stream(
+          {
+            model: config.model,
+            system: context.system,
+            messages: [...history],
+            tools: context.schemas ?? context.tools.schemas(),
+            maxTokens: config.maxTokens,
+          },
+          run.signal,
+        )) {
+          switch (event.type) {
+            case 'text_delta':
+              partialText += event.text;
+              yield event;
+              break;
+            case 'thinking_delta':
+              yield event;
+              break;
+            case 'retry':
+              partialText = '';
+              yield event;
+              break;
+            case 'tool_call_start':
+            case 'tool_call_delta':
+            case 'tool_call_end':
+              break;
+            case 'message_end':
+              usage = addUsage(usage, event.usage);
+              yield { type: 'usage', usage: event.usage, total: usage };
+              yield { type: 'message_end', message: event.message, stopReason: event.stopReason };
+              return { kind: 'ok', message: event.message };
+          }
+        }
+        return { kind: 'failed', cause: { kind: 'error', message: 'The model stream ended without a complete message.' } };
+      } catch (error) {
+        if (run.signal.aborted) {
+          // Keep what the user already saw, so the history reflects it; drop half-made tool calls.
+          if (partialText) append({ role: 'assistant', content: [{ type: 'text', text: partialText }] });
+          return { kind: 'failed', cause: abortCause() };
+        }
+        if (error instanceof ProviderError && error.options.contextTooLong && !compacted && config.onContextTooLong) {
+          compacted = true;
+          const shorter = await config.onContextTooLong(history, run.signal);
+          if (shorter) {
+            history = [...shorter];
+            continue;
+          }
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        return { kind: 'failed', cause: { kind: 'error', message } };
+      }
+    }
+  }
+
+  /** Runs one response's tool calls: together when all are read-only, else in order. */
+  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<AgentEvent, ContentBlock[]> {
+    const prepared = calls.map((call) => prepareCall(call, context.tools));
+    const concurrent = prepared.every((p) => p.ok && p.tool.kind === 'read-only');
+    const results = new Map<string, ToolResultBlock>();
+    const events = new AsyncQueue<AgentEvent>();
+
+    const runOne = async (p: PreparedCall) => {
+      if (run.signal.aborted) return;
+      events.push({ type: 'tool_start', id: p.call.id, name: p.call.name, label: p.label, args: p.ok ? p.args : p.call.input });
+      const result = await runPreparedCall(p, {
+        tools: context.tools,
+        workspace: context.workspace,
+        gate: config.gate,
+        limitOutput: config.limitOutput,
+        signal: run.signal,
+        onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
+      });
+      results.set(p.call.id, result);
+      events.push({ type: 'tool_end', id: p.call.id, name: p.call.name, content: result.content, isError: result.isError ?? false });
+    };
+
+    const done = (async () => {
+      if (concurrent) await Promise.all(prepared.map(runOne));
+      else for (const p of prepared) await runOne(p);
+    })().finally(() => events.close());
+    for await (const event of events) yield event;
+    await done;
+
+    return calls.map((call) => results.get(call.id) ?? interruptedResult(call));
+  }
+}

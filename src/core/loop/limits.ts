@@ -1,0 +1,45 @@
+import type { Usage } from '../providers/types.js';
+import type { StopCause } from './events.js';
+
+/** Bounds on one run of the loop; any may be omitted. */
+export interface Limits {
+  maxTurns?: number;
+  maxTotalTokens?: number;
+  /** Milliseconds of wall time. */
+  maxDuration?: number;
+}
+
+export interface RunProgress {
+  turns: number;
+  usage: Usage;
+  startedAt: number;
+  now: number;
+}
+
+/** Every token the run was billed for, cached or not. */
+export function totalTokens(usage: Usage): number {
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+/** The limit a run has reached before its next model call, if any. */
+export function reachedLimit(limits: Limits, progress: RunProgress): StopCause | undefined {
+  if (limits.maxTurns !== undefined && progress.turns >= limits.maxTurns) {
+    return { kind: 'limit', limit: 'maxTurns', detail: `reached the limit of ${limits.maxTurns} turns` };
+  }
+  const tokens = totalTokens(progress.usage);
+  if (limits.maxTotalTokens !== undefined && tokens >= limits.maxTotalTokens) {
+    return {
+      kind: 'limit',
+      limit: 'maxTotalTokens',
+      detail: `used ${tokens} tokens, over the limit of ${limits.maxTotalTokens}`,
+    };
+  }
+  if (limits.maxDuration !== undefined && progress.now - progress.startedAt >= limits.maxDuration) {
+    return durationLimit(limits.maxDuration);
+  }
+  return undefined;
+}
+
+export function durationLimit(maxDuration: number): StopCause {
+  return { kind: 'limit', limit: 'maxDuration', detail: `ran past the limit of ${Math.round(maxDuration / 1000)}s` };
+}

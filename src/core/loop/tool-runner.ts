@@ -1,0 +1,86 @@
+import { INVALID_JSON_KEY, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
+import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
+import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
+
+/** Asks whether one call may run; the session wires this to the permission policy. */
+export type ToolGate = (
+  call: { tool: AnyTool; args: unknown; label: string },
+  signal: AbortSignal,
+) => Promise<{ allowed: true } | { allowed: false; message: string }>;
+
+export interface ToolRunEnv {
+  tools: ToolRegistry;
+  workspace: Workspace;
+  gate?: ToolGate;
+  limitOutput?: OutputLimiter;
+  signal: AbortSignal;
+  onUpdate: (text: string) => void;
+}
+
+/** A tool call checked and ready to run, or the error the model gets instead. */
+export type PreparedCall =
+  | { ok: true; call: ToolUseBlock; tool: AnyTool; args: unknown; label: string }
+  | { ok: false; call: ToolUseBlock; label: string; error: string };
+
+/** Resolves the tool and validates its arguments, without running anything. */
+export function prepareCall(call: ToolUseBlock, tools: ToolRegistry): PreparedCall {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    return {
+      ok: false,
+      call,
+      label: '',
+      error: `Tool "${call.name}" is not available. Available tools: ${tools.names().join(', ') || '(none)'}.`,
+    };
+  }
+  const input = call.input as Record<string, unknown> | undefined;
+  if (input && typeof input === 'object' && INVALID_JSON_KEY in input) {
+    return {
+      ok: false,
+      call,
+      label: '',
+      error: `The arguments of ${call.name} were not valid JSON: ${String(input[INVALID_JSON_KEY]).slice(0, 200)}. Send one JSON object.`,
+    };
+  }
+  const parsed = tools.parseArgs(tool, call.input);
+  if (!parsed.ok) return { ok: false, call, label: '', error: parsed.error };
+  return { ok: true, call, tool, args: parsed.args, label: labelOf(tool, parsed.args) };
+}
+
+/** Runs one prepared call through the gate and the tool; never throws. */
+export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): Promise<ToolResultBlock> {
+  const result = (output: ToolOutput): ToolResultBlock => ({
+    type: 'tool_result',
+    toolUseId: prepared.call.id,
+    content: output.content,
+    ...(output.isError ? { isError: true } : {}),
+  });
+  if (!prepared.ok) return result({ content: prepared.error, isError: true });
+  if (env.gate) {
+    const verdict = await env.gate({ tool: prepared.tool, args: prepared.args, label: prepared.label }, env.signal);
+    if (!verdict.allowed) return result({ content: verdict.message, isError: true });
+  }
+  const output = await executeTool(prepared.tool, prepared.args, {
+    signal: env.signal,
+    workspace: env.workspace,
+    onUpdate: env.onUpdate,
+  });
+  return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
+}
+
+/** The result a call gets when the run stopped before it finished. */
+export function interruptedResult(call: ToolUseBlock): ToolResultBlock {
+  return { type: 'tool_result', toolUseId: call.id, content: 'Interrupted: the user stopped this turn before the tool finished.', isError: true };
+}
+
+/** A one-line label for a call: the tool's own, else its first string argument. */
+function labelOf(tool: AnyTool, args: unknown): string {
+  const raw = tool.label?.(args) ?? firstString(args) ?? '';
+  const line = raw.split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+function firstString(args: unknown): string | undefined {
+  if (!args || typeof args !== 'object') return undefined;
+  return Object.values(args).find((v): v is string => typeof v === 'string');
+}

@@ -1,0 +1,288 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type LoopConfig, type LoopResult, agentLoop } from '../../../src/core/loop/agent-loop.js';
+import type { AgentEvent } from '../../../src/core/loop/events.js';
+import { INVALID_JSON_KEY, type Message, ProviderError, type ToolResultBlock } from '../../../src/core/providers/types.js';
+import { defineTool } from '../../../src/core/tools/define.js';
+import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { ToolRegistry, capOutput } from '../../../src/core/tools/registry.js';
+import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
+
+const workspace = makeWorkspace(mkdtempSync(path.join(os.tmpdir(), 'outrider-loop-')));
+
+function makeTools(log: string[] = []) {
+  const active = { now: 0, max: 0 };
+  const track = async <T>(fn: () => Promise<T>) => {
+    active.now += 1;
+    active.max = Math.max(active.max, active.now);
+    try {
+      return await fn();
+    } finally {
+      active.now -= 1;
+    }
+  };
+  const registry = new ToolRegistry([
+    defineTool({
+      name: 'look',
+      description: 'read something',
+      kind: 'read-only',
+      schema: z.object({ what: z.string(), ms: z.number().optional() }),
+      execute: (args) =>
+        track(async () => {
+          log.push(`look:${args.what}:start`);
+          await new Promise((r) => setTimeout(r, args.ms ?? 20));
+          log.push(`look:${args.what}:end`);
+          return `saw ${args.what}`;
+        }),
+    }),
+    defineTool({
+      name: 'change',
+      description: 'change something',
+      kind: 'mutating',
+      schema: z.object({ what: z.string() }),
+      execute: (args) =>
+        track(async () => {
+          log.push(`change:${args.what}:start`);
+          await new Promise((r) => setTimeout(r, 10));
+          log.push(`change:${args.what}:end`);
+          return `changed ${args.what}`;
+        }),
+    }),
+    defineTool({
+      name: 'explode',
+      description: 'always throws',
+      kind: 'read-only',
+      schema: z.object({}),
+      execute: async () => {
+        throw new Error('disk on fire');
+      },
+    }),
+    defineTool({
+      name: 'wait',
+      description: 'waits until aborted',
+      kind: 'mutating',
+      schema: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+    }),
+    defineTool({
+      name: 'big',
+      description: 'large output',
+      kind: 'read-only',
+      schema: z.object({}),
+      execute: async () => 'x'.repeat(100_000),
+    }),
+  ]);
+  return { registry, active };
+}
+
+async function run(
+  script: FakeScript,
+  options: { config?: Partial<LoopConfig>; signal?: AbortSignal; history?: Message[]; log?: string[] } = {},
+) {
+  const stream = fakeStream(script);
+  const { registry, active } = makeTools(options.log);
+  const events: AgentEvent[] = [];
+  const gen = agentLoop(
+    options.history ?? [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+    { system: 'SYSTEM', tools: registry, workspace },
+    { stream, model: 'm', maxTokens: 1000, ...options.config },
+    options.signal ?? new AbortController().signal,
+  );
+  let result: LoopResult;
+  for (;;) {
+    const next = await gen.next();
+    if (next.done) {
+      result = next.value;
+      break;
+    }
+    events.push(next.value);
+  }
+  return { result, events, stream, active };
+}
+
+const toolResults = (message: Message) => message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
+
+describe('agentLoop', () => {
+  it('ends when a response has no tool calls', async () => {
+    const { result, events } = await run([{ text: 'hello' }]);
+    expect(result.cause).toEqual({ kind: 'completed' });
+    expect(result.turns).toBe(1);
+    expect(result.newMessages).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'hello' }] }]);
+    expect(events.map((e) => e.type)).toEqual(['turn_start', 'text_delta', 'usage', 'message_end', 'turn_end', 'run_end']);
+  });
+
+  it('runs tool calls and sends their results back in call order', async () => {
+    const { result, stream } = await run([
+      { toolCalls: [{ name: 'look', args: { what: 'a', ms: 30 } }, { name: 'look', args: { what: 'b', ms: 5 } }] },
+      { text: 'done' },
+    ]);
+    expect(result.cause.kind).toBe('completed');
+    const second = stream.requests[1]!;
+    const results = toolResults(second.messages[2]!);
+    expect(results.map((r) => r.content)).toEqual(['saw a', 'saw b']);
+    expect(results.map((r) => r.toolUseId)).toEqual(['call_1_1', 'call_1_2']);
+  });
+
+  it('runs read-only calls concurrently and mutating batches one at a time', async () => {
+    const readOnly = await run([
+      { toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'look', args: { what: 'b' } }] },
+      { text: 'ok' },
+    ]);
+    expect(readOnly.active.max).toBe(2);
+    const log: string[] = [];
+    const mixed = await run(
+      [
+        { toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'change', args: { what: 'b' } }] },
+        { text: 'ok' },
+      ],
+      { log },
+    );
+    expect(mixed.active.max).toBe(1);
+    expect(log).toEqual(['look:a:start', 'look:a:end', 'change:b:start', 'change:b:end']);
+  });
+
+  it('turns an unknown tool, bad JSON, bad arguments and a throwing tool into error results', async () => {
+    const { result, stream } = await run([
+      {
+        toolCalls: [
+          { name: 'nope', args: {} },
+          { name: 'look', args: { [INVALID_JSON_KEY]: '{"what": ' } },
+          { name: 'look', args: { what: 42 } },
+          { name: 'explode', args: {} },
+        ],
+      },
+      { text: 'recovered' },
+    ]);
+    expect(result.cause.kind).toBe('completed');
+    const results = toolResults(stream.requests[1]!.messages[2]!);
+    expect(results.every((r) => r.isError)).toBe(true);
+    expect(results[0]!.content).toMatch(/Tool "nope" is not available\. Available tools: look, change, explode/);
+    expect(results[1]!.content).toMatch(/not valid JSON/);
+    expect(results[2]!.content).toMatch(/Invalid arguments for look: what:/);
+    expect(results[3]!.content).toBe('explode failed: disk on fire');
+  });
+
+  it('stops at maxTurns, maxTotalTokens and maxDuration, naming the limit', async () => {
+    const loop: FakeScript = () => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] });
+    const turns = await run(loop, { config: { limits: { maxTurns: 3 } } });
+    expect(turns.result.cause).toMatchObject({ kind: 'limit', limit: 'maxTurns' });
+    expect(turns.stream.requests).toHaveLength(3);
+    // The last tool batch still got its results: the history stays valid.
+    expect(turns.result.history.at(-1)!.role).toBe('user');
+
+    const tokens = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }], usage: { input: 600 } }), {
+      config: { limits: { maxTotalTokens: 1000 } },
+    });
+    expect(tokens.result.cause).toMatchObject({ kind: 'limit', limit: 'maxTotalTokens' });
+    expect(tokens.stream.requests).toHaveLength(2);
+
+    const duration = await run([{ hang: true }], { config: { limits: { maxDuration: 50 } } });
+    expect(duration.result.cause).toMatchObject({ kind: 'limit', limit: 'maxDuration' });
+  });
+
+  it('on abort mid-stream keeps the text already shown and ends as aborted', async () => {
+    const controller = new AbortController();
+    const stream = fakeStream([{ hang: true }]);
+    const gen = agentLoop(
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      { system: 's', tools: new ToolRegistry(), workspace },
+      { stream, model: 'm', maxTokens: 10 },
+      controller.signal,
+    );
+    setTimeout(() => controller.abort(), 20);
+    let next = await gen.next();
+    while (!next.done) next = await gen.next();
+    expect(next.value.cause).toEqual({ kind: 'aborted' });
+  });
+
+  it('on abort mid-tool answers every unanswered call so the history stays valid', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const { result } = await run(
+      [{ toolCalls: [{ name: 'change', args: { what: 'a' } }, { name: 'wait', args: {} }, { name: 'change', args: { what: 'c' } }] }],
+      { signal: controller.signal },
+    );
+    expect(result.cause).toEqual({ kind: 'aborted' });
+    const last = result.history.at(-1)!;
+    const results = toolResults(last);
+    expect(results.map((r) => r.toolUseId)).toEqual(['call_1_1', 'call_1_2', 'call_1_3']);
+    expect(results[0]!.content).toBe('changed a');
+    expect(results[1]!.isError).toBe(true);
+    expect(results[2]!.content).toMatch(/^Interrupted/);
+  });
+
+  it('injects boundary messages before each model call and reports batches before they run', async () => {
+    const batches: string[][] = [];
+    let boundary = 0;
+    const seen: Message[] = [];
+    const { stream, events } = await run(
+      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { text: 'end' }],
+      {
+        config: {
+          boundaryMessages: () => {
+            boundary += 1;
+            return boundary === 2 ? [{ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] }] : [];
+          },
+          beforeToolBatch: (calls) => batches.push(calls.map((c) => c.name)),
+          onMessage: (m) => seen.push(m),
+        },
+      },
+    );
+    expect(batches).toEqual([['look']]);
+    expect(stream.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] });
+    expect(events.some((e) => e.type === 'injected')).toBe(true);
+    expect(seen.map((m) => m.role)).toEqual(['assistant', 'user', 'user', 'assistant']);
+  });
+
+  it('keeps every request a byte prefix of the next', async () => {
+    const { stream } = await run([
+      { toolCalls: [{ name: 'look', args: { what: 'a' } }] },
+      { toolCalls: [{ name: 'look', args: { what: 'b' } }] },
+      { text: 'end' },
+    ]);
+    for (let i = 1; i < stream.requests.length; i += 1) {
+      const before = stream.requests[i - 1]!;
+      const after = stream.requests[i]!;
+      expect(after.system).toBe(before.system);
+      expect(JSON.stringify(after.tools)).toBe(JSON.stringify(before.tools));
+      expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
+    }
+  });
+
+  it('ends with the provider error message when the provider gives up', async () => {
+    const { result } = await run([{ error: new ProviderError('Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.') }]);
+    expect(result.cause).toEqual({ kind: 'error', message: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.' });
+  });
+
+  it('compacts once and retries when the context is too long', async () => {
+    const tooLong = new ProviderError('prompt is too long', { contextTooLong: true });
+    const compactedTo: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
+    const { result, stream } = await run([{ error: tooLong }, { text: 'fits now' }], {
+      config: { onContextTooLong: async () => compactedTo },
+    });
+    expect(result.cause.kind).toBe('completed');
+    expect(stream.requests[1]!.messages).toEqual(compactedTo);
+    const twice = await run([{ error: tooLong }, { error: tooLong }], { config: { onContextTooLong: async () => compactedTo } });
+    expect(twice.result.cause).toEqual({ kind: 'error', message: 'prompt is too long' });
+  });
+
+  it('asks the gate before running a tool and reports its refusal', async () => {
+    const { stream } = await run([{ toolCalls: [{ name: 'change', args: { what: 'a' } }] }, { text: 'ok' }], {
+      config: { gate: async () => ({ allowed: false, message: 'denied: plan mode' }) },
+    });
+    expect(toolResults(stream.requests[1]!.messages[2]!)[0]).toMatchObject({ content: 'denied: plan mode', isError: true });
+  });
+
+  it('caps large outputs in one place', async () => {
+    const { stream } = await run([{ toolCalls: [{ name: 'big', args: {} }] }, { text: 'ok' }], {
+      config: { limitOutput: capOutput(1000) },
+    });
+    const content = toolResults(stream.requests[1]!.messages[2]!)[0]!.content;
+    expect(content.length).toBeLessThan(1200);
+    expect(content).toMatch(/characters cut: output was 100000 characters/);
+  });
+});
