@@ -1,0 +1,113 @@
+import { commandOf, decide } from './policy.js';
+import type { Approver, PermissionMode, PermissionRequest } from './types.js';
+
+/** A tool call submitted to the gate: the policy's view plus what the user is shown. */
+export interface GateRequest extends PermissionRequest {
+  /** Short description for the approval prompt, e.g. the file path or the command. */
+  label: string;
+  /** Set when a sub-agent makes the call, so the prompt says which job asks. */
+  jobId?: string;
+}
+
+/** The gate's answer; `message` is what the model reads as the tool result. */
+export type GateResult = { allowed: true } | { allowed: false; message: string };
+
+export interface ApprovalGateOptions {
+  mode: PermissionMode;
+  /** Asks the user; absent in headless mode. */
+  approver?: Approver;
+  /** No one is at the terminal: every "ask" becomes a denial naming the flag that allows it. */
+  headless: boolean;
+}
+
+/**
+ * One session's permission gate: applies the policy, asks the user when it says so, and
+ * remembers "allow always" answers for the rest of the session.
+ */
+export class ApprovalGate {
+  private currentMode: PermissionMode;
+  private readonly approver: Approver | undefined;
+  private readonly headless: boolean;
+  /** Tools the user allowed for the session; bash is remembered per command instead. */
+  private readonly alwaysTools = new Set<string>();
+  private readonly alwaysCommands = new Set<string>();
+
+  constructor(options: ApprovalGateOptions) {
+    this.currentMode = options.mode;
+    this.approver = options.approver;
+    this.headless = options.headless;
+  }
+
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.currentMode = mode;
+  }
+
+  async check(request: GateRequest, signal: AbortSignal): Promise<GateResult> {
+    const decision = decide(this.currentMode, request);
+    if (decision.decision === 'allow') return { allowed: true };
+    if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
+    if (this.isAlwaysAllowed(request)) return { allowed: true };
+
+    if (!this.approver || this.headless) return { allowed: false, message: this.noOneToAsk(request) };
+
+    const { toolName, label, args, jobId } = request;
+    signal.throwIfAborted();
+    const answer = await untilAborted(
+      this.approver({ toolName, label, args, reason: decision.reason, ...(jobId ? { jobId } : {}) }, signal),
+      signal,
+    );
+    if (answer === 'deny') {
+      return { allowed: false, message: `The user denied ${toolName} (${label}). Ask them or try another way.` };
+    }
+    if (answer === 'allow-always') this.remember(request);
+    return { allowed: true };
+  }
+
+  private isAlwaysAllowed(request: GateRequest): boolean {
+    if (request.toolName !== 'bash') return this.alwaysTools.has(request.toolName);
+    const command = commandOf(request.args);
+    return command !== undefined && this.alwaysCommands.has(command);
+  }
+
+  private remember(request: GateRequest): void {
+    if (request.toolName !== 'bash') {
+      this.alwaysTools.add(request.toolName);
+      return;
+    }
+    // Allowing "npm test" forever must not allow "rm -rf ~": bash is remembered per exact command.
+    const command = commandOf(request.args);
+    if (command !== undefined) this.alwaysCommands.add(command);
+  }
+
+  /** Names the mildest flag that would have allowed the call. */
+  private noOneToAsk(request: GateRequest): string {
+    const where = this.headless ? 'there is no one to ask in headless mode' : 'no approver is connected';
+    const flags =
+      decide('accept-edits', request).decision === 'allow'
+        ? '--permission-mode accept-edits (edits) or --yolo (everything)'
+        : '--yolo';
+    return `${request.toolName} needs approval, and ${where}: rerun with ${flags}.`;
+  }
+}
+
+/** Settles with the approver, or rejects as soon as `signal` aborts, so a forgetful front end cannot hang a turn. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { ResolvedPath } from '../tools/paths.js';
+import { isReadOnlyCommand } from './shell-readonly.js';
+import type { Decision, PermissionMode, PermissionRequest } from './types.js';
+
+/** Longest command quoted in a reason, so a reason stays one readable line. */
+const MAX_QUOTED_COMMAND = 80;
+
+/**
+ * The permission policy: what `mode` says about one tool call. Pure — paths arrive resolved
+ * (symlinks followed), so the same request always gets the same decision.
+ */
+export function decide(mode: PermissionMode, request: PermissionRequest): Decision {
+  const { toolName, kind, paths } = request;
+  const outside = paths.find((p) => !p.inside);
+
+  if (kind === 'read-only') {
+    // Reading cannot damage anything, and models often need files beyond the project.
+    return outside
+      ? allow(`${toolName} only reads; reading outside the workspace (${describePath(outside)}) is allowed`)
+      : allow(`${toolName} only reads`);
+  }
+
+  if (mode === 'plan') {
+    return deny(
+      `plan mode: ${toolName} is not allowed; present the plan and let the user switch modes ` +
+        `(e.g. --permission-mode default) before changing anything`,
+    );
+  }
+
+  // Even yolo stays inside the directories the user gave us: a symlink must not widen them.
+  if (outside) {
+    return deny(
+      `${toolName}: ${describePath(outside)} is outside the workspace; ` +
+        `rerun with --add-dir ${path.dirname(outside.real)} to allow it`,
+    );
+  }
+
+  if (mode === 'yolo') return allow(`${toolName} allowed (yolo)`);
+
+  if (toolName === 'bash') return decideBash(request.args);
+
+  if (mode === 'accept-edits') {
+    // A mutating tool that names no paths gives us nothing to check "inside" against.
+    return paths.length > 0
+      ? allow(`${toolName} inside the workspace (accept-edits)`)
+      : ask(`${toolName} may change things it does not name as paths`);
+  }
+  return ask(`${toolName} changes files and needs approval (default mode)`);
+}
+
+/** bash in default and accept-edits: read-only commands run, anything else is asked. */
+function decideBash(args: unknown): Decision {
+  const command = commandOf(args);
+  if (command === undefined) return ask('bash: the command could not be read');
+  const quoted = quoteCommand(command);
+  return isReadOnlyCommand(command) ? allow(`bash: ${quoted} only reads`) : ask(`bash: ${quoted} may change files`);
+}
+
+/** The `command` argument of a bash call, when it is a string. */
+export function commandOf(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const command = (args as { command?: unknown }).command;
+  return typeof command === 'string' ? command : undefined;
+}
+
+function quoteCommand(command: string): string {
+  const oneLine = command.replace(/\s+/g, ' ').trim();
+  const short = oneLine.length > MAX_QUOTED_COMMAND ? `${oneLine.slice(0, MAX_QUOTED_COMMAND - 1)}…` : oneLine;
+  return JSON.stringify(short);
+}
+
+/** Names the path as requested and, when a symlink moved it, where it really lands. */
+function describePath(p: ResolvedPath): string {
+  return p.real === p.absolute ? p.real : `${p.requested} (really ${p.real})`;
+}
+
+const allow = (reason: string): Decision => ({ decision: 'allow', reason });
+const ask = (reason: string): Decision => ({ decision: 'ask', reason });
+const deny = (reason: string): Decision => ({ decision: 'deny', reason });
