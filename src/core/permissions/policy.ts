@@ -22,6 +22,9 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   }
 
   if (mode === 'plan') {
+    // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
+    const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;
+    if (command !== undefined && isReadOnlyCommand(command)) return allow(`bash: ${quoteCommand(command)} only reads`);
     return deny(
       `plan mode: ${toolName} is not allowed; present the plan and let the user switch modes ` +
         `(e.g. --permission-mode default) before changing anything`,

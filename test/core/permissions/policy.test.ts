@@ -74,8 +74,9 @@ const TABLE: [Tool, Where, Verdict, Verdict, Verdict, Verdict][] = [
   ['edit_file', 'outside', 'deny', 'deny', 'deny', 'deny'],
   ['edit_file', 'symlink', 'deny', 'deny', 'deny', 'deny'],
   ['edit_file', 'symlink+add-dir', 'ask', 'allow', 'deny', 'allow'],
-  ['bash read-only', 'no paths', 'allow', 'allow', 'deny', 'allow'],
-  ['bash read-only', 'inside', 'allow', 'allow', 'deny', 'allow'],
+  // Plan mode is for looking around: commands that only read still run.
+  ['bash read-only', 'no paths', 'allow', 'allow', 'allow', 'allow'],
+  ['bash read-only', 'inside', 'allow', 'allow', 'allow', 'allow'],
   ['bash read-only', 'outside', 'deny', 'deny', 'deny', 'deny'],
   ['bash read-only', 'symlink', 'deny', 'deny', 'deny', 'deny'],
   ['bash mutating', 'no paths', 'ask', 'ask', 'deny', 'allow'],
