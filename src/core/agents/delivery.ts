@@ -1,0 +1,73 @@
+/**
+ * Which finished jobs the parent model still has to hear about. The promise it keeps:
+ * every job that ends done or error reaches the model exactly once, either through a
+ * poll that returned its result or through one notice; never both, never twice.
+ */
+export class DeliveryTracker {
+  /** Ended done/error, not yet announced nor claimed by a poll. */
+  private readonly pending = new Set<string>();
+  /** Named in a notice that was handed out but not yet confirmed as sent. */
+  private readonly inFlight = new Set<string>();
+  /** How many polls wait on each id right now. */
+  private readonly waiting = new Map<string, number>();
+  /** Announced, or returned by a poll: settled for good. */
+  private readonly settled = new Set<string>();
+
+  /** A job ended done or error: it now needs delivering. */
+  ended(id: string): void {
+    if (!this.settled.has(id)) this.pending.add(id);
+  }
+
+  /** A poll starts waiting on `id`: notices leave it out meanwhile. */
+  pollStarted(id: string): void {
+    this.waiting.set(id, (this.waiting.get(id) ?? 0) + 1);
+  }
+
+  /** A poll stops waiting; `claimed` when it returned the job's result to the model. */
+  pollEnded(id: string, claimed: boolean): void {
+    const left = (this.waiting.get(id) ?? 1) - 1;
+    if (left > 0) this.waiting.set(id, left);
+    else this.waiting.delete(id);
+    if (claimed) this.claim(id);
+  }
+
+  /** A poll returned the result of a job that had already ended. */
+  claim(id: string): void {
+    this.pending.delete(id);
+    this.inFlight.delete(id);
+    this.settled.add(id);
+  }
+
+  /** Ids to announce now, oldest first; they stay in flight until `confirm` or `interrupted`. */
+  takeBatch(order: (a: string, b: string) => number): string[] {
+    const batch = [...this.pending].filter((id) => !this.waiting.has(id)).sort(order);
+    for (const id of batch) {
+      this.pending.delete(id);
+      this.inFlight.add(id);
+    }
+    return batch;
+  }
+
+  /** The notice naming `ids` joined the parent's history. */
+  confirm(ids: string[]): void {
+    for (const id of ids) {
+      if (!this.inFlight.delete(id)) continue;
+      this.settled.add(id);
+    }
+  }
+
+  /** The parent turn was interrupted: notices handed out but not sent go back to pending. */
+  interrupted(): void {
+    for (const id of this.inFlight) this.pending.add(id);
+    this.inFlight.clear();
+  }
+
+  /** Ids still owed to the model (pending or in flight). */
+  owed(): string[] {
+    return [...this.pending, ...this.inFlight];
+  }
+
+  isSettled(id: string): boolean {
+    return this.settled.has(id);
+  }
+}

@@ -1,0 +1,445 @@
+import PQueue from 'p-queue';
+import type { ChildEvent, JobEvent, JobState } from '../loop/events.js';
+import { type Message, type ToolUseBlock, type Usage, addUsage, emptyUsage } from '../providers/types.js';
+import { DeliveryTracker } from './delivery.js';
+import { formatDuration, formatTokens, statusSegment } from './job-status.js';
+
+/** What a child run reports when it ends (aborts are the manager's to decide). */
+export interface ChildOutcome {
+  status: 'done' | 'error';
+  /** The final text, or `(sub-agent produced no text output)`. */
+  text: string;
+  /** Set when status is error: what went wrong, limit included. */
+  error?: string;
+}
+
+export interface ChildRunRequest {
+  id: string;
+  task: string;
+  instructions?: string;
+  definition: string;
+  mode: 'typed' | 'fork';
+  signal: AbortSignal;
+  onEvent: (event: ChildEvent) => void;
+}
+
+/** Runs one child loop to its end; throwing counts as an error outcome. */
+export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;
+
+export interface StartOptions {
+  instructions?: string;
+  /** Definition name; the manager's default when absent. */
+  agent?: string;
+  mode?: 'typed' | 'fork';
+  /** The tool call that asked, so ids follow the order the model wrote its calls in. */
+  callId?: string;
+}
+
+/** A snapshot of one job, for polls, lists and the UI. */
+export interface Job {
+  id: string;
+  number: number;
+  state: JobState;
+  definition: string;
+  mode: 'typed' | 'fork';
+  task: string;
+  /** One line: the task cut short. */
+  label: string;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  result?: string;
+  error?: string;
+  turns: number;
+  toolCalls: number;
+  contextTokens: number;
+  usage: Usage;
+  /** What it is doing now: the current tool and its argument, streamed text, `thinking…`. */
+  activity: string;
+}
+
+/** What a poll ended with. */
+export type PollResult =
+  | { kind: 'ended'; job: Job }
+  | { kind: 'running'; job: Job }
+  | { kind: 'interrupted'; job: Job };
+
+export interface Timers {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+export interface JobManagerOptions {
+  run: ChildRunner;
+  emit?: (event: JobEvent) => void;
+  maxConcurrent?: number;
+  pollTimeoutMs?: number;
+  defaultAgent?: string;
+  /** Known definition names; `start` refuses others. */
+  definitions?: () => string[];
+  /** Per-job usage, so the session ledger can roll it up. */
+  onUsage?: (jobId: string, usage: Usage) => void;
+  /** Refuses a start with this message when set and returning text (session budget). */
+  admission?: () => string | undefined;
+  now?: () => number;
+  timers?: Timers;
+}
+
+/** A problem the model made (unknown id, finished job): the tool turns it into an error result. */
+export class JobError extends Error {
+  override name = 'JobError';
+}
+
+export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
+const CLOSE_GRACE_MS = 2000;
+
+interface JobRecord extends Job {
+  controller: AbortController;
+  /** Resolves when the job's state becomes final (at once on stop). */
+  finished: Promise<void>;
+  markFinished: () => void;
+  /** Resolves when its run has really returned (or it was dropped from the queue). */
+  settled: Promise<unknown>;
+}
+
+/** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
+export class JobManager {
+  private readonly jobs = new Map<string, JobRecord>();
+  private readonly queue: PQueue;
+  private readonly delivery = new DeliveryTracker();
+  private readonly reservations = new Map<string, number>();
+  /** Notices handed out, by message object, until they join the history. */
+  private readonly notices = new WeakMap<Message, string[]>();
+  private nextNumber = 1;
+  private closed = false;
+  private readonly now: () => number;
+  private readonly timers: Timers;
+
+  constructor(private readonly options: JobManagerOptions) {
+    this.queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
+    this.now = options.now ?? Date.now;
+    this.timers = options.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    };
+  }
+
+  /**
+   * Hands out id numbers for every agent_start of one tool batch in the order the model
+   * wrote them, before any runs. A new batch drops reservations whose call never ran.
+   */
+  reserve(calls: ToolUseBlock[]): void {
+    this.reservations.clear();
+    for (const call of calls) {
+      if (call.name === 'agent_start') this.reservations.set(call.id, this.nextNumber++);
+    }
+  }
+
+  /** Queues one job and returns its snapshot at once. */
+  start(task: string, options: StartOptions = {}): Job {
+    if (this.closed) throw new JobError('the session is closing; no new sub-agents can start');
+    const refusal = this.options.admission?.();
+    if (refusal) throw new JobError(refusal);
+    const definition = options.agent ?? this.options.defaultAgent ?? 'explore';
+    const known = this.options.definitions?.();
+    if (known && !known.includes(definition)) {
+      throw new JobError(`unknown agent "${definition}". Available agents: ${known.join(', ')}.`);
+    }
+    const reserved = options.callId !== undefined ? this.reservations.get(options.callId) : undefined;
+    if (options.callId !== undefined) this.reservations.delete(options.callId);
+    const number = reserved ?? this.nextNumber++;
+    const id = `sub-${number}`;
+    let markFinished = () => {};
+    const finished = new Promise<void>((resolve) => {
+      markFinished = resolve;
+    });
+    const job: JobRecord = {
+      id,
+      number,
+      state: 'queued',
+      definition,
+      mode: options.mode ?? 'typed',
+      task,
+      label: oneLine(task, 80),
+      createdAt: this.now(),
+      turns: 0,
+      toolCalls: 0,
+      contextTokens: 0,
+      usage: emptyUsage(),
+      activity: 'queued',
+      controller: new AbortController(),
+      finished,
+      markFinished,
+      settled: Promise.resolve(),
+    };
+    this.jobs.set(id, job);
+    this.emitState(job);
+    let markSettled = () => {};
+    job.settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    this.queue
+      .add(() => this.runJob(job, options.instructions).finally(markSettled), { signal: job.controller.signal })
+      .catch(() => {
+        // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
+        if (job.startedAt === undefined) markSettled();
+      });
+    return this.snapshot(job);
+  }
+
+  /** Waits until the job ends, the poll timeout passes, or `signal` aborts. */
+  async poll(idOrNumber: string, signal: AbortSignal): Promise<PollResult> {
+    const job = this.find(idOrNumber);
+    if (isEnded(job.state)) {
+      this.delivery.claim(job.id);
+      return { kind: 'ended', job: this.snapshot(job) };
+    }
+    this.delivery.pollStarted(job.id);
+    let handle: unknown;
+    let onAbort = () => {};
+    const outcome = await Promise.race([
+      job.finished.then(() => 'ended' as const),
+      new Promise<'timeout'>((resolve) => {
+        handle = this.timers.setTimeout(() => resolve('timeout'), this.options.pollTimeoutMs ?? 600_000);
+      }),
+      new Promise<'interrupted'>((resolve) => {
+        onAbort = () => resolve('interrupted');
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    this.timers.clearTimeout(handle);
+    signal.removeEventListener('abort', onAbort);
+    // A job that ended in the same tick as a timeout is returned, not left for a notice.
+    const ended = isEnded(job.state) && outcome !== 'interrupted';
+    this.delivery.pollEnded(job.id, ended);
+    if (ended) return { kind: 'ended', job: this.snapshot(job) };
+    return { kind: outcome === 'interrupted' ? 'interrupted' : 'running', job: this.snapshot(job) };
+  }
+
+  /** Stops a queued or running job; a finished one is an error. */
+  stop(idOrNumber: string): Job {
+    const job = this.find(idOrNumber);
+    if (isEnded(job.state)) throw new JobError(`sub-agent ${job.id} already finished (${job.state})`);
+    this.abort(job);
+    return this.snapshot(job);
+  }
+
+  /** Stops every queued and running job; returns how many. */
+  stopAll(): number {
+    let count = 0;
+    for (const job of this.jobs.values()) {
+      if (isEnded(job.state)) continue;
+      this.abort(job);
+      count += 1;
+    }
+    return count;
+  }
+
+  /** Every job, oldest id first. */
+  list(): Job[] {
+    return [...this.jobs.values()].sort((a, b) => a.number - b.number).map((job) => this.snapshot(job));
+  }
+
+  get(idOrNumber: string): Job {
+    return this.snapshot(this.find(idOrNumber));
+  }
+
+  /** Jobs still queued or running. */
+  active(): Job[] {
+    return this.list().filter((job) => !isEnded(job.state));
+  }
+
+  /**
+   * The batched completion notice for a step boundary or the start of a user turn, or
+   * nothing. Ids it names are in flight until the message joins the history (`confirm`).
+   */
+  boundaryMessages(): Message[] {
+    const ids = this.delivery.takeBatch((a, b) => this.numberOf(a) - this.numberOf(b));
+    if (ids.length === 0) return [];
+    const notice: Message = { role: 'user', content: [{ type: 'text', text: completionNotice(ids) }] };
+    this.notices.set(notice, ids);
+    return [notice];
+  }
+
+  /** A message joined the parent's history: if it is a completion notice, it was delivered. */
+  confirm(message: Message): void {
+    const ids = this.notices.get(message);
+    if (ids) this.delivery.confirm(ids);
+  }
+
+  /** The parent turn was interrupted: notices not yet sent stay pending. */
+  interrupted(): void {
+    this.delivery.interrupted();
+  }
+
+  /** Ids that ended done or error and have not reached the model yet. */
+  undelivered(): string[] {
+    return this.delivery.owed().sort((a, b) => this.numberOf(a) - this.numberOf(b));
+  }
+
+  /** Resolves when no job is queued or running. */
+  async idle(signal?: AbortSignal): Promise<void> {
+    const waits = [...this.jobs.values()].filter((j) => !isEnded(j.state)).map((j) => j.finished);
+    if (waits.length === 0) return;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })),
+    ]);
+    if (!signal?.aborted && this.active().length > 0) await this.idle(signal);
+  }
+
+  /** Stops everything and waits up to 2 s for the runs to wind down. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopAll();
+    const running = [...this.jobs.values()].map((job) => job.settled);
+    let handle: unknown;
+    await Promise.race([
+      Promise.all(running),
+      new Promise<void>((resolve) => {
+        handle = this.timers.setTimeout(resolve, CLOSE_GRACE_MS);
+      }),
+    ]);
+    this.timers.clearTimeout(handle);
+    this.queue.clear();
+  }
+
+  /** The tool result text of a poll, as the spec words it. */
+  describePoll(result: PollResult): { content: string; isError: boolean } {
+    const { job } = result;
+    if (result.kind === 'interrupted') return { content: 'poll interrupted', isError: true };
+    if (result.kind === 'running') {
+      const elapsed = formatDuration(this.now() - (job.startedAt ?? job.createdAt));
+      const state = job.state === 'queued' ? 'still queued' : 'still running';
+      return {
+        content: `sub-agent ${job.id} ${state} after ${elapsed}, ${job.toolCalls} tool calls, ~${formatTokens(job.contextTokens)} context tokens`,
+        isError: false,
+      };
+    }
+    if (job.state === 'aborted') return { content: `sub-agent ${job.id} was stopped`, isError: false };
+    if (job.state === 'error') {
+      const partial = job.result && job.result !== NO_TEXT_OUTPUT ? `\nPartial result:\n${job.result}` : '';
+      return { content: `sub-agent ${job.id} failed: ${job.error ?? 'unknown error'}${partial}`, isError: true };
+    }
+    return { content: job.result ?? NO_TEXT_OUTPUT, isError: false };
+  }
+
+  private async runJob(job: JobRecord, instructions: string | undefined): Promise<void> {
+    if (job.controller.signal.aborted) return;
+    job.state = 'running';
+    job.startedAt = this.now();
+    job.activity = 'starting…';
+    this.emitState(job);
+    let outcome: ChildOutcome;
+    try {
+      outcome = await this.options.run({
+        id: job.id,
+        task: job.task,
+        instructions,
+        definition: job.definition,
+        mode: job.mode,
+        signal: job.controller.signal,
+        onEvent: (event) => this.onChildEvent(job, event),
+      });
+    } catch (error) {
+      outcome = { status: 'error', text: NO_TEXT_OUTPUT, error: error instanceof Error ? error.message : String(error) };
+    }
+    // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
+    if ((job.state as JobState) === 'aborted') return;
+    job.state = outcome.status;
+    job.result = outcome.text;
+    job.error = outcome.error;
+    job.endedAt = this.now();
+    this.delivery.ended(job.id);
+    this.finish(job);
+    this.options.emit?.({ type: 'job_notice', text: completionLine(job), jobIds: [job.id] });
+  }
+
+  private onChildEvent(job: JobRecord, event: ChildEvent): void {
+    if (job.state === 'aborted') return;
+    switch (event.type) {
+      case 'turn_start':
+        job.turns = event.turn;
+        job.activity = 'thinking…';
+        break;
+      case 'text_delta':
+        job.activity = `writing: ${oneLine(event.text, 60)}`;
+        break;
+      case 'tool_start':
+        job.toolCalls += 1;
+        job.activity = `${event.name} ${event.label}`.trim();
+        break;
+      case 'usage':
+        job.usage = addUsage(job.usage, event.usage);
+        job.contextTokens = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        this.options.onUsage?.(job.id, event.usage);
+        break;
+      default:
+        break;
+    }
+    this.options.emit?.({ type: 'job_event', jobId: job.id, event });
+    if (event.type === 'turn_start' || event.type === 'tool_start' || event.type === 'text_delta') {
+      this.options.emit?.({ type: 'job_row', key: job.id, text: job.activity, rank: job.number });
+    }
+  }
+
+  private abort(job: JobRecord): void {
+    job.state = 'aborted';
+    job.endedAt = this.now();
+    job.controller.abort(new Error(`sub-agent ${job.id} was stopped`));
+    this.finish(job);
+  }
+
+  private finish(job: JobRecord): void {
+    job.activity = job.state;
+    job.markFinished();
+    this.emitState(job);
+    this.options.emit?.({ type: 'job_row', key: job.id, text: '', rank: job.number });
+  }
+
+  private emitState(job: JobRecord): void {
+    const emit = this.options.emit;
+    if (!emit) return;
+    emit({ type: 'job_state', jobId: job.id, state: job.state, definition: job.definition, label: job.label });
+    emit({ type: 'job_status', ...statusSegment(this.list(), this.now()) });
+  }
+
+  private find(idOrNumber: string): JobRecord {
+    const id = /^\d+$/.test(idOrNumber.trim()) ? `sub-${idOrNumber.trim()}` : idOrNumber.trim();
+    const job = this.jobs.get(id);
+    if (!job) {
+      const known = this.list().map((j) => j.id);
+      throw new JobError(`unknown sub-agent id "${idOrNumber}". ${known.length ? `Known ids: ${known.join(', ')}.` : 'No sub-agents have been started.'}`);
+    }
+    return job;
+  }
+
+  private numberOf(id: string): number {
+    return this.jobs.get(id)?.number ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  private snapshot(job: JobRecord): Job {
+    const { controller: _c, finished: _f, markFinished: _m, settled: _s, ...rest } = job;
+    return { ...rest, usage: { ...rest.usage } };
+  }
+}
+
+export function isEnded(state: JobState): boolean {
+  return state === 'done' || state === 'error' || state === 'aborted';
+}
+
+/** The one message that tells the model which jobs completed. */
+export function completionNotice(ids: string[]): string {
+  if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
+  return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
+}
+
+function completionLine(job: Job): string {
+  return job.state === 'done' ? `${job.id} finished: ${job.label}` : `${job.id} failed: ${job.error ?? 'error'}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

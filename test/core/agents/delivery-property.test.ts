@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { type ChildOutcome, type ChildRunRequest, JobManager, isEnded } from '../../../src/core/agents/job-manager.js';
+import type { Message } from '../../../src/core/providers/types.js';
+import { FakeClock, settle } from '../../support/fake-clock.js';
+
+/** mulberry32: a small seeded PRNG so every interleaving can be replayed from its seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Seen {
+  notices: string[][];
+  /** Ids whose result a poll returned to the model, in order of return. */
+  polled: string[];
+  /** Every delivery in order: `notice:sub-1` or `poll:sub-1`. */
+  log: string[];
+}
+
+async function runInterleaving(seed: number, steps: number): Promise<{ seen: Seen; manager: JobManager }> {
+  const random = prng(seed);
+  const pick = <T>(items: T[]): T | undefined => (items.length ? items[Math.floor(random() * items.length)] : undefined);
+  const clock = new FakeClock();
+  const running = new Map<string, (o: ChildOutcome) => void>();
+  const manager = new JobManager({
+    maxConcurrent: 1 + Math.floor(random() * 3),
+    pollTimeoutMs: 1000,
+    now: clock.now,
+    timers: clock,
+    run: (request: ChildRunRequest) =>
+      new Promise<ChildOutcome>((resolve) => {
+        running.set(request.id, resolve);
+        request.signal.addEventListener('abort', () => {
+          running.delete(request.id);
+          resolve({ status: 'done', text: 'after abort' });
+        });
+      }),
+  });
+  const seen: Seen = { notices: [], polled: [], log: [] };
+  const polls = new Set<Promise<void>>();
+  const interrupters = new Set<AbortController>();
+
+  const record = (messages: Message[]) => {
+    for (const m of messages) {
+      const text = (m.content[0] as { text: string }).text;
+      const ids = [...text.matchAll(/sub-\d+/g)].map((x) => x[0]);
+      const unique = [...new Set(ids)];
+      seen.notices.push(unique);
+      for (const id of unique) seen.log.push(`notice:${id}`);
+    }
+  };
+  const boundary = () => {
+    const messages = manager.boundaryMessages();
+    for (const m of messages) manager.confirm(m);
+    record(messages);
+    // Invariant: after a boundary, every ended done/error job no poll waits on has reached the model.
+    const waitedOn = new Set(activePollIds);
+    for (const job of manager.list()) {
+      if (job.state !== 'done' && job.state !== 'error') continue;
+      if (waitedOn.has(job.id)) continue;
+      const reached = seen.log.includes(`notice:${job.id}`) || seen.log.includes(`poll:${job.id}`);
+      expect(reached, `seed ${seed}: ${job.id} ended ${job.state} but was not delivered at a boundary`).toBe(true);
+    }
+  };
+  const activePollIds: string[] = [];
+
+  for (let step = 0; step < steps; step += 1) {
+    const r = random();
+    const jobs = manager.list();
+    const active = jobs.filter((j) => !isEnded(j.state));
+    if (r < 0.2) {
+      manager.reserve([{ type: 'tool_use', id: `c${step}`, name: 'agent_start', input: {} }]);
+      manager.start(`task ${step}`, { callId: `c${step}` });
+    } else if (r < 0.4) {
+      const id = pick([...running.keys()]);
+      if (id) {
+        const resolve = running.get(id)!;
+        running.delete(id);
+        resolve(random() < 0.75 ? { status: 'done', text: `report ${id}` } : { status: 'error', text: '', error: 'limit' });
+      }
+    } else if (r < 0.47) {
+      const job = pick(active);
+      if (job) manager.stop(job.id);
+    } else if (r < 0.62) {
+      const job = pick(jobs);
+      if (job) {
+        const controller = new AbortController();
+        interrupters.add(controller);
+        activePollIds.push(job.id);
+        const p = manager.poll(job.id, controller.signal).then((result) => {
+          activePollIds.splice(activePollIds.indexOf(job.id), 1);
+          interrupters.delete(controller);
+          if (result.kind === 'ended' && (result.job.state === 'done' || result.job.state === 'error')) {
+            seen.polled.push(job.id);
+            seen.log.push(`poll:${job.id}`);
+          }
+        });
+        polls.add(p);
+        void p.finally(() => polls.delete(p));
+      }
+    } else if (r < 0.72) {
+      clock.advance(Math.floor(random() * 1500));
+    } else if (r < 0.77) {
+      const controller = pick([...interrupters]);
+      controller?.abort();
+    } else if (r < 0.85) {
+      // A turn interrupted after the notice was handed out but before it was sent.
+      manager.boundaryMessages();
+      manager.interrupted();
+    } else {
+      await settle(1);
+      boundary();
+    }
+    await settle(1);
+  }
+
+  // Wind down: finish everything, let pollers time out, and take the last boundary.
+  while (manager.active().length > 0) {
+    for (const [id, resolve] of running) {
+      running.delete(id);
+      resolve({ status: 'done', text: `report ${id}` });
+    }
+    await settle();
+  }
+  clock.advance(5000);
+  await Promise.all(polls);
+  await settle();
+  boundary();
+  return { seen, manager };
+}
+
+describe('completion delivery, as a property over random interleavings', () => {
+  it('delivers every done/error job exactly once, never an aborted one, never after its poll', async () => {
+    const seeds = 300;
+    let delivered = 0;
+    for (let seed = 1; seed <= seeds; seed += 1) {
+      const { seen, manager } = await runInterleaving(seed, 60);
+      const label = `seed ${seed}`;
+      for (const job of manager.list()) {
+        const notices = seen.log.filter((e) => e === `notice:${job.id}`).length;
+        const polled = seen.log.filter((e) => e === `poll:${job.id}`).length;
+        if (job.state === 'aborted') {
+          expect(notices, `${label}: aborted ${job.id} was announced`).toBe(0);
+          continue;
+        }
+        expect(isEnded(job.state), `${label}: ${job.id} still ${job.state}`).toBe(true);
+        expect(notices, `${label}: ${job.id} announced ${notices} times`).toBeLessThanOrEqual(1);
+        expect(notices + polled, `${label}: ${job.id} never reached the model`).toBeGreaterThanOrEqual(1);
+        // A notice invites a poll, so poll-after-notice is normal; a notice after a poll is not.
+        const firstPoll = seen.log.indexOf(`poll:${job.id}`);
+        const notice = seen.log.indexOf(`notice:${job.id}`);
+        if (firstPoll !== -1 && notice !== -1) {
+          expect(notice, `${label}: ${job.id} announced after its poll returned`).toBeLessThan(firstPoll);
+        }
+        delivered += 1;
+      }
+      expect(manager.undelivered(), label).toEqual([]);
+    }
+    // The interleavings must exercise real deliveries, not only stops.
+    expect(delivered).toBeGreaterThan(seeds);
+  });
+});

@@ -1,0 +1,397 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ChildOutcome,
+  type ChildRunRequest,
+  JobError,
+  JobManager,
+  type JobManagerOptions,
+} from '../../../src/core/agents/job-manager.js';
+import type { JobEvent } from '../../../src/core/loop/events.js';
+import type { Message, ToolUseBlock } from '../../../src/core/providers/types.js';
+import { FakeClock, settle } from '../../support/fake-clock.js';
+
+/** A child runner the test finishes by hand. */
+function controlledRunner() {
+  const running = new Map<string, { request: ChildRunRequest; finish: (o: ChildOutcome) => void; fail: (e: Error) => void }>();
+  const started: string[] = [];
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  const run = (request: ChildRunRequest) =>
+    new Promise<ChildOutcome>((resolve, reject) => {
+      started.push(request.id);
+      concurrent += 1;
+      maxConcurrent = Math.max(maxConcurrent, concurrent);
+      const done = () => {
+        concurrent -= 1;
+        running.delete(request.id);
+      };
+      running.set(request.id, {
+        request,
+        finish: (o) => {
+          done();
+          resolve(o);
+        },
+        fail: (e) => {
+          done();
+          reject(e);
+        },
+      });
+      request.signal.addEventListener('abort', () => {
+        done();
+        resolve({ status: 'done', text: 'partial text after abort' });
+      });
+    });
+  return {
+    run,
+    started,
+    running,
+    max: () => maxConcurrent,
+    finish: (id: string, outcome: ChildOutcome = { status: 'done', text: `report of ${id}` }) => {
+      const entry = running.get(id);
+      if (!entry) throw new Error(`${id} is not running`);
+      entry.finish(outcome);
+    },
+  };
+}
+
+function setup(options: Partial<JobManagerOptions> = {}) {
+  const runner = controlledRunner();
+  const clock = new FakeClock();
+  const events: JobEvent[] = [];
+  const manager = new JobManager({
+    run: runner.run,
+    emit: (e) => events.push(e),
+    now: clock.now,
+    timers: clock,
+    pollTimeoutMs: 10_000,
+    ...options,
+  });
+  /** What a parent step boundary does: take the notice and put it in the history. */
+  const boundary = (): string[] => {
+    const messages = manager.boundaryMessages();
+    for (const m of messages) manager.confirm(m);
+    return messages.map(textOf);
+  };
+  return { manager, runner, clock, events, boundary };
+}
+
+const textOf = (m: Message) => (m.content[0] as { text: string }).text;
+const startCall = (id: string): ToolUseBlock => ({ type: 'tool_use', id, name: 'agent_start', input: {} });
+const never = new AbortController().signal;
+
+describe('JobManager: ids and the queue', () => {
+  it('reserves ids in the order the model wrote its agent_start calls', () => {
+    const { manager } = setup();
+    manager.reserve([startCall('c1'), { type: 'tool_use', id: 'r', name: 'read_file', input: {} }, startCall('c2'), startCall('c3')]);
+    // The calls execute in parallel and may reach start() in any order.
+    expect(manager.start('third', { callId: 'c3' }).id).toBe('sub-3');
+    expect(manager.start('first', { callId: 'c1' }).id).toBe('sub-1');
+    expect(manager.start('second', { callId: 'c2' }).id).toBe('sub-2');
+  });
+
+  it('drops reservations of a superseded batch; their ids are skipped', () => {
+    const { manager } = setup();
+    manager.reserve([startCall('a1'), startCall('a2')]);
+    expect(manager.start('ran', { callId: 'a1' }).id).toBe('sub-1');
+    manager.reserve([startCall('b1')]);
+    expect(manager.start('next batch', { callId: 'b1' }).id).toBe('sub-3');
+    expect(manager.start('late call from the old batch', { callId: 'a2' }).id).toBe('sub-4');
+    expect(manager.start('no call id').id).toBe('sub-5');
+  });
+
+  it('runs at most maxConcurrent jobs; the rest wait queued and all finish', async () => {
+    const { manager, runner } = setup({ maxConcurrent: 4 });
+    for (let i = 0; i < 8; i += 1) manager.start(`task ${i}`);
+    await settle();
+    expect(runner.running.size).toBe(4);
+    expect(manager.list().map((j) => j.state)).toEqual([...Array(4).fill('running'), ...Array(4).fill('queued')]);
+    for (let round = 0; round < 8; round += 1) {
+      const [id] = [...runner.running.keys()];
+      runner.finish(id!);
+      await settle();
+      expect(runner.running.size).toBeLessThanOrEqual(4);
+    }
+    expect(runner.max()).toBe(4);
+    expect(manager.list().every((j) => j.state === 'done')).toBe(true);
+  });
+
+  it('accepts a bare number wherever an id is expected', async () => {
+    const { manager, runner } = setup();
+    manager.start('a');
+    await settle();
+    runner.finish('sub-1');
+    await settle();
+    expect((await manager.poll('1', never)).job.id).toBe('sub-1');
+    expect(manager.get(' 1 ').id).toBe('sub-1');
+  });
+
+  it('names the known ids when an id is unknown', async () => {
+    const { manager } = setup();
+    expect(() => manager.stop('sub-9')).toThrow('unknown sub-agent id "sub-9". No sub-agents have been started.');
+    manager.start('a');
+    manager.start('b');
+    await expect(manager.poll('sub-7', never)).rejects.toThrow('Known ids: sub-1, sub-2.');
+  });
+
+  it('refuses an unknown definition, naming the available ones', () => {
+    const { manager } = setup({ definitions: () => ['explore', 'general'] });
+    expect(() => manager.start('x', { agent: 'nope' })).toThrow('unknown agent "nope". Available agents: explore, general.');
+  });
+
+  it('refuses starts the admission check rejects (session budget)', () => {
+    const { manager } = setup({ admission: () => 'the session budget of 100 tokens is spent' });
+    expect(() => manager.start('x')).toThrow(JobError);
+  });
+});
+
+describe('JobManager: stopping', () => {
+  it('a job stopped while queued never runs', async () => {
+    const { manager, runner } = setup({ maxConcurrent: 1 });
+    manager.start('a');
+    manager.start('b');
+    await settle();
+    manager.stop('sub-2');
+    runner.finish('sub-1');
+    await settle();
+    expect(runner.started).toEqual(['sub-1']);
+    expect(manager.get('sub-2').state).toBe('aborted');
+  });
+
+  it('a job stopped while running has its signal aborted, ends aborted, and is never announced', async () => {
+    const { manager, runner, boundary } = setup();
+    manager.start('a');
+    await settle();
+    const { signal } = runner.running.get('sub-1')!.request;
+    expect(manager.stop('sub-1').state).toBe('aborted');
+    expect(signal.aborted).toBe(true);
+    await settle();
+    // The run's late partial result does not override the stop.
+    expect(manager.get('sub-1').state).toBe('aborted');
+    expect(manager.get('sub-1').result).toBeUndefined();
+    expect(boundary()).toEqual([]);
+    const poll = await manager.poll('sub-1', never);
+    expect(manager.describePoll(poll)).toEqual({ content: 'sub-agent sub-1 was stopped', isError: false });
+  });
+
+  it('stopping a finished job is an error naming its state', async () => {
+    const { manager, runner } = setup();
+    manager.start('a');
+    await settle();
+    runner.finish('sub-1');
+    await settle();
+    expect(() => manager.stop('sub-1')).toThrow('sub-agent sub-1 already finished (done)');
+  });
+
+  it('stopAll stops queued and running jobs and counts them', async () => {
+    const { manager, runner } = setup({ maxConcurrent: 2 });
+    for (let i = 0; i < 4; i += 1) manager.start(`t${i}`);
+    await settle();
+    runner.finish('sub-1');
+    await settle();
+    expect(manager.stopAll()).toBe(3);
+    expect(manager.list().map((j) => j.state)).toEqual(['done', 'aborted', 'aborted', 'aborted']);
+  });
+
+  it('close stops everything and waits at most 2 s for runs that ignore the stop', async () => {
+    const clock = new FakeClock();
+    let release = () => {};
+    const manager = new JobManager({
+      run: () => new Promise((resolve) => (release = () => resolve({ status: 'done', text: 'x' }))),
+      now: clock.now,
+      timers: clock,
+    });
+    manager.start('stubborn');
+    await settle();
+    let closed = false;
+    const closing = manager.close().then(() => (closed = true));
+    await settle();
+    expect(closed).toBe(false);
+    clock.advance(1999);
+    await settle();
+    expect(closed).toBe(false);
+    clock.advance(1);
+    await closing;
+    expect(manager.get('sub-1').state).toBe('aborted');
+    release();
+    expect(() => manager.start('after close')).toThrow('closing');
+  });
+
+  it('close returns as soon as runs that honour the stop have wound down', async () => {
+    const { manager, clock } = setup();
+    manager.start('a');
+    manager.start('b');
+    await settle();
+    await manager.close();
+    expect(clock.now()).toBe(0);
+    expect(manager.list().every((j) => j.state === 'aborted')).toBe(true);
+  });
+});
+
+describe('JobManager: outcomes and polls', () => {
+  it('reports done, error and thrown runs in the words of the spec', async () => {
+    const { manager, runner } = setup();
+    manager.start('a');
+    manager.start('b');
+    manager.start('c');
+    manager.start('d');
+    await settle();
+    runner.finish('sub-1', { status: 'done', text: 'auth uses exceptions' });
+    runner.finish('sub-2', { status: 'error', text: 'half a report', error: 'reached the limit of 10 turns' });
+    runner.running.get('sub-3')!.fail(new Error('provider exploded'));
+    runner.finish('sub-4', { status: 'done', text: '(sub-agent produced no text output)' });
+    await settle();
+    const text = async (id: string) => manager.describePoll(await manager.poll(id, never));
+    expect(await text('sub-1')).toEqual({ content: 'auth uses exceptions', isError: false });
+    expect(await text('sub-2')).toEqual({
+      content: 'sub-agent sub-2 failed: reached the limit of 10 turns\nPartial result:\nhalf a report',
+      isError: true,
+    });
+    expect(await text('sub-3')).toEqual({ content: 'sub-agent sub-3 failed: provider exploded', isError: true });
+    expect(await text('sub-4')).toEqual({ content: '(sub-agent produced no text output)', isError: false });
+  });
+
+  it('a poll waits for the job and returns its result', async () => {
+    const { manager, runner } = setup();
+    manager.start('a');
+    await settle();
+    const poll = manager.poll('sub-1', never);
+    await settle();
+    runner.finish('sub-1');
+    const result = await poll;
+    expect(result.kind).toBe('ended');
+    expect(manager.describePoll(result).content).toBe('report of sub-1');
+  });
+
+  it('a poll that times out says the job is still running, with its progress', async () => {
+    const { manager, clock, runner } = setup();
+    manager.start('a');
+    await settle();
+    runner.running.get('sub-1')!.request.onEvent({ type: 'tool_start', id: 't', name: 'grep', label: 'auth', args: {} });
+    runner.running.get('sub-1')!.request.onEvent({
+      type: 'usage',
+      usage: { input: 17_000, output: 1000, cacheRead: 0, cacheWrite: 0 },
+      total: { input: 17_000, output: 1000, cacheRead: 0, cacheWrite: 0 },
+    });
+    const poll = manager.poll('sub-1', never);
+    clock.advance(250_000);
+    const result = await poll;
+    expect(result.kind).toBe('running');
+    expect(manager.describePoll(result).content).toBe('sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens');
+  });
+
+  it('a result that lands in the same tick as the poll timeout is returned, not lost', async () => {
+    const { manager, clock, runner, boundary } = setup();
+    manager.start('a');
+    await settle();
+    const poll = manager.poll('sub-1', never);
+    await settle();
+    clock.advance(10_000); // the timeout resolves its promise…
+    runner.finish('sub-1'); // …and the job ends before the poll's continuation runs.
+    const result = await poll;
+    expect(result.kind).toBe('ended');
+    expect(boundary()).toEqual([]);
+  });
+
+  it('an interrupted poll returns at once', async () => {
+    const { manager } = setup();
+    manager.start('a');
+    await settle();
+    const controller = new AbortController();
+    const poll = manager.poll('sub-1', controller.signal);
+    controller.abort();
+    const result = await poll;
+    expect(manager.describePoll(result)).toEqual({ content: 'poll interrupted', isError: true });
+  });
+});
+
+describe('JobManager: completion delivery', () => {
+  it('batches completions into one notice at the boundary, oldest first', async () => {
+    const { manager, runner, boundary } = setup();
+    for (const t of ['a', 'b', 'c']) manager.start(t);
+    await settle();
+    runner.finish('sub-3');
+    runner.finish('sub-1');
+    await settle();
+    expect(boundary()).toEqual(['Sub-agents sub-1, sub-3 completed. Call agent_poll for each summary.']);
+    expect(boundary()).toEqual([]);
+    runner.finish('sub-2');
+    await settle();
+    expect(boundary()).toEqual(['Sub-agent sub-2 completed. Call agent_poll with id sub-2 for its summary.']);
+  });
+
+  it('never names an id a poll is waiting on or has returned', async () => {
+    const { manager, runner, boundary } = setup();
+    manager.start('a');
+    manager.start('b');
+    await settle();
+    const poll = manager.poll('sub-1', never);
+    await settle();
+    runner.finish('sub-1');
+    runner.finish('sub-2');
+    await settle();
+    // sub-1's poll has not resumed yet: still waiting, so not named.
+    expect(boundary()).toEqual(['Sub-agent sub-2 completed. Call agent_poll with id sub-2 for its summary.']);
+    await poll;
+    expect(boundary()).toEqual([]);
+  });
+
+  it('a poller that times out re-arms delivery for when the job ends', async () => {
+    const { manager, runner, clock, boundary } = setup();
+    manager.start('a');
+    await settle();
+    const poll = manager.poll('sub-1', never);
+    clock.advance(10_000);
+    expect((await poll).kind).toBe('running');
+    runner.finish('sub-1');
+    await settle();
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+  });
+
+  it('a poller interrupted after the job ended leaves the id to be announced', async () => {
+    const { manager, runner, boundary } = setup();
+    manager.start('a');
+    await settle();
+    const controller = new AbortController();
+    const poll = manager.poll('sub-1', controller.signal);
+    await settle();
+    controller.abort();
+    runner.finish('sub-1');
+    expect((await poll).kind).toBe('interrupted');
+    await settle();
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+  });
+
+  it('an interrupted turn keeps notices that were handed out but not sent', async () => {
+    const { manager, runner } = setup();
+    manager.start('a');
+    await settle();
+    runner.finish('sub-1');
+    await settle();
+    const handedOut = manager.boundaryMessages();
+    expect(handedOut).toHaveLength(1);
+    manager.interrupted(); // the turn ended before the notice joined the history
+    const again = manager.boundaryMessages();
+    expect(again.map(textOf)).toEqual(handedOut.map(textOf));
+    manager.confirm(again[0]!);
+    manager.interrupted();
+    expect(manager.boundaryMessages()).toEqual([]);
+    expect(manager.undelivered()).toEqual([]);
+  });
+
+  it('emits rows ranked by job number, a status segment and a notice per completion', async () => {
+    const { manager, runner, events } = setup();
+    manager.start('first task');
+    manager.start('second task');
+    await settle();
+    runner.running.get('sub-2')!.request.onEvent({ type: 'tool_start', id: 't', name: 'read_file', label: 'src/a.ts', args: {} });
+    runner.finish('sub-1');
+    await settle();
+    expect(events).toContainEqual({ type: 'job_row', key: 'sub-2', text: 'read_file src/a.ts', rank: 2 });
+    expect(events).toContainEqual({ type: 'job_row', key: 'sub-1', text: '', rank: 1 });
+    expect(events.filter((e) => e.type === 'job_status').at(-1)).toMatchObject({
+      text: 'subagents: 1 running (oldest 0s), 1 done',
+    });
+    expect(events).toContainEqual({ type: 'job_notice', text: 'sub-1 finished: first task', jobIds: ['sub-1'] });
+    expect(events.filter((e) => e.type === 'job_event' && e.jobId === 'sub-2')).toHaveLength(1);
+  });
+});
