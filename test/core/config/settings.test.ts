@@ -1,0 +1,199 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { outriderPaths, projectPaths } from '../../../src/core/config/paths.js';
+import {
+  SETTINGS_DEFAULTS,
+  SettingsError,
+  loadSettings,
+  mergeSettings,
+  parseSettings,
+  validateSettings,
+} from '../../../src/core/config/settings.js';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'outrider-settings-'));
+}
+
+function writeJson(file: string, body: unknown): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  return file;
+}
+
+/** The SettingsError a settings text raises, as the user would read it. */
+function errorOf(text: string, file = '/x/.outrider/settings.json'): SettingsError {
+  try {
+    parseSettings(text, file);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return error as SettingsError;
+  }
+  throw new Error(`expected ${text} to be rejected`);
+}
+
+describe('settings errors', () => {
+  it('names the file, key and expectation in one line for a value out of range', () => {
+    const error = errorOf('{ "agents": { "maxConcurrent": "four" } }');
+    expect(error.message).toBe(
+      '/x/.outrider/settings.json: agents.maxConcurrent: expected a whole number from 1 to 32, got "four"',
+    );
+    expect(error.message).not.toContain('\n');
+    expect(error.file).toBe('/x/.outrider/settings.json');
+    expect(error.keyPath).toBe('agents.maxConcurrent');
+    expect(errorOf('{ "agents": { "maxConcurrent": 40 } }').message).toMatch(
+      /agents\.maxConcurrent: expected a whole number from 1 to 32, got 40$/,
+    );
+    expect(errorOf('{ "agents": { "maxConcurrent": 2.5 } }').message).toMatch(/got 2\.5$/);
+    expect(errorOf('{ "maxRetries": -1 }').message).toMatch(/: maxRetries: expected a whole number from 0 to 10, got -1$/);
+    expect(errorOf('{ "maxTurns": 0 }').message).toMatch(/: maxTurns: expected a whole number of at least 1, got 0$/);
+  });
+
+  it('reports wrong types with what was found', () => {
+    expect(errorOf('{ "provider": "gemini" }').message).toBe(
+      '/x/.outrider/settings.json: provider: expected one of "anthropic", "openai", got "gemini"',
+    );
+    expect(errorOf('{ "permissionMode": true }').message).toMatch(
+      /permissionMode: expected one of "default", "accept-edits", "plan", "yolo", got true$/,
+    );
+    expect(errorOf('{ "wakeOnComplete": "yes" }').message).toMatch(/wakeOnComplete: expected true or false, got "yes"$/);
+    expect(errorOf('{ "addDirs": "../lib" }').message).toMatch(/addDirs: expected a list of directory paths, got "..\/lib"$/);
+    expect(errorOf('{ "addDirs": ["a", 3] }').message).toMatch(/addDirs\[1\]: expected a directory path \(a string\), got 3$/);
+    expect(errorOf('{ "baseURL": "localhost:8080" }').message).toMatch(/baseURL: expected an http\(s\) URL/);
+    expect(errorOf('{ "agents": 4 }').message).toMatch(/: agents: expected an object such as \{ "maxConcurrent": 4 \}, got 4$/);
+    expect(errorOf('[1, 2]').message).toBe('/x/.outrider/settings.json: expected a JSON object of settings, got a list [1,2]');
+  });
+
+  it('quotes model ids that are not plain names in the key path', () => {
+    const error = errorOf('{ "models": { "gpt-4.1": { "inputPrice": "cheap" } } }');
+    expect(error.message).toBe(
+      '/x/.outrider/settings.json: models["gpt-4.1"].inputPrice: expected a price in dollars per million tokens (0 or more), got "cheap"',
+    );
+    expect(errorOf('{ "models": { "m": { "contextWindow": -5 } } }').message).toMatch(/models\.m\.contextWindow: expected/);
+  });
+
+  it('rejects unknown keys at every level, suggesting the close one', () => {
+    expect(errorOf('{ "modle": "x" }').message).toMatch(
+      /^\/x\/\.outrider\/settings\.json: modle: unknown setting \(did you mean "model"\?\); expected one of provider, model, /,
+    );
+    expect(errorOf('{ "agents": { "maxTurn": 3 } }').message).toMatch(
+      /: agents\.maxTurn: unknown setting \(did you mean "maxTurns"\?\); expected one of maxConcurrent, /,
+    );
+    const entry = errorOf('{ "models": { "m": { "contextWindow": 1000, "price": 2 } } }');
+    expect(entry.message).toMatch(/: models\.m\.price: unknown setting; expected one of contextWindow, maxOutput, /);
+    expect(entry.keyPath).toBe('models.m.price');
+  });
+
+  it('points at the line and column of bad JSON', () => {
+    const text = '{\n  "model": "x",\n  "maxTurns": tru\n}';
+    expect(errorOf(text).message).toBe(
+      '/x/.outrider/settings.json: invalid JSON at line 3, column 15: expected a value (a string, number, object, list, true, false or null), found "tru"',
+    );
+    expect(errorOf('{\n  "model": "x",\n}').message).toMatch(/invalid JSON at line 3, column 1: a trailing comma before "}"/);
+    expect(errorOf('{ "model": "x" "maxTurns": 3 }').message).toMatch(/line 1, column 16: expected "," or "}", found "\\""/);
+    expect(errorOf('{ "model": "x"').message).toMatch(/line 1, column 15: expected "," or "}", found the end of the file$/);
+    expect(errorOf('{\n  // mine\n  "model": "x"\n}').message).toMatch(/line 2, column 3: comments are not allowed in JSON$/);
+    expect(errorOf("{ 'model': 'x' }").message).toMatch(/line 1, column 3: expected a key in double quotes, found "'"/);
+    expect(errorOf('{ "model": "a\nb" }').message).toMatch(/line 1, column 14: expected the closing quote of the string before the end of the line/);
+    expect(errorOf('{} {}').message).toMatch(/line 1, column 4: expected nothing after the JSON value/);
+  });
+
+  it('accepts a file that holds nothing, or a byte order mark', () => {
+    expect(parseSettings('', 'f')).toEqual({});
+    expect(parseSettings('  \n', 'f')).toEqual({});
+    expect(parseSettings('\uFEFF{"model":"m"}', 'f')).toEqual({ model: 'm' });
+  });
+
+  it('says when the settings path is a folder', () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'settings.json'));
+    expect(() => loadSettings({ userPath: path.join(dir, 'settings.json') })).toThrow(
+      /settings\.json: cannot read the settings file: it is a directory, not a file$/,
+    );
+  });
+
+  it('validates a layer of flags with the source named', () => {
+    expect(() => validateSettings({ agents: { maxConcurrent: 0 } }, '--max-agents')).toThrow(
+      '--max-agents: agents.maxConcurrent: expected a whole number from 1 to 32, got 0',
+    );
+  });
+});
+
+describe('settings precedence', () => {
+  it('reads both files, the project winning key by key', () => {
+    const home = tempDir();
+    const root = tempDir();
+    const user = writeJson(outriderPaths({ OUTRIDER_HOME: home }).userSettings, {
+      provider: 'anthropic',
+      model: 'user-model',
+      maxTurns: 5,
+      addDirs: ['/u'],
+      models: { a: { contextWindow: 1000, inputPrice: 1 }, b: { contextWindow: 2000 } },
+      agents: { maxConcurrent: 2, pollTimeoutMs: 1000 },
+    });
+    const project = writeJson(projectPaths(root).settings, {
+      model: 'project-model',
+      addDirs: ['/p'],
+      models: { b: { maxOutput: 10 } },
+      agents: { maxConcurrent: 8 },
+    });
+    const { settings, sources } = loadSettings({ userPath: user, projectPath: project });
+    expect(sources).toEqual([user, project]);
+    expect(settings).toEqual({
+      provider: 'anthropic',
+      model: 'project-model',
+      maxTurns: 5,
+      addDirs: ['/p'],
+      // one level deep: model ids merge, an id's entry is the project's whole
+      models: { a: { contextWindow: 1000, inputPrice: 1 }, b: { maxOutput: 10 } },
+      agents: { maxConcurrent: 8, pollTimeoutMs: 1000 },
+    });
+  });
+
+  it('is fine with missing files and lists only those read', () => {
+    const root = tempDir();
+    const project = writeJson(projectPaths(root).settings, { toolMode: 'text' });
+    const missing = path.join(tempDir(), 'settings.json');
+    expect(loadSettings({ userPath: missing, projectPath: project })).toEqual({
+      settings: { toolMode: 'text' },
+      sources: [project],
+    });
+    expect(loadSettings({ userPath: missing })).toEqual({ settings: {}, sources: [] });
+  });
+
+  it('stops at the first invalid file, naming it', () => {
+    const home = tempDir();
+    const user = writeJson(path.join(home, 'settings.json'), '{ "maxTurns": "many" }');
+    const project = writeJson(projectPaths(tempDir()).settings, { model: 'm' });
+    expect(() => loadSettings({ userPath: user, projectPath: project })).toThrow(
+      `${user}: maxTurns: expected a whole number of at least 1, got "many"`,
+    );
+  });
+
+  it('orders flag > project > user > defaults, undefined flags changing nothing', () => {
+    const user = { model: 'user', permissionMode: 'plan', maxTurns: 3, agents: { maxConcurrent: 2 } } as const;
+    const project = { model: 'project', agents: { maxTurns: 7 } } as const;
+    const flags = { model: 'flag', maxTurns: undefined, agents: { maxConcurrent: 16, maxTurns: undefined } };
+    const merged = mergeSettings(SETTINGS_DEFAULTS, user, project, flags);
+    expect(merged.model).toBe('flag');
+    expect(merged.permissionMode).toBe('plan');
+    expect(merged.maxTurns).toBe(3);
+    expect(merged.toolMode).toBe('native');
+    expect(merged.agents).toEqual({ ...SETTINGS_DEFAULTS.agents, maxConcurrent: 16, maxTurns: 7 });
+    expect(mergeSettings(SETTINGS_DEFAULTS, user).permissionMode).toBe('plan');
+    expect(mergeSettings(SETTINGS_DEFAULTS).permissionMode).toBe('default');
+  });
+
+  it('never shares objects with its layers', () => {
+    const layer = { addDirs: ['/a'], agents: { maxConcurrent: 2 }, models: { m: { contextWindow: 10 } } };
+    const merged = mergeSettings(layer);
+    merged.addDirs?.push('/b');
+    merged.agents!.maxConcurrent = 9;
+    merged.models!.m.contextWindow = 99;
+    expect(layer).toEqual({ addDirs: ['/a'], agents: { maxConcurrent: 2 }, models: { m: { contextWindow: 10 } } });
+    expect(SETTINGS_DEFAULTS.agents?.maxConcurrent).toBe(4);
+    mergeSettings(SETTINGS_DEFAULTS).agents!.maxConcurrent = 1;
+    expect(SETTINGS_DEFAULTS.agents?.maxConcurrent).toBe(4);
+  });
+});
