@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import { type ToolContext, type ToolOutput, defineTool } from './define.js';
+import { HeadTailBuffer } from './head-tail-buffer.js';
+import { terminateGroup } from './process-group.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Output kept for the model: head and tail of this many characters in all. */
+export const BASH_OUTPUT_CAP = 30_000;
+/** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
+const EXIT_DRAIN_MS = 500;
+/** Live lines passed to onUpdate per chunk: progress is cosmetic, the result has everything. */
+const UPDATE_LINES_PER_CHUNK = 20;
+const UPDATE_LINE_MAX = 300;
+
+const schema = z.object({
+  command: z.string(),
+  timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional(),
+});
+
+type StopReason = 'timeout' | 'abort' | 'background';
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description:
+    'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
+  schema,
+  kind: 'mutating',
+  label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
+  execute: (args, ctx) => runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx),
+});
+
+function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolOutput> {
+  ctx.signal.throwIfAborted();
+  return new Promise((resolve) => {
+    // detached: the command leads its own process group, so stopping it reaches every descendant.
+    const child = spawn('bash', ['-c', command], {
+      cwd: ctx.workspace.root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+    });
+    const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
+    const updates = lineSplitter(ctx.onUpdate);
+    let stopped: StopReason | undefined;
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const stop = (reason: StopReason): void => {
+      if (stopped || child.pid === undefined) return;
+      stopped = reason;
+      terminateGroup(child.pid);
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = (): void => stop('abort');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: ToolOutput): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+
+    const onData = (chunk: string): void => {
+      output.append(chunk);
+      updates.push(chunk);
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+
+    child.on('error', (error) => {
+      if (child.pid !== undefined) terminateGroup(child.pid);
+      finish({ content: `bash could not be started: ${error.message}`, isError: true });
+    });
+    // A background child (`server &`) keeps the pipes open after bash exits; it is stopped rather
+    // than left to hang the call or outlive it unseen.
+    child.on('exit', () => {
+      drainTimer = setTimeout(() => stop('background'), EXIT_DRAIN_MS);
+    });
+    child.on('close', (code, signal) => {
+      updates.flush();
+      finish(describeResult(output.text(), code, signal, stopped, timeoutMs));
+    });
+  });
+}
+
+function describeResult(
+  text: string,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stopped: StopReason | undefined,
+  timeoutMs: number,
+): ToolOutput {
+  const status: string[] = [];
+  if (stopped === 'timeout') status.push(`timed out after ${formatSeconds(timeoutMs)}`);
+  else if (stopped === 'abort') status.push('interrupted');
+  else if (signal) status.push(`killed by ${signal}`);
+  else if (code !== 0 && code !== null) status.push(`exit code ${code}`);
+  if (stopped === 'background') {
+    status.push(
+      'background processes still held the output open and were stopped; redirect their output (cmd > file 2>&1 &) to keep them running',
+    );
+  }
+  const body = text.replace(/\n+$/, '') || '(no output)';
+  const content = status.length ? `${body}\n\n${status.join('\n')}` : body;
+  return { content, isError: stopped === 'timeout' || stopped === 'abort' };
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))}s`;
+}
+
+/** Turns chunks into whole lines for onUpdate; a `\r` progress line shows its latest state. */
+function lineSplitter(onUpdate: ((text: string) => void) | undefined): { push(chunk: string): void; flush(): void } {
+  let partial = '';
+  const emit = (lines: string[]): void => {
+    for (const raw of lines.slice(-UPDATE_LINES_PER_CHUNK)) {
+      const line = raw.slice(raw.lastIndexOf('\r', raw.length - 2) + 1).replace(/\r$/, '');
+      if (line.trim() !== '') onUpdate?.(line.slice(0, UPDATE_LINE_MAX));
+    }
+  };
+  return {
+    push(chunk) {
+      if (!onUpdate) return;
+      const lines = (partial + chunk).split('\n');
+      // A line that never ends (a bare-\r progress bar) is kept to its latest part.
+      partial = (lines.pop() ?? '').slice(-UPDATE_LINE_MAX * 4);
+      emit(lines);
+    },
+    flush() {
+      if (partial !== '') emit([partial]);
+      partial = '';
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { formatSize, isMissing } from './fs-errors.js';
+import { displayPath, resolveWorkspacePath } from './paths.js';
+
+export const READ_DEFAULT_LIMIT = 2_000;
+export const READ_MAX_LINE = 2_000;
+/** Files up to this size are read whole (and their line count told); larger ones are streamed. */
+const WHOLE_READ_MAX = 16 * 1024 * 1024;
+const BINARY_SNIFF = 8 * 1024;
+
+const schema = z.object({
+  path: z.string(),
+  offset: z.number().int().min(1).optional().describe('first line number, 1-based'),
+  limit: z.number().int().min(1).optional(),
+});
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file. Returns lines numbered like `cat -n` (1-based), up to 2000 lines from `offset`; longer lines are cut. Read a file before editing it.',
+  schema,
+  kind: 'read-only',
+  paths: (args) => [args.path],
+  label: (args) => args.path,
+  async execute(args, ctx) {
+    const { absolute } = resolveWorkspacePath(ctx.workspace, args.path);
+    const shown = displayPath(ctx.workspace, absolute);
+    const info = await stat(absolute).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    if (!info) return { content: `File not found: ${shown}. Use glob to find files by name.`, isError: true };
+    if (info.isDirectory()) return { content: `${shown} is a directory; use list_dir to see its entries.`, isError: true };
+    if (!info.isFile()) return { content: `${shown} is not a regular file.`, isError: true };
+    if (await isBinary(absolute)) {
+      return { content: `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`, isError: true };
+    }
+    if (info.size === 0) return `(${shown} is empty)`;
+
+    const offset = args.offset ?? 1;
+    const limit = args.limit ?? READ_DEFAULT_LIMIT;
+    const page =
+      info.size <= WHOLE_READ_MAX
+        ? pageOf(await readFile(absolute, { encoding: 'utf8', signal: ctx.signal }), offset, limit)
+        : await streamPage(absolute, offset, limit, ctx.signal);
+    if (page.lines.length === 0) {
+      return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
+    }
+    const last = offset + page.lines.length - 1;
+    const body = page.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${cutLine(line)}`).join('\n');
+    if (!page.more) return body;
+    const of = page.total === undefined ? `; the file (${formatSize(info.size)}) continues` : ` of ${page.total}`;
+    return `${body}\n\n[Lines ${offset}-${last}${of}. Read on with offset=${last + 1}.]`;
+  },
+});
+
+interface Page {
+  lines: string[];
+  /** Lines in the file, when it was read whole. */
+  total?: number;
+  more: boolean;
+}
+
+function pageOf(text: string, offset: number, limit: number): Page {
+  const all = text.split('\n');
+  if (all[all.length - 1] === '') all.pop();
+  const lines = all.slice(offset - 1, offset - 1 + limit).map(dropCarriageReturn);
+  return { lines, total: all.length, more: offset - 1 + limit < all.length };
+}
+
+/** Reads only as far as the page needs, so a huge log costs what is shown. */
+async function streamPage(file: string, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
+  const input = createReadStream(file, { encoding: 'utf8', signal });
+  const reader = createInterface({ input, crlfDelay: Infinity });
+  const lines: string[] = [];
+  let n = 0;
+  let more = false;
+  try {
+    for await (const line of reader) {
+      n++;
+      if (n < offset) continue;
+      if (lines.length === limit) {
+        more = true;
+        break;
+      }
+      lines.push(line);
+    }
+  } finally {
+    reader.close();
+    input.destroy();
+  }
+  return { lines, total: more ? undefined : n, more };
+}
+
+function dropCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+function cutLine(line: string): string {
+  if (line.length <= READ_MAX_LINE) return line;
+  return `${line.slice(0, READ_MAX_LINE)}… [line cut: ${line.length} characters]`;
+}
+
+/** A NUL byte in the first 8 KB marks a binary file, as git and grep decide. */
+export async function isBinary(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,45 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { DIFF_MAX_LINES, splitLines, unifiedDiff } from './diff.js';
+import { isMissing } from './fs-errors.js';
+import { displayPath } from './paths.js';
+import { resolveWritablePath } from './workspace-guard.js';
+
+const schema = z.object({ path: z.string(), content: z.string() });
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Create or overwrite a file with `content`, creating parent directories. For changes to an existing file prefer edit_file. Returns a diff.',
+  schema,
+  kind: 'mutating',
+  paths: (args) => [args.path],
+  label: (args) => args.path,
+  async execute(args, ctx) {
+    ctx.signal.throwIfAborted();
+    const target = resolveWritablePath(ctx.workspace, args.path);
+    if (!target.ok) return target.output;
+    const { absolute } = target.path;
+    const shown = displayPath(ctx.workspace, absolute);
+
+    const previous = await readFile(absolute, 'utf8').catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw error;
+    });
+    if (previous === null) return { content: `${shown} is a directory; give a file path.`, isError: true };
+
+    await mkdir(path.dirname(absolute), { recursive: true });
+    await writeFile(absolute, args.content, 'utf8');
+
+    const lines = splitLines(args.content).length;
+    if (previous === undefined) return `Created ${shown} (${lines} line${lines === 1 ? '' : 's'})`;
+    if (previous === args.content) return `${shown} already had this content; nothing changed.`;
+    if (previous.includes('\0')) return `Overwrote binary file ${shown} with ${lines} lines of text`;
+    const diff = unifiedDiff(previous, args.content, { maxLines: DIFF_MAX_LINES });
+    if (diff.text === '') return `Updated ${shown} (only the newline at the end changed)`;
+    return `Updated ${shown} (+${diff.added} -${diff.removed})\n${diff.text}`;
+  },
+});

@@ -1,0 +1,118 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../../src/core/tools/define.js';
+import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { readFileTool } from '../../../src/core/tools/read-file.js';
+import { type TempDir, run, tempDir } from './harness.js';
+
+let dir: TempDir;
+let workspace: Workspace;
+beforeEach(() => {
+  dir = tempDir();
+  workspace = makeWorkspace(dir.root);
+});
+afterEach(() => dir.cleanup());
+
+const read = (input: unknown) => run(readFileTool, input, { workspace });
+const lines = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `line ${from + i}`).join('\n');
+
+describe('read_file', () => {
+  it('numbers lines like cat -n', async () => {
+    dir.write('src/a.txt', 'alpha\nbeta\n\ngamma\n');
+    const out = await read({ path: 'src/a.txt' });
+    expect(out).toEqual({ content: '     1\talpha\n     2\tbeta\n     3\t\n     4\tgamma' });
+  });
+
+  it('starts at offset, stops at limit and says how to read on', async () => {
+    dir.write('a.txt', `${lines(10)}\n`);
+    const out = await read({ path: 'a.txt', offset: 3, limit: 2 });
+    expect(out.content).toBe('     3\tline 3\n     4\tline 4\n\n[Lines 3-4 of 10. Read on with offset=5.]');
+    const tail = await read({ path: 'a.txt', offset: 9 });
+    expect(tail.content).toBe('     9\tline 9\n    10\tline 10');
+  });
+
+  it('shows 2,000 lines by default', async () => {
+    dir.write('big.txt', lines(2500));
+    const out = await read({ path: 'big.txt' });
+    const shown = out.content.split('\n');
+    expect(shown[0]).toBe('     1\tline 1');
+    expect(shown[1999]).toBe('  2000\tline 2000');
+    expect(shown.at(-1)).toBe('[Lines 1-2000 of 2500. Read on with offset=2001.]');
+  });
+
+  it('cuts a very long line and says how long it was', async () => {
+    dir.write('min.js', `${'x'.repeat(5000)}\nshort\n`);
+    const out = await read({ path: 'min.js' });
+    const [first, second] = out.content.split('\n');
+    expect(first).toBe(`     1\t${'x'.repeat(2000)}… [line cut: 5000 characters]`);
+    expect(second).toBe('     2\tshort');
+  });
+
+  it('shows CRLF lines without their carriage return', async () => {
+    dir.write('win.txt', 'a\r\nb\r\n');
+    expect((await read({ path: 'win.txt' })).content).toBe('     1\ta\n     2\tb');
+  });
+
+  it('says when a file is empty', async () => {
+    dir.write('empty.txt', '');
+    expect(await read({ path: 'empty.txt' })).toEqual({ content: '(empty.txt is empty)' });
+  });
+
+  it('refuses a binary file, naming its size', async () => {
+    dir.write('img.png', Buffer.concat([Buffer.from('PNG'), Buffer.alloc(3000)]));
+    const out = await read({ path: 'img.png' });
+    expect(out.isError).toBe(true);
+    expect(out.content).toBe('img.png is a binary file (2.9 KB); read_file shows text only.');
+  });
+
+  it('names a missing file and suggests glob', async () => {
+    const out = await read({ path: 'nope/missing.ts' });
+    expect(out).toEqual({ content: 'File not found: nope/missing.ts. Use glob to find files by name.', isError: true });
+  });
+
+  it('points a directory to list_dir', async () => {
+    mkdirSync(path.join(dir.root, 'src'));
+    const out = await read({ path: 'src' });
+    expect(out).toEqual({ content: 'src is a directory; use list_dir to see its entries.', isError: true });
+  });
+
+  it('reports an offset past the end', async () => {
+    dir.write('a.txt', 'one\ntwo\n');
+    expect(await read({ path: 'a.txt', offset: 5 })).toEqual({
+      content: 'a.txt has 2 lines; offset 5 is past the end.',
+      isError: true,
+    });
+  });
+
+  it('rejects offset 0 at the schema', async () => {
+    await expect(read({ path: 'a.txt', offset: 0 })).rejects.toThrow(/offset/);
+  });
+
+  it('reads outside the workspace (the permission policy decides that), showing the absolute path', async () => {
+    const other = tempDir();
+    try {
+      const file = other.write('notes.txt', 'hello\n');
+      expect((await read({ path: file })).content).toBe('     1\thello');
+      expect((await read({ path: path.join(other.root, 'gone.txt') })).content).toContain(path.join(other.root, 'gone.txt'));
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('streams a file too large to read whole, reading only as far as the page', async () => {
+    const line = `${'y'.repeat(99)}\n`;
+    writeFileSync(path.join(dir.root, 'huge.log'), line.repeat(180_000)); // 18 MB
+    const out = await read({ path: 'huge.log', offset: 100, limit: 2 });
+    const shown = out.content.split('\n');
+    expect(shown[0]).toBe(`   100\t${'y'.repeat(99)}`);
+    expect(shown[1]).toBe(`   101\t${'y'.repeat(99)}`);
+    expect(shown.at(-1)).toBe('[Lines 100-101; the file (17.2 MB) continues. Read on with offset=102.]');
+  });
+
+  it('declares the path it reads and labels the call with it', () => {
+    expect(readFileTool.kind).toBe('read-only');
+    expect(readFileTool.paths?.({ path: 'a.ts' })).toEqual(['a.ts']);
+    expect(readFileTool.label?.({ path: 'a.ts' })).toBe('a.ts');
+  });
+});
