@@ -1,0 +1,172 @@
+import { randomInt } from 'node:crypto';
+import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Message } from '../providers/types.js';
+import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
+
+/** The files of one session folder. */
+export interface SessionPaths {
+  dir: string;
+  transcript: string;
+  /** Sub-agent transcripts: `agents/sub-N.jsonl`. */
+  agentsDir: string;
+}
+
+/** One stored session as a listing shows it. */
+export interface SessionSummary {
+  id: string;
+  paths: SessionPaths;
+  cwd: string;
+  provider: string;
+  model: string;
+  /** ISO times: from the meta record, and the transcript's last write. */
+  createdAt: string;
+  updatedAt: string;
+  /** The first thing the user typed, on one line, at most 80 characters ('' if none yet). */
+  firstPrompt: string;
+}
+
+/** No session, or more than one, answers to an id or prefix. */
+export class SessionLookupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SessionLookupError';
+  }
+}
+
+/** `20261202-112233-k3x9qa`: UTC time then 6 random base-36 characters, so ids sort by creation. */
+export function newSessionId(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
+  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  const random = randomInt(36 ** 6).toString(36).padStart(6, '0');
+  return `${date}-${time}-${random}`;
+}
+
+export function sessionPaths(sessionsDir: string, id: string): SessionPaths {
+  const dir = path.join(sessionsDir, id);
+  return { dir, transcript: path.join(dir, 'transcript.jsonl'), agentsDir: path.join(dir, 'agents') };
+}
+
+/** The transcript path of sub-agent `jobId` (e.g. `sub-3`) in a session folder. */
+export function agentTranscriptPath(paths: SessionPaths, jobId: string): string {
+  return path.join(paths.agentsDir, `${jobId}.jsonl`);
+}
+
+/** Creates the session's folder, private to the user: transcripts hold code and conversation. */
+export function createSessionFolder(sessionsDir: string, id: string): SessionPaths {
+  const paths = sessionPaths(sessionsDir, id);
+  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  return paths;
+}
+
+/**
+ * Stored sessions, most recently written first; with `cwd`, only those started in that
+ * directory. Folders without a readable transcript are left out.
+ */
+export function listSessions(sessionsDir: string, options: { cwd?: string } = {}): SessionSummary[] {
+  const sessions = sessionIds(sessionsDir)
+    .map((id) => summarize(sessionsDir, id))
+    .filter((s): s is SessionSummary => s !== undefined)
+    .filter((s) => options.cwd === undefined || sameDirectory(s.cwd, options.cwd));
+  return sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+}
+
+/** The session `--continue` resumes: the most recently written one started in `cwd`. */
+export function newestSessionFor(sessionsDir: string, cwd: string): SessionSummary | undefined {
+  return listSessions(sessionsDir, { cwd })[0];
+}
+
+/** The session whose id is `idOrPrefix`, or the only one it prefixes; throws a one-line error otherwise. */
+export function findSession(sessionsDir: string, idOrPrefix: string): SessionSummary {
+  const wanted = idOrPrefix.trim();
+  const ids = sessionIds(sessionsDir);
+  const matches = ids.includes(wanted) ? [wanted] : wanted === '' ? [] : ids.filter((id) => id.startsWith(wanted));
+  if (matches.length === 0) {
+    throw new SessionLookupError(`no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`);
+  }
+  if (matches.length > 1) {
+    const shown = matches.sort().reverse().slice(0, 5).join(', ');
+    const more = matches.length > 5 ? `, and ${matches.length - 5} more` : '';
+    throw new SessionLookupError(`"${idOrPrefix}" matches ${matches.length} sessions (${shown}${more}); give more of the id`);
+  }
+  const summary = summarize(sessionsDir, matches[0]);
+  if (!summary) {
+    const file = sessionPaths(sessionsDir, matches[0]).transcript;
+    throw new SessionLookupError(`session ${matches[0]} has no readable transcript (${file}); start a new session instead`);
+  }
+  return summary;
+}
+
+/** Folder names that hold a transcript file. */
+function sessionIds(sessionsDir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(sessionsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries.filter((e) => e.isDirectory() && isFile(sessionPaths(sessionsDir, e.name).transcript)).map((e) => e.name);
+}
+
+function summarize(sessionsDir: string, id: string): SessionSummary | undefined {
+  const paths = sessionPaths(sessionsDir, id);
+  let head;
+  let mtime: Date;
+  try {
+    mtime = statSync(paths.transcript).mtime;
+    head = readTranscriptHead(paths.transcript, isUserPrompt);
+  } catch {
+    return undefined;
+  }
+  const { meta, found } = head;
+  if (!meta) return undefined;
+  const prompt = found?.type === 'message' ? promptText(found.message) : '';
+  return {
+    id,
+    paths,
+    cwd: meta.cwd,
+    provider: meta.provider,
+    model: meta.model,
+    createdAt: meta.createdAt,
+    updatedAt: mtime.toISOString(),
+    firstPrompt: oneLine(prompt, 80),
+  };
+}
+
+/** A message the user typed: a user message with text and no tool results. */
+function isUserPrompt(record: TranscriptRecord): boolean {
+  if (record.type !== 'message' || record.message.role !== 'user') return false;
+  const blocks = record.message.content;
+  return blocks.some((b) => b.type === 'text') && !blocks.some((b) => b.type === 'tool_result');
+}
+
+function promptText(message: Message): string {
+  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function sameDirectory(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b) || realOrSelf(a) === realOrSelf(b);
+}
+
+function realOrSelf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}

@@ -1,0 +1,292 @@
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Message } from '../providers/types.js';
+
+/** The first line of every transcript. The lineage fields are set on sub-agent transcripts. */
+export interface TranscriptMeta {
+  type: 'meta';
+  version: 1;
+  sessionId: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  /** ISO time. */
+  createdAt: string;
+  parentSessionId?: string;
+  jobId?: string;
+  definition?: string;
+  task?: string;
+}
+
+/** One line of a transcript. */
+export type TranscriptRecord =
+  | TranscriptMeta
+  | { type: 'message'; message: Message; at: string }
+  /** `summary` replaced every message but the last `keptMessages`; nothing was deleted from disk. */
+  | { type: 'compaction'; summary: Message; keptMessages: number; removedMessages: number; at: string }
+  | { type: 'event'; name: string; data?: unknown; at: string };
+
+export const TRANSCRIPT_VERSION = 1;
+
+/** What the caller gives to start a transcript; the type, version and (by default) the time are filled in. */
+export type NewTranscriptMeta = Omit<TranscriptMeta, 'type' | 'version' | 'createdAt'> & { createdAt?: string };
+
+export interface TranscriptWriterOptions {
+  /** Where a failed write goes; without it, the write throws. */
+  onError?: (error: Error) => void;
+  /** The environment whose API keys are redacted (tests pass their own). */
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+/**
+ * Appends records to a JSONL transcript, one synchronous write per line, so a crash
+ * loses at most the record being written. Opening an existing transcript (a resumed
+ * session) appends to it without a second meta line.
+ */
+export class TranscriptWriter {
+  readonly meta: TranscriptMeta;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly now: () => Date;
+
+  constructor(
+    readonly path: string,
+    meta: NewTranscriptMeta,
+    private readonly options: TranscriptWriterOptions = {},
+  ) {
+    this.env = options.env ?? process.env;
+    this.now = options.now ?? (() => new Date());
+    this.meta = { type: 'meta', version: TRANSCRIPT_VERSION, ...meta, createdAt: meta.createdAt ?? this.now().toISOString() };
+    this.guard(() => {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      const ending = lastByte(this.path);
+      if (ending === undefined) this.write(this.meta);
+      // A line cut by a crash must stay alone on its line, or the next record would be glued to it.
+      else if (ending !== '\n') appendFileSync(this.path, '\n');
+    });
+  }
+
+  append(message: Message): void {
+    this.guard(() => this.write({ type: 'message', message, at: this.at() }));
+  }
+
+  /** Records a compaction; call it after every message it covers was appended. */
+  compaction(record: { summary: Message; keptMessages: number; removedMessages: number }): void {
+    this.guard(() => this.write({ type: 'compaction', ...record, at: this.at() }));
+  }
+
+  event(name: string, data?: unknown): void {
+    this.guard(() => this.write(data === undefined ? { type: 'event', name, at: this.at() } : { type: 'event', name, data, at: this.at() }));
+  }
+
+  private at(): string {
+    return this.now().toISOString();
+  }
+
+  private write(record: TranscriptRecord): void {
+    appendFileSync(this.path, `${redactSecrets(JSON.stringify(record), this.env)}\n`, { mode: 0o600 });
+  }
+
+  private guard(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      if (!this.options.onError) throw error;
+      this.options.onError(error as Error);
+    }
+  }
+}
+
+/** A transcript replayed: the history as it stood when the file ends, and what could not be read. */
+export interface ReadTranscript {
+  meta: TranscriptMeta;
+  history: Message[];
+  events: { name: string; data?: unknown; at: string }[];
+  /** 1-based numbers of lines that were skipped. */
+  skippedLines: number[];
+  /** One sentence per skipped line, for the user. */
+  warnings: string[];
+}
+
+/** A file that is not a transcript outrider can read at all. */
+export class TranscriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranscriptError';
+  }
+}
+
+/**
+ * Replays a transcript: messages in order, each compaction replacing all but its kept
+ * messages with its summary. Unreadable lines are skipped and reported, so a file cut
+ * by a crash still restores everything before the cut.
+ */
+export function readTranscript(file: string): ReadTranscript {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  // Text after the last newline is a line whose write never finished (or, rarely, finished but for its newline).
+  const unterminated = lines.pop() ?? '';
+  const numbered = lines.map((line, index) => ({ line, number: index + 1, last: false }));
+  if (unterminated !== '') numbered.push({ line: unterminated, number: lines.length + 1, last: true });
+
+  let meta: TranscriptMeta | undefined;
+  let history: Message[] = [];
+  const events: ReadTranscript['events'] = [];
+  const skippedLines: number[] = [];
+  const warnings: string[] = [];
+  const skip = (number: number, why: string) => {
+    skippedLines.push(number);
+    warnings.push(`line ${number} ${why}`);
+  };
+
+  for (const { line, number, last } of numbered) {
+    if (line.trim() === '') continue;
+    const record = parseRecord(line);
+    if (!record) {
+      if (last) skip(number, 'was cut short (the program probably crashed while writing it); everything before it was restored');
+      else skip(number, 'is not a readable transcript record; it was skipped');
+      continue;
+    }
+    if (!meta) {
+      if (record.type !== 'meta') throw new TranscriptError(`${file} is not an outrider transcript: it does not start with a meta record`);
+      if (record.version !== TRANSCRIPT_VERSION) {
+        throw new TranscriptError(`${file} was written by transcript version ${record.version}; this outrider reads version ${TRANSCRIPT_VERSION} (upgrade outrider to read it)`);
+      }
+      meta = record;
+      continue;
+    }
+    switch (record.type) {
+      case 'meta':
+        skip(number, 'is a second meta record; it was skipped');
+        break;
+      case 'message':
+        history.push(record.message);
+        break;
+      case 'compaction': {
+        const kept = record.keptMessages > 0 ? history.slice(-record.keptMessages) : [];
+        history = [record.summary, ...kept];
+        break;
+      }
+      case 'event':
+        events.push(record.data === undefined ? { name: record.name, at: record.at } : { name: record.name, data: record.data, at: record.at });
+        break;
+    }
+  }
+  if (!meta) {
+    throw new TranscriptError(`${file} is not a readable outrider transcript: it has no meta record (it may be empty)`);
+  }
+  return { meta, history, events, skippedLines, warnings };
+}
+
+/**
+ * The meta record and the first lines of a transcript, read no further than needed:
+ * listing sessions must not load every whole transcript.
+ */
+export function readTranscriptHead(
+  file: string,
+  wanted: (record: TranscriptRecord) => boolean,
+): { meta: TranscriptMeta | undefined; found: TranscriptRecord | undefined } {
+  const fd = openSync(file, 'r');
+  try {
+    let meta: TranscriptMeta | undefined;
+    let pending = '';
+    // The decoder holds back a character split across two chunks.
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(64 * 1024);
+    let position = 0;
+    for (;;) {
+      const bytes = readSync(fd, chunk, 0, chunk.length, position);
+      position += bytes;
+      pending += bytes === 0 ? decoder.end() : decoder.write(chunk.subarray(0, bytes));
+      const lines = pending.split('\n');
+      pending = bytes === 0 ? '' : (lines.pop() ?? '');
+      for (const line of lines) {
+        const record = parseRecord(line);
+        if (!record) continue;
+        if (!meta) {
+          if (record.type !== 'meta') return { meta: undefined, found: undefined };
+          meta = record;
+        } else if (wanted(record)) {
+          return { meta, found: record };
+        }
+      }
+      if (bytes === 0) return { meta, found: undefined };
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Names the last byte of a file: undefined when it is missing or empty. */
+function lastByte(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, size - 1);
+    return byte.toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseRecord(line: string): TranscriptRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return isRecord(value) ? value : undefined;
+}
+
+function isRecord(value: unknown): value is TranscriptRecord {
+  if (value === null || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  switch (record.type) {
+    case 'meta':
+      return typeof record.sessionId === 'string' && typeof record.version === 'number';
+    case 'message':
+      return isMessage(record.message);
+    case 'compaction':
+      return isMessage(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
+    case 'event':
+      return typeof record.name === 'string';
+    default:
+      return false;
+  }
+}
+
+function isMessage(value: unknown): value is Message {
+  if (value === null || typeof value !== 'object') return false;
+  const message = value as Record<string, unknown>;
+  return (message.role === 'user' || message.role === 'assistant') && Array.isArray(message.content);
+}
+
+const REDACTED = '[redacted]';
+/** Anthropic (`sk-ant-…`) and OpenAI (`sk-…`, `sk-proj-…`) key shapes; the lookbehind spares words like "task-…". */
+const KEY_SHAPE = /(?<![A-Za-z0-9_-])sk-(?:ant-)?[A-Za-z0-9_-]{20,}/g;
+const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+
+/**
+ * Replaces anything shaped like an API key, and the exact values of the API key
+ * variables (8 characters or more), with `[redacted]`. Every transcript line passes here.
+ */
+export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  let out = text.replace(KEY_SHAPE, REDACTED);
+  for (const name of KEY_VARIABLES) {
+    const value = env[name]?.trim();
+    if (!value || value.length < 8) continue;
+    // The value may sit in a JSON string, where quotes and backslashes are escaped.
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) out = out.split(form).join(REDACTED);
+  }
+  return out;
+}
