@@ -1,0 +1,26 @@
+import { bashTool } from './bash.js';
+import type { AnyTool } from './define.js';
+import { editFileTool } from './edit-file.js';
+import { globTool } from './glob.js';
+import { type GrepToolOptions, grepTool } from './grep.js';
+import { listDirTool } from './list-dir.js';
+import { readFileTool } from './read-file.js';
+import { writeFileTool } from './write-file.js';
+
+export interface BuiltinToolOptions {
+  /** Where rg is (undefined: search in JavaScript). Default: looked up on PATH once. */
+  findRg?: GrepToolOptions['findRg'];
+}
+
+/** The built-in tools, in the order the model sees them. */
+export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
+  return [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    bashTool,
+    grepTool({ findRg: options.findRg }),
+    globTool,
+    listDirTool,
+  ];
+}

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { GREP_COUNT_CAP, type GrepOutcome, type GrepQuery, cutMatchLine, globFilter } from './grep-query.js';
+import { displayPath } from './paths.js';
+import { toPosix } from './walk-files.js';
+
+const STDERR_MAX = 4_000;
+const TYPE_NAME = 'outrider';
+
+/**
+ * ripgrep's arguments for a query. Hidden files are searched and .gitignore honoured even outside
+ * a git repository, so the results match the JavaScript fallback; .git itself is always skipped.
+ * `--null` ends every printed path with a NUL, so paths holding `:` parse unambiguously.
+ */
+export function rgArgs(query: GrepQuery): string[] {
+  const args = ['--no-heading', '--line-number', '--color', 'never', '--with-filename', '--null'];
+  args.push('--hidden', '--no-require-git', '--glob', '!.git', '--sort', 'path');
+  if (query.ignoreCase) args.push('--ignore-case');
+  args.push(...typeArgs(query.glob));
+  if (query.mode === 'files_with_matches') args.push('--files-with-matches');
+  if (query.mode === 'count') args.push('--count');
+  args.push('--regexp', query.pattern, '--');
+  // Run from the root with a relative target so rg prints paths as displayPath would.
+  const target = displayPath(query.workspace, query.target);
+  if (target !== '.') args.push(target);
+  return args;
+}
+
+/**
+ * The glob's file-name part as an rg file type. rg's own --glob would override the ignore rules
+ * (a `*.ts` glob would bring back every ignored .ts file), file types do not. A glob with a `/`
+ * is narrowed by its last segment here and checked in full on rg's output.
+ */
+function typeArgs(glob: string | undefined): string[] {
+  if (!glob) return [];
+  const exclude = glob.startsWith('!');
+  const pattern = exclude ? glob.slice(1) : glob;
+  const slash = pattern.lastIndexOf('/');
+  const name = pattern.slice(slash + 1);
+  if (slash === -1) return ['--type-add', `${TYPE_NAME}:${name}`, exclude ? '--type-not' : '--type', TYPE_NAME];
+  if (exclude || name === '**' || name === '' || /[{}]/.test(pattern.slice(0, slash))) return [];
+  return ['--type-add', `${TYPE_NAME}:${name}`, '--type', TYPE_NAME];
+}
+
+/** Runs rg (no shell) and collects its first `limit` result lines, counting the rest. */
+export function searchWithRg(rgPath: string, query: GrepQuery): Promise<GrepOutcome> {
+  query.signal.throwIfAborted();
+  const keepPath = pathFilter(query);
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, rgArgs(query), {
+      cwd: query.workspace.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: query.signal,
+    });
+    const lines: string[] = [];
+    let total = 0;
+    let countCapped = false;
+    let partial = '';
+    let stderr = '';
+    // files_with_matches prints `path\0`; the other modes `path\0rest\n`.
+    const separator = query.mode === 'files_with_matches' ? '\0' : '\n';
+
+    const take = (record: string): void => {
+      if (record === '' || countCapped) return;
+      const nul = record.indexOf('\0');
+      const file = nul === -1 ? record : record.slice(0, nul);
+      if (!keepPath(file)) return;
+      total++;
+      if (lines.length < query.limit) lines.push(cutMatchLine(nul === -1 ? file : `${file}:${record.slice(nul + 1)}`));
+      if (total >= GREP_COUNT_CAP) {
+        countCapped = true;
+        child.kill();
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const records = (partial + chunk).split(separator);
+      partial = records.pop() ?? '';
+      records.forEach(take);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < STDERR_MAX) stderr += chunk;
+    });
+    child.on('error', (error) => {
+      if (query.signal.aborted) reject(query.signal.reason);
+      else resolve({ ok: false, error: `rg could not be started (${rgPath}): ${error.message}` });
+    });
+    child.on('close', (code) => {
+      if (query.signal.aborted) return reject(query.signal.reason);
+      take(partial);
+      const message = stderr.trim().slice(0, STDERR_MAX);
+      // rg exits 2 on any error, also when some files were unreadable but others matched.
+      if (code === 2 && total === 0 && !countCapped) {
+        const invalid = /regex parse error|error parsing regex/i.test(message);
+        resolve({ ok: false, error: invalid ? `Invalid regex ${query.pattern}: ${message}` : `rg failed: ${message}` });
+        return;
+      }
+      const warning = code === 2 && message ? message.split('\n', 1)[0] : undefined;
+      resolve({ ok: true, lines, total, countCapped, warning });
+    });
+  });
+}
+
+/** A glob with a `/` is matched here, against the path below the target, as the JavaScript search does. */
+function pathFilter(query: GrepQuery): (printed: string) => boolean {
+  const glob = query.glob;
+  if (!glob || !glob.replace(/^!/, '').includes('/')) return () => true;
+  const keep = globFilter(glob);
+  return (printed) => keep(toPosix(path.relative(query.target, path.resolve(query.workspace.root, printed))));
+}

@@ -1,0 +1,57 @@
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { displayPath, resolveWorkspacePath } from './paths.js';
+
+export const LIST_DIR_LIMIT = 500;
+
+const schema = z.object({ path: z.string().optional() });
+
+export const listDirTool = defineTool({
+  name: 'list_dir',
+  description:
+    'List one directory (default: workspace root), sorted, directories marked with a trailing /. Not recursive: use glob to find files deeper down.',
+  schema,
+  kind: 'read-only',
+  paths: (args) => [args.path ?? '.'],
+  label: (args) => args.path ?? '.',
+  async execute(args, ctx) {
+    const { absolute } = resolveWorkspacePath(ctx.workspace, args.path ?? '.');
+    const shown = displayPath(ctx.workspace, absolute);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(absolute, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        return { content: `Directory not found: ${shown}. Use glob to find it.`, isError: true };
+      }
+      if (code === 'ENOTDIR') return { content: `${shown} is a file; use read_file to read it.`, isError: true };
+      throw error;
+    }
+    if (entries.length === 0) return `${shown} is empty`;
+
+    const names = await Promise.all(
+      entries.map(async (entry) => {
+        const isDir =
+          entry.isDirectory() ||
+          (entry.isSymbolicLink() && (await stat(path.join(absolute, entry.name)).then((s) => s.isDirectory(), () => false)));
+        return isDir ? `${entry.name}/` : entry.name;
+      }),
+    );
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const dirs = names.filter((n) => n.endsWith('/')).length;
+    const files = names.length - dirs;
+    const header = `${shown}: ${plural(names.length, 'entry', 'entries')} (${plural(dirs, 'directory', 'directories')}, ${plural(files, 'file', 'files')})`;
+    const shownNames = names.slice(0, LIST_DIR_LIMIT);
+    const hidden = names.length - shownNames.length;
+    const more = hidden > 0 ? `\n[${hidden} more entries not shown; use glob to narrow down.]` : '';
+    return `${header}\n${shownNames.join('\n')}${more}`;
+  },
+});
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
