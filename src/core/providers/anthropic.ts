@@ -1,0 +1,224 @@
+/**
+ * Anthropic Messages API: normalized request → wire request (with prompt-cache
+ * breakpoints), and the SSE stream → normalized StreamEvents. One attempt per call;
+ * retries live in retry.ts. The SDK is imported on first use so that loading this
+ * module costs nothing (`outrider --version` must not load an SDK).
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { BackendConfig, ProviderBackend } from './backend.js';
+import { abortError, StreamCutError } from './errors.js';
+import { parseToolArgs } from './tool-args.js';
+import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
+import { emptyUsage, ProviderError } from './types.js';
+
+type WireParams = Anthropic.Messages.MessageCreateParamsStreaming;
+type WireMessage = Anthropic.Messages.MessageParam;
+type WireBlock = Anthropic.Messages.ContentBlockParam;
+type WireEvent = Anthropic.Messages.RawMessageStreamEvent;
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+function toWireBlock(block: ContentBlock): WireBlock | undefined {
+  switch (block.type) {
+    case 'text':
+      // The API rejects empty text blocks.
+      return block.text === '' ? undefined : { type: 'text', text: block.text };
+    case 'thinking':
+      // Unsigned thinking (from another provider) would be rejected; the model does not need it back.
+      return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: block.toolUseId,
+        content: block.content,
+        ...(block.isError ? { is_error: true } : {}),
+      };
+  }
+}
+
+/**
+ * Normalized messages → Anthropic messages. The last cacheable block of the last
+ * message carries a cache breakpoint, so each turn reads the whole previous prefix
+ * from the cache and writes the new one.
+ */
+export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+  const wire = messages.map((message): WireMessage => {
+    const content = message.content.map(toWireBlock).filter((b): b is WireBlock => b !== undefined);
+    if (content.length === 0) content.push({ type: 'text', text: '(empty)' });
+    return { role: message.role, content };
+  });
+  const last = wire.at(-1);
+  if (last && Array.isArray(last.content)) {
+    const blocks = last.content as WireBlock[];
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const block = blocks[i]!;
+      if (block.type === 'text' || block.type === 'tool_use' || block.type === 'tool_result') {
+        blocks[i] = { ...block, cache_control: EPHEMERAL };
+        break;
+      }
+    }
+  }
+  return wire;
+}
+
+/** The full streaming request; cache breakpoints on the system prompt and the last tool. */
+export function toAnthropicParams(request: ModelRequest): WireParams {
+  const params: WireParams = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages: toAnthropicMessages(request.messages),
+    stream: true,
+  };
+  if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map((tool, i) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema as Anthropic.Messages.Tool.InputSchema,
+      ...(i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
+  }
+  return params;
+}
+
+const stopReasons: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  refusal: 'refusal',
+  model_context_window_exceeded: 'max_tokens',
+};
+
+type Slot =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; initial: unknown; toolIndex: number };
+
+/** Folds the SSE events of one message into StreamEvents and the final Message. */
+export class AnthropicAssembler {
+  private readonly slots = new Map<number, Slot>();
+  private toolCount = 0;
+  private stopReason: StopReason = 'other';
+  private usage: Usage = emptyUsage();
+  /** True once message_stop arrived; anything less is a cut stream. */
+  done = false;
+
+  *push(event: WireEvent): Generator<StreamEvent> {
+    switch (event.type) {
+      case 'message_start':
+        this.readUsage(event.message.usage);
+        break;
+      case 'content_block_start':
+        yield* this.start(event.index, event.content_block);
+        break;
+      case 'content_block_delta':
+        yield* this.delta(event.index, event.delta);
+        break;
+      case 'content_block_stop': {
+        const slot = this.slots.get(event.index);
+        if (slot?.type === 'tool_use') yield { type: 'tool_call_end', index: slot.toolIndex };
+        break;
+      }
+      case 'message_delta':
+        if (event.delta.stop_reason) this.stopReason = stopReasons[event.delta.stop_reason] ?? 'other';
+        this.readUsage(event.usage);
+        break;
+      case 'message_stop':
+        this.done = true;
+        break;
+    }
+  }
+
+  private *start(index: number, block: Anthropic.Messages.RawContentBlockStartEvent['content_block']): Generator<StreamEvent> {
+    if (block.type === 'text') {
+      this.slots.set(index, { type: 'text', text: block.text });
+      if (block.text) yield { type: 'text_delta', text: block.text };
+    } else if (block.type === 'thinking') {
+      this.slots.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature || undefined });
+      if (block.thinking) yield { type: 'thinking_delta', text: block.thinking };
+    } else if (block.type === 'tool_use') {
+      const toolIndex = this.toolCount++;
+      this.slots.set(index, { type: 'tool_use', id: block.id, name: block.name, json: '', initial: block.input, toolIndex });
+      yield { type: 'tool_call_start', index: toolIndex, id: block.id, name: block.name };
+    }
+    // Server-side tool blocks and redacted thinking have no normalized form; they are skipped.
+  }
+
+  private *delta(index: number, delta: Anthropic.Messages.RawContentBlockDelta): Generator<StreamEvent> {
+    const slot = this.slots.get(index);
+    if (!slot) return;
+    if (delta.type === 'text_delta' && slot.type === 'text') {
+      slot.text += delta.text;
+      yield { type: 'text_delta', text: delta.text };
+    } else if (delta.type === 'thinking_delta' && slot.type === 'thinking') {
+      slot.thinking += delta.thinking;
+      yield { type: 'thinking_delta', text: delta.thinking };
+    } else if (delta.type === 'signature_delta' && slot.type === 'thinking') {
+      slot.signature = (slot.signature ?? '') + delta.signature;
+    } else if (delta.type === 'input_json_delta' && slot.type === 'tool_use') {
+      slot.json += delta.partial_json;
+      yield { type: 'tool_call_delta', index: slot.toolIndex, argsDelta: delta.partial_json };
+    }
+  }
+
+  private readUsage(wire: Anthropic.Messages.Usage | Anthropic.Messages.MessageDeltaUsage | null | undefined): void {
+    if (!wire) return;
+    const usage = wire as unknown as Record<string, unknown>;
+    const num = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+    this.usage = {
+      input: num(usage.input_tokens, this.usage.input),
+      output: num(usage.output_tokens, this.usage.output),
+      cacheRead: num(usage.cache_read_input_tokens, this.usage.cacheRead),
+      cacheWrite: num(usage.cache_creation_input_tokens, this.usage.cacheWrite),
+    };
+  }
+
+  finish(): StreamEvent {
+    const content: ContentBlock[] = [];
+    for (const index of [...this.slots.keys()].sort((a, b) => a - b)) {
+      const slot = this.slots.get(index)!;
+      if (slot.type === 'text') {
+        if (slot.text !== '') content.push({ type: 'text', text: slot.text });
+      } else if (slot.type === 'thinking') {
+        content.push({ type: 'thinking', thinking: slot.thinking, ...(slot.signature ? { signature: slot.signature } : {}) });
+      } else {
+        const input = slot.json === '' && slot.initial !== undefined ? slot.initial : parseToolArgs(slot.json);
+        content.push({ type: 'tool_use', id: slot.id, name: slot.name, input });
+      }
+    }
+    return { type: 'message_end', message: { role: 'assistant', content }, stopReason: this.stopReason, usage: this.usage };
+  }
+}
+
+/** The Anthropic backend; the SDK client is created on the first call. */
+export function anthropicBackend(config: BackendConfig): ProviderBackend {
+  let sdk: typeof import('@anthropic-ai/sdk') | undefined;
+  let client: Promise<Anthropic> | undefined;
+
+  function getClient(): Promise<Anthropic> {
+    client ??= import('@anthropic-ai/sdk').then((mod) => {
+      sdk = mod;
+      // maxRetries 0: our retry layer retries, and reports each retry as an event.
+      return new mod.default({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, logLevel: 'off' });
+    });
+    return client;
+  }
+
+  return {
+    errorClasses: () => sdk,
+    async *stream(request, signal) {
+      if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
+      const anthropic = await getClient();
+      const stream = await anthropic.messages.create(toAnthropicParams(request), { signal });
+      const assembler = new AnthropicAssembler();
+      for await (const event of stream) yield* assembler.push(event);
+      // The SDK ends the iteration quietly on abort; that is not a finished message.
+      if (signal.aborted) throw abortError();
+      if (!assembler.done) throw new StreamCutError('no message_stop');
+      yield assembler.finish();
+    },
+  };
+}

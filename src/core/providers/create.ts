@@ -1,0 +1,59 @@
+/**
+ * The one way the rest of outrider gets a model: `createProvider(options)` returns a
+ * StreamFn with retries, friendly errors and (optionally) text-mode tool calling.
+ * Importing this module loads no SDK; the first call does.
+ */
+import { anthropicBackend } from './anthropic.js';
+import type { ProviderBackend } from './backend.js';
+import { classifyError, type ErrorContext } from './errors.js';
+import { openaiBackend } from './openai.js';
+import { DEFAULT_DELAYS, sleep as realSleep, withRetries, type Sleep } from './retry.js';
+import { withTextTools } from './text-tools.js';
+import type { ProviderName, StreamFn } from './types.js';
+
+export { INVALID_JSON_KEY } from './tool-args.js';
+
+export interface ProviderOptions {
+  provider: ProviderName;
+  apiKey: string;
+  /** Any compatible server: a proxy for Anthropic, Ollama/vLLM/… for OpenAI. */
+  baseURL?: string;
+  /** Retries after the first attempt; default 4. */
+  maxRetries?: number;
+  /** 'text' describes tools in the system prompt, for endpoints without native tools. */
+  toolMode?: 'native' | 'text';
+  /** Delay of the first retry before jitter; default 1000 ms. */
+  retryBaseDelayMs?: number;
+  /** Injected by tests to record delays instead of waiting. */
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+const labels: Record<ProviderName, { label: string; keyEnv: string }> = {
+  anthropic: { label: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY' },
+  openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY' },
+};
+
+/** A StreamFn for the chosen provider. Throws ProviderError on a failure it gave up on. */
+export function createProvider(options: ProviderOptions): StreamFn {
+  const config = { apiKey: options.apiKey, baseURL: options.baseURL };
+  const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
+  const { label, keyEnv } = labels[options.provider];
+  const delays = {
+    ...DEFAULT_DELAYS,
+    ...(options.retryBaseDelayMs !== undefined ? { baseMs: options.retryBaseDelayMs } : {}),
+  };
+
+  const stream: StreamFn = (request, signal) => {
+    const context: ErrorContext = { label, keyEnv, model: request.model, baseURL: options.baseURL, apiKey: options.apiKey };
+    return withRetries(() => backend.stream(request, signal), signal, {
+      ...delays,
+      maxRetries: options.maxRetries ?? 4,
+      sleep: options.sleep ?? realSleep,
+      random: options.random ?? Math.random,
+      classify: (error) => classifyError(error, context, backend.errorClasses()),
+      context,
+    });
+  };
+  return options.toolMode === 'text' ? withTextTools(stream) : stream;
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../src/core/providers/create.js';
+import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
+import type { Message } from '../../../src/core/providers/types.js';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
+import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.reset());
+
+function provider() {
+  return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test-key-123456', baseURL: mock.anthropicBaseURL, sleep: recordingSleep().sleep });
+}
+
+describe('anthropic provider through the real SDK', () => {
+  it('streams text and ends with the assembled message and usage', async () => {
+    mock.script({ text: 'Hello from the mock, streamed in pieces.', usage: { input: 120, output: 9, cacheRead: 800, cacheWrite: 40 } });
+    const result = await collect(provider()(request(), new AbortController().signal));
+
+    expect(result.error).toBeUndefined();
+    const deltas = result.events.filter((e) => e.type === 'text_delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((e) => (e.type === 'text_delta' ? e.text : '')).join('')).toBe('Hello from the mock, streamed in pieces.');
+    expect(result.events.at(-1)?.type).toBe('message_end');
+    expect(result.events.filter((e) => e.type === 'message_end')).toHaveLength(1);
+    expect(result.end?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello from the mock, streamed in pieces.' }] });
+    expect(result.end?.stopReason).toBe('end_turn');
+    expect(result.end?.usage).toEqual({ input: 120, output: 9, cacheRead: 800, cacheWrite: 40 });
+  });
+
+  it('streams thinking with its signature, then text', async () => {
+    mock.script({ thinking: 'Let me think about this carefully.', signature: 'sig-abc', text: 'Done.' });
+    const result = await collect(provider()(request(), new AbortController().signal));
+
+    const thinking = result.events.flatMap((e) => (e.type === 'thinking_delta' ? [e.text] : [])).join('');
+    expect(thinking).toBe('Let me think about this carefully.');
+    expect(result.end?.message.content).toEqual([
+      { type: 'thinking', thinking: 'Let me think about this carefully.', signature: 'sig-abc' },
+      { type: 'text', text: 'Done.' },
+    ]);
+  });
+
+  it('assembles several tool calls whose arguments arrive in fragments', async () => {
+    mock.script({
+      text: 'Reading two files.',
+      toolCalls: [
+        { id: 'toolu_1', name: 'read_file', args: { path: 'src/a.ts' } },
+        { id: 'toolu_2', name: 'grep', args: { pattern: 'TODO', nested: { deep: [1, 2, 3] } } },
+      ],
+    });
+    const result = await collect(provider()(request(), new AbortController().signal));
+
+    expect(result.end?.stopReason).toBe('tool_use');
+    expect(result.end?.message.content).toEqual([
+      { type: 'text', text: 'Reading two files.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'src/a.ts' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'grep', input: { pattern: 'TODO', nested: { deep: [1, 2, 3] } } },
+    ]);
+    const toolEvents = result.events.filter((e) => e.type.startsWith('tool_call'));
+    expect(toolEvents[0]).toEqual({ type: 'tool_call_start', index: 0, id: 'toolu_1', name: 'read_file' });
+    const secondDeltas = toolEvents.filter((e) => e.type === 'tool_call_delta' && e.index === 1);
+    expect(secondDeltas.length).toBe(3);
+    expect(secondDeltas.map((e) => (e.type === 'tool_call_delta' ? e.argsDelta : '')).join('')).toBe(
+      JSON.stringify({ pattern: 'TODO', nested: { deep: [1, 2, 3] } }),
+    );
+    expect(toolEvents.filter((e) => e.type === 'tool_call_end').map((e) => (e.type === 'tool_call_end' ? e.index : -1))).toEqual([0, 1]);
+  });
+
+  it('keeps unparseable tool arguments under INVALID_JSON_KEY', async () => {
+    mock.script({ toolCalls: [{ id: 'toolu_bad', name: 'read_file', args: '{"path": "a.ts",' }] });
+    const result = await collect(provider()(request(), new AbortController().signal));
+    expect(result.end?.message.content).toEqual([
+      { type: 'tool_use', id: 'toolu_bad', name: 'read_file', input: { [INVALID_JSON_KEY]: '{"path": "a.ts",' } },
+    ]);
+  });
+
+  it('sends the conversation in Anthropic shape with cache breakpoints on system, last tool and last block', async () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Read a.ts' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'sig-1' },
+          { type: 'thinking', thinking: 'unsigned, from another provider' },
+          { type: 'text', text: 'Sure.' },
+          { type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a.ts' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_9', content: 'export {}', isError: true }] },
+    ];
+    mock.script({ text: 'ok' });
+    await collect(provider()(request({ messages: history, maxTokens: 2048 }), new AbortController().signal));
+
+    expect(mock.requests).toHaveLength(1);
+    const sent = mock.requests[0]!;
+    expect(sent.format).toBe('anthropic');
+    // This SDK version sends the key as a bearer token; older ones used x-api-key.
+    expect(String(sent.headers['x-api-key'] ?? sent.headers.authorization)).toContain('sk-ant-test-key-123456');
+    expect(sent.body.stream).toBe(true);
+    expect(sent.body.max_tokens).toBe(2048);
+    expect(sent.body.model).toBe('test-model');
+    expect(sent.body.system).toEqual([{ type: 'text', text: 'You are a test.', cache_control: { type: 'ephemeral' } }]);
+    expect(sent.body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'grep']);
+    expect(sent.body.tools[0].cache_control).toBeUndefined();
+    expect(sent.body.tools[1].cache_control).toEqual({ type: 'ephemeral' });
+    expect(sent.body.tools[0].input_schema).toEqual(request().tools[0]!.inputSchema);
+    expect(sent.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Read a.ts' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'sig-1' },
+          { type: 'text', text: 'Sure.' },
+          { type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a.ts' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'export {}', is_error: true, cache_control: { type: 'ephemeral' } }],
+      },
+    ]);
+  });
+
+  it('omits an empty system prompt and an empty tool list', async () => {
+    mock.script({ text: 'ok' });
+    await collect(provider()(request({ system: '', tools: [] }), new AbortController().signal));
+    const body = mock.requests[0]!.body;
+    expect(body.system).toBeUndefined();
+    expect(body.tools).toBeUndefined();
+    expect(body.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('maps max_tokens stop reason', async () => {
+    mock.script({ text: 'cut short', stopReason: 'max_tokens' });
+    const result = await collect(provider()(request(), new AbortController().signal));
+    expect(result.end?.stopReason).toBe('max_tokens');
+  });
+});

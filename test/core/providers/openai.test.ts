@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../src/core/providers/create.js';
+import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
+import type { Message } from '../../../src/core/providers/types.js';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
+import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.reset());
+
+function provider(apiKey = 'sk-openai-test-key-987654') {
+  return createProvider({ provider: 'openai', apiKey, baseURL: mock.openaiBaseURL, sleep: recordingSleep().sleep });
+}
+
+describe('openai provider through the real SDK', () => {
+  it('streams text and normalizes usage so input excludes cached tokens', async () => {
+    mock.script({ text: 'Hello from the chat completions mock.', usage: { input: 300, output: 12, cacheRead: 700 } });
+    const result = await collect(provider()(request(), new AbortController().signal));
+
+    expect(result.error).toBeUndefined();
+    const deltas = result.events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('Hello from the chat completions mock.');
+    expect(result.events.filter((e) => e.type === 'message_end')).toHaveLength(1);
+    expect(result.events.at(-1)?.type).toBe('message_end');
+    expect(result.end?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello from the chat completions mock.' }] });
+    expect(result.end?.stopReason).toBe('end_turn');
+    // The wire said prompt_tokens 1000 with 700 cached.
+    expect(result.end?.usage).toEqual({ input: 300, output: 12, cacheRead: 700, cacheWrite: 0 });
+  });
+
+  it('assembles several tool calls from id/name chunks and argument fragments', async () => {
+    mock.script({
+      toolCalls: [
+        { id: 'call_a', name: 'read_file', args: { path: 'README.md' } },
+        { id: 'call_b', name: 'grep', args: { pattern: 'x+y', flags: ['i'] } },
+      ],
+    });
+    const result = await collect(provider()(request(), new AbortController().signal));
+
+    expect(result.end?.stopReason).toBe('tool_use');
+    expect(result.end?.message.content).toEqual([
+      { type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'README.md' } },
+      { type: 'tool_use', id: 'call_b', name: 'grep', input: { pattern: 'x+y', flags: ['i'] } },
+    ]);
+    const starts = result.events.filter((e) => e.type === 'tool_call_start');
+    expect(starts).toEqual([
+      { type: 'tool_call_start', index: 0, id: 'call_a', name: 'read_file' },
+      { type: 'tool_call_start', index: 1, id: 'call_b', name: 'grep' },
+    ]);
+    const args = result.events.flatMap((e) => (e.type === 'tool_call_delta' && e.index === 1 ? [e.argsDelta] : []));
+    expect(args.length).toBe(3);
+    expect(args.join('')).toBe(JSON.stringify({ pattern: 'x+y', flags: ['i'] }));
+    expect(result.events.filter((e) => e.type === 'tool_call_end')).toHaveLength(2);
+  });
+
+  it('captures reasoning_content as thinking', async () => {
+    mock.script({ thinking: 'Considering options.', text: 'Answer.' });
+    const result = await collect(provider()(request(), new AbortController().signal));
+    expect(result.events.some((e) => e.type === 'thinking_delta')).toBe(true);
+    expect(result.end?.message.content).toEqual([
+      { type: 'thinking', thinking: 'Considering options.' },
+      { type: 'text', text: 'Answer.' },
+    ]);
+  });
+
+  it('keeps malformed tool arguments under INVALID_JSON_KEY', async () => {
+    mock.script({ toolCalls: [{ id: 'call_x', name: 'read_file', args: '{"path": unquoted}' }] });
+    const result = await collect(provider()(request(), new AbortController().signal));
+    expect(result.end?.message.content).toEqual([
+      { type: 'tool_use', id: 'call_x', name: 'read_file', input: { [INVALID_JSON_KEY]: '{"path": unquoted}' } },
+    ]);
+  });
+
+  it('sends system first, assistant tool_calls, one tool message per result, and asks for usage', async () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Look at two files' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'dropped on the wire' },
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'a' } },
+          { type: 'tool_use', id: 'call_2', name: 'read_file', input: { path: 'b' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'call_1', content: 'A' },
+          { type: 'tool_result', toolUseId: 'call_2', content: 'no such file', isError: true },
+          { type: 'text', text: 'Also, hurry.' },
+        ],
+      },
+    ];
+    mock.script({ text: 'ok' });
+    await collect(provider()(request({ messages: history, maxTokens: 777 }), new AbortController().signal));
+
+    const sent = mock.requests[0]!;
+    expect(sent.format).toBe('openai');
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-openai-test-key-987654');
+    expect(sent.body.stream).toBe(true);
+    expect(sent.body.stream_options).toEqual({ include_usage: true });
+    expect(sent.body.max_tokens).toBe(777);
+    expect(sent.body.tools).toEqual([
+      { type: 'function', function: { name: 'read_file', description: 'Read a file from the workspace.', parameters: request().tools[0]!.inputSchema } },
+      { type: 'function', function: { name: 'grep', description: 'Search file contents.', parameters: request().tools[1]!.inputSchema } },
+    ]);
+    expect(sent.body.messages).toEqual([
+      { role: 'system', content: 'You are a test.' },
+      { role: 'user', content: 'Look at two files' },
+      {
+        role: 'assistant',
+        content: 'Reading.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'A' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'Error: no such file' },
+      { role: 'user', content: 'Also, hurry.' },
+    ]);
+  });
+
+  it('sends no tools key when there are no tools, and tolerates a server that sends no usage', async () => {
+    // An Ollama-style local server: no key needed, and no usage chunk in the stream.
+    mock.script({ text: 'local model reply', omitUsage: true });
+    const local = createProvider({ provider: 'openai', apiKey: '', baseURL: mock.openaiBaseURL });
+    const result = await collect(local(request({ tools: [] }), new AbortController().signal));
+
+    expect(result.error).toBeUndefined();
+    expect(mock.requests[0]!.body.tools).toBeUndefined();
+    expect(result.end?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'local model reply' }] });
+    expect(result.end?.usage).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  });
+
+  it('switches to max_completion_tokens when the server asks for it', async () => {
+    mock.script(
+      {
+        fault: {
+          kind: 'status',
+          status: 400,
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        },
+      },
+      { text: 'fine' },
+      { text: 'again' },
+    );
+    const stream = provider();
+    const first = await collect(stream(request(), new AbortController().signal));
+    expect(first.error).toBeUndefined();
+    expect(first.end?.message.content).toEqual([{ type: 'text', text: 'fine' }]);
+    expect(mock.requests[1]!.body.max_completion_tokens).toBe(1024);
+    expect(mock.requests[1]!.body.max_tokens).toBeUndefined();
+    // Learned once: the next call goes straight to the new parameter.
+    await collect(stream(request(), new AbortController().signal));
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[2]!.body.max_completion_tokens).toBe(1024);
+  });
+});

@@ -1,0 +1,331 @@
+/**
+ * A local HTTP server that speaks the Anthropic Messages and OpenAI Chat Completions
+ * wire formats (streaming SSE and plain JSON), so tests drive the real SDK clients.
+ * Replies are scripted in order, or decided per request by a responder when requests
+ * arrive concurrently; faults (error statuses, cut streams, malformed chunks, hangs)
+ * exercise the retry paths.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  anthropicBody,
+  anthropicStream,
+  errorBody,
+  openaiBody,
+  openaiStream,
+  type MockToolCall,
+  type MockUsage,
+  type ResolvedReply,
+  type WireFormat,
+} from './mock-wire.js';
+
+export type { MockToolCall, MockUsage, WireFormat } from './mock-wire.js';
+
+/** A failure the mock injects instead of (or in the middle of) a normal reply. */
+export type Fault =
+  /** An HTTP error with the provider's own error body; `retryAfter` in seconds, or a raw header value. */
+  | { kind: 'status'; status: number; retryAfter?: number | string; message?: string; type?: string; code?: string | null }
+  /** 200 and `afterChunks` SSE events, then the socket is destroyed mid-message. */
+  | { kind: 'cut'; afterChunks: number }
+  /** 200 and `afterChunks` SSE events, then the body ends cleanly, short of the final event. */
+  | { kind: 'truncate'; afterChunks: number }
+  /** The socket is destroyed before any response byte. */
+  | { kind: 'reset' }
+  /** `afterChunks` good events (default 1), then a data line that is not JSON, then the end. */
+  | { kind: 'malformed'; afterChunks?: number }
+  /** `afterChunks` good events (default 1), then an in-stream error event (Anthropic `event: error`, OpenAI `{"error": …}`). */
+  | { kind: 'stream_error'; afterChunks?: number; type?: string; message?: string }
+  /** Never answers; the request stays open until the client gives up. */
+  | { kind: 'hang' };
+
+/**
+ * One scripted reply. `stopReason` is sent as-is, except that the normalized names
+ * (end_turn, tool_use, max_tokens) are translated for OpenAI and vice versa.
+ */
+export interface Reply {
+  text?: string;
+  thinking?: string;
+  /** Signature of the thinking block (Anthropic only); a fixed default when omitted. */
+  signature?: string;
+  toolCalls?: MockToolCall[];
+  usage?: Partial<MockUsage>;
+  stopReason?: string;
+  /** OpenAI only: send no usage chunk even when asked, as some compatible servers do. */
+  omitUsage?: boolean;
+  /** Extra wait before the first byte. */
+  delayMs?: number;
+  /** Wait between SSE events. */
+  chunkDelayMs?: number;
+  fault?: Fault;
+}
+
+/** One request the mock received. */
+export interface RecordedRequest {
+  format: WireFormat;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body: any;
+  raw: string;
+  receivedAt: number;
+}
+
+export type Responder = (request: RecordedRequest) => Reply | Promise<Reply>;
+
+export interface MockProvider {
+  /** http://127.0.0.1:PORT */
+  readonly url: string;
+  /** Base URL for the Anthropic SDK (the SDK appends /v1/messages). */
+  readonly anthropicBaseURL: string;
+  /** Base URL for the OpenAI SDK (the SDK appends /chat/completions). */
+  readonly openaiBaseURL: string;
+  /** Every request received, in arrival order; the same array across `reset()`. */
+  readonly requests: RecordedRequest[];
+  /** Appends replies, consumed one per request in order. */
+  script(...replies: Reply[]): void;
+  /** Sets the fallback used when the script is empty; `undefined` removes it. */
+  respond(responder: Responder | undefined): void;
+  /** Wait before the first byte of every response. */
+  setLatency(ms: number): void;
+  /** Scripted replies not consumed yet. */
+  pending(): number;
+  /** Forgets script, responder, recorded requests and latency. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface MockProviderOptions {
+  latencyMs?: number;
+}
+
+const routes: Record<string, WireFormat> = {
+  '/v1/messages': 'anthropic',
+  '/v1/chat/completions': 'openai',
+};
+
+/** Rough token count the way tests can predict it: characters / 4, rounded up. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function writeChunk(res: http.ServerResponse, chunk: string): Promise<void> {
+  return new Promise((resolve) => res.write(chunk, () => resolve()));
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function resolveReply(reply: Reply, request: RecordedRequest, serial: number): ResolvedReply {
+  const format = request.format;
+  const text = reply.text ?? '';
+  const thinking = reply.thinking ?? '';
+  const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? (format === 'anthropic' ? `toolu_mock_${serial}_${i}` : `call_mock_${serial}_${i}`),
+    name: call.name,
+    args: typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {}),
+  }));
+  const outputChars = text + thinking + toolCalls.map((c) => c.name + c.args).join('');
+  return {
+    id: format === 'anthropic' ? `msg_mock_${serial}` : `chatcmpl-mock-${serial}`,
+    model: typeof request.body?.model === 'string' ? request.body.model : 'mock-model',
+    text,
+    thinking,
+    signature: reply.signature ?? `sig_mock_${serial}`,
+    toolCalls,
+    usage: {
+      input: reply.usage?.input ?? estimateTokens(request.raw),
+      output: reply.usage?.output ?? estimateTokens(outputChars),
+      cacheRead: reply.usage?.cacheRead ?? 0,
+      cacheWrite: reply.usage?.cacheWrite ?? 0,
+    },
+    stopReason: reply.stopReason,
+    includeUsage: format === 'anthropic' || (request.body?.stream_options?.include_usage === true && !reply.omitUsage),
+  };
+}
+
+/** Starts the mock on 127.0.0.1 with a random port. */
+export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+  const queue: Reply[] = [];
+  const requests: RecordedRequest[] = [];
+  let responder: Responder | undefined;
+  let latencyMs = options.latencyMs ?? 0;
+  let serial = 0;
+  const shutdown = new AbortController();
+
+  async function pickReply(request: RecordedRequest): Promise<Reply> {
+    const scripted = queue.shift();
+    if (scripted) return scripted;
+    if (responder) {
+      try {
+        return await responder(request);
+      } catch (error) {
+        const message = `mock provider: responder threw: ${error instanceof Error ? error.message : String(error)}`;
+        return { fault: { kind: 'status', status: 500, message } };
+      }
+    }
+    const message = `mock provider: no scripted reply for ${request.format} request #${requests.length}`;
+    return { fault: { kind: 'status', status: 500, message } };
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const format = routes[path];
+    const raw = await readBody(req);
+    if (!format || req.method !== 'POST') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `mock provider: no route ${req.method} ${path}` } }));
+      return;
+    }
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    const request: RecordedRequest = { format, path, headers: req.headers, body, raw, receivedAt: Date.now() };
+    requests.push(request);
+    const number = ++serial;
+
+    // Aborted when the client goes away or the server shuts down, so waits end early.
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const onShutdown = (): void => gone.abort();
+    shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    try {
+      const reply = await pickReply(request);
+      await wait(latencyMs + (reply.delayMs ?? 0), gone.signal);
+      if (gone.signal.aborted) return;
+      await send(res, request, reply, number, gone.signal);
+    } finally {
+      shutdown.signal.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  async function send(
+    res: http.ServerResponse,
+    request: RecordedRequest,
+    reply: Reply,
+    number: number,
+    gone: AbortSignal,
+  ): Promise<void> {
+    const fault = reply.fault;
+    if (fault?.kind === 'hang') {
+      await new Promise<void>((resolve) => (gone.aborted ? resolve() : gone.addEventListener('abort', () => resolve())));
+      return;
+    }
+    if (fault?.kind === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'status') {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      res.writeHead(fault.status, headers);
+      res.end(JSON.stringify(errorBody(request.format, fault.status, fault)));
+      return;
+    }
+    const resolved = resolveReply(reply, request, number);
+    if (request.body?.stream !== true) {
+      if (fault?.kind === 'cut' || fault?.kind === 'truncate') {
+        res.socket?.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (fault?.kind === 'malformed') {
+        res.end('{"id": "broken", this is not json');
+        return;
+      }
+      res.end(JSON.stringify(request.format === 'anthropic' ? anthropicBody(resolved) : openaiBody(resolved)));
+      return;
+    }
+    const chunks = request.format === 'anthropic' ? anthropicStream(resolved) : openaiStream(resolved);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const stopAt =
+      fault?.kind === 'cut' || fault?.kind === 'truncate'
+        ? fault.afterChunks
+        : fault?.kind === 'malformed' || fault?.kind === 'stream_error'
+          ? (fault.afterChunks ?? 1)
+          : chunks.length;
+    for (let i = 0; i < Math.min(stopAt, chunks.length); i++) {
+      if (i > 0 && reply.chunkDelayMs) await wait(reply.chunkDelayMs, gone);
+      if (gone.aborted) return;
+      await writeChunk(res, chunks[i]!);
+    }
+    if (fault?.kind === 'cut') {
+      // Let the client read what was sent, then drop the connection without ending the body.
+      await wait(10, gone);
+      res.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'malformed') {
+      // The Anthropic SDK skips events without a name, so the broken line carries one.
+      const prefix = request.format === 'anthropic' ? 'event: content_block_delta\n' : '';
+      await writeChunk(res, `${prefix}data: {"type": "content_block_delta", this is not json\n\n`);
+    }
+    if (fault?.kind === 'stream_error') {
+      const type = fault.type ?? (request.format === 'anthropic' ? 'overloaded_error' : 'server_error');
+      const body = errorBody(request.format, 500, { type, message: fault.message ?? 'Overloaded' });
+      const prefix = request.format === 'anthropic' ? 'event: error\n' : '';
+      await writeChunk(res, `${prefix}data: ${JSON.stringify(body)}\n\n`);
+    }
+    res.end();
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `mock provider crashed: ${String(error)}` } }));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    anthropicBaseURL: url,
+    openaiBaseURL: `${url}/v1`,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    respond: (fn) => void (responder = fn),
+    setLatency: (ms) => void (latencyMs = ms),
+    pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      responder = undefined;
+      latencyMs = 0;
+    },
+    close: async () => {
+      shutdown.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * Wire encodings of a mock reply: the SSE events and JSON bodies the real Anthropic
+ * Messages and OpenAI Chat Completions APIs send, shaped so the real SDKs parse them.
+ */
+
+export type WireFormat = 'anthropic' | 'openai';
+
+/** One scripted tool call; a string `args` is sent as-is (e.g. malformed JSON). */
+export interface MockToolCall {
+  id?: string;
+  name: string;
+  args: unknown;
+}
+
+/** Normalized usage of a mock reply; `input` excludes cached tokens, as in Usage. */
+export interface MockUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Everything the encoders need, with defaults already filled in. */
+export interface ResolvedReply {
+  id: string;
+  model: string;
+  text: string;
+  thinking: string;
+  signature: string;
+  toolCalls: { id: string; name: string; args: string }[];
+  usage: MockUsage;
+  /** Raw stop reason for the wire, or undefined for the natural default. */
+  stopReason?: string;
+  includeUsage: boolean;
+}
+
+/** One SSE event as written to the socket. */
+export type SseChunk = string;
+
+/** Splits text into pieces of at most `size` characters (at least one piece). */
+export function splitChunks(text: string, size: number): string[] {
+  if (text.length <= size) return [text];
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
+}
+
+/** Splits tool arguments into three fragments so clients must concatenate them. */
+export function splitArgs(args: string): string[] {
+  if (args.length < 3) return [args];
+  const third = Math.ceil(args.length / 3);
+  return [args.slice(0, third), args.slice(third, 2 * third), args.slice(2 * third)];
+}
+
+const TEXT_CHUNK = 12;
+
+const anthropicStop: Record<string, string> = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' };
+const openaiStop: Record<string, string> = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' };
+
+function anthropicStopReason(reply: ResolvedReply): string {
+  if (reply.stopReason) return anthropicStop[reply.stopReason] ?? reply.stopReason;
+  return reply.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
+}
+
+function openaiStopReason(reply: ResolvedReply): string {
+  if (reply.stopReason) return openaiStop[reply.stopReason] ?? reply.stopReason;
+  return reply.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+}
+
+function sse(event: string | undefined, data: unknown): SseChunk {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  return event ? `event: ${event}\ndata: ${payload}\n\n` : `data: ${payload}\n\n`;
+}
+
+function anthropicEvent(data: { type: string } & Record<string, unknown>): SseChunk {
+  return sse(data.type, data);
+}
+
+/** The Anthropic Messages stream: message_start … message_stop. */
+export function anthropicStream(reply: ResolvedReply): SseChunk[] {
+  const { usage } = reply;
+  const chunks: SseChunk[] = [
+    anthropicEvent({
+      type: 'message_start',
+      message: {
+        id: reply.id,
+        type: 'message',
+        role: 'assistant',
+        model: reply.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input,
+          output_tokens: 1,
+          cache_read_input_tokens: usage.cacheRead,
+          cache_creation_input_tokens: usage.cacheWrite,
+        },
+      },
+    }),
+  ];
+  let index = 0;
+  if (reply.thinking) {
+    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    for (const piece of splitChunks(reply.thinking, TEXT_CHUNK)) {
+      chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }));
+    }
+    chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.signature } }));
+    chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index++;
+  }
+  if (reply.text) {
+    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+    chunks.push(sse('ping', { type: 'ping' }));
+    for (const piece of splitChunks(reply.text, TEXT_CHUNK)) {
+      chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }));
+    }
+    chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index++;
+  }
+  for (const call of reply.toolCalls) {
+    chunks.push(
+      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+    );
+    for (const piece of splitArgs(call.args)) {
+      chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+    }
+    chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index++;
+  }
+  chunks.push(
+    anthropicEvent({
+      type: 'message_delta',
+      delta: { stop_reason: anthropicStopReason(reply), stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    }),
+  );
+  chunks.push(anthropicEvent({ type: 'message_stop' }));
+  return chunks;
+}
+
+/** The non-streaming Anthropic Messages body. */
+export function anthropicBody(reply: ResolvedReply): unknown {
+  const content: unknown[] = [];
+  if (reply.thinking) content.push({ type: 'thinking', thinking: reply.thinking, signature: reply.signature });
+  if (reply.text) content.push({ type: 'text', text: reply.text });
+  for (const call of reply.toolCalls) {
+    let input: unknown;
+    try {
+      input = JSON.parse(call.args);
+    } catch {
+      input = {};
+    }
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+  }
+  return {
+    id: reply.id,
+    type: 'message',
+    role: 'assistant',
+    model: reply.model,
+    content,
+    stop_reason: anthropicStopReason(reply),
+    stop_sequence: null,
+    usage: {
+      input_tokens: reply.usage.input,
+      output_tokens: reply.usage.output,
+      cache_read_input_tokens: reply.usage.cacheRead,
+      cache_creation_input_tokens: reply.usage.cacheWrite,
+    },
+  };
+}
+
+function openaiUsage(usage: MockUsage): unknown {
+  const prompt = usage.input + usage.cacheRead;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.output,
+    total_tokens: prompt + usage.output,
+    prompt_tokens_details: { cached_tokens: usage.cacheRead },
+  };
+}
+
+/** The OpenAI Chat Completions stream: chunk deltas, finish_reason, usage, [DONE]. */
+export function openaiStream(reply: ResolvedReply): SseChunk[] {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseChunk =>
+    sse(undefined, {
+      id: reply.id,
+      object: 'chat.completion.chunk',
+      created,
+      model: reply.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
+  const chunks: SseChunk[] = [chunk({ role: 'assistant', content: '' })];
+  if (reply.thinking) {
+    for (const piece of splitChunks(reply.thinking, TEXT_CHUNK)) chunks.push(chunk({ reasoning_content: piece }));
+  }
+  if (reply.text) {
+    for (const piece of splitChunks(reply.text, TEXT_CHUNK)) chunks.push(chunk({ content: piece }));
+  }
+  reply.toolCalls.forEach((call, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    for (const piece of splitArgs(call.args)) {
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    }
+  });
+  chunks.push(chunk({}, openaiStopReason(reply)));
+  if (reply.includeUsage) {
+    chunks.push(
+      sse(undefined, {
+        id: reply.id,
+        object: 'chat.completion.chunk',
+        created,
+        model: reply.model,
+        choices: [],
+        usage: openaiUsage(reply.usage),
+      }),
+    );
+  }
+  chunks.push(sse(undefined, '[DONE]'));
+  return chunks;
+}
+
+/** The non-streaming OpenAI Chat Completions body. */
+export function openaiBody(reply: ResolvedReply): unknown {
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.text || null, refusal: null };
+  if (reply.thinking) message.reasoning_content = reply.thinking;
+  if (reply.toolCalls.length > 0) {
+    message.tool_calls = reply.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.args },
+    }));
+  }
+  return {
+    id: reply.id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: reply.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: openaiStopReason(reply) }],
+    usage: openaiUsage(reply.usage),
+  };
+}
+
+const anthropicErrorTypes: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+const defaultMessages: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'invalid x-api-key',
+  403: 'Your API key does not have permission to use the specified resource.',
+  404: 'Not found',
+  429: 'Rate limited',
+  500: 'Internal server error',
+  529: 'Overloaded',
+};
+
+/** An error body in the provider's own shape. */
+export function errorBody(
+  format: WireFormat,
+  status: number,
+  options: { message?: string; type?: string; code?: string | null },
+): unknown {
+  const message = options.message ?? defaultMessages[status] ?? `HTTP ${status}`;
+  if (format === 'anthropic') {
+    const type = options.type ?? anthropicErrorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+    return { type: 'error', error: { type, message } };
+  }
+  const type =
+    options.type ??
+    (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error');
+  const code =
+    options.code !== undefined
+      ? options.code
+      : status === 401
+        ? 'invalid_api_key'
+        : status === 404
+          ? 'model_not_found'
+          : status === 429
+            ? 'rate_limit_exceeded'
+            : null;
+  return { error: { message, type, param: null, code } };
+}

@@ -1,0 +1,70 @@
+/** Helpers for tests that consume a provider StreamFn. */
+import type { Message, ModelRequest, StreamEvent, ToolSchema } from '../../src/core/providers/types.js';
+
+export type MessageEnd = Extract<StreamEvent, { type: 'message_end' }>;
+export type RetryEvent = Extract<StreamEvent, { type: 'retry' }>;
+
+export interface Collected {
+  events: StreamEvent[];
+  end?: MessageEnd;
+  retries: RetryEvent[];
+  error?: unknown;
+}
+
+/** Drains a stream, capturing the events and the error it ended with (if any). */
+export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Collected> {
+  const events: StreamEvent[] = [];
+  let error: unknown;
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (e) {
+    error = e;
+  }
+  const ends = events.filter((e): e is MessageEnd => e.type === 'message_end');
+  return { events, end: ends.at(-1), retries: events.filter((e): e is RetryEvent => e.type === 'retry'), error };
+}
+
+/** Text deltas after the last retry event: what a consumer that honours `retry` would show. */
+export function textAfterLastRetry(events: StreamEvent[]): string {
+  let lastRetry = -1;
+  events.forEach((e, i) => {
+    if (e.type === 'retry') lastRetry = i;
+  });
+  return events
+    .slice(lastRetry + 1)
+    .flatMap((e) => (e.type === 'text_delta' ? [e.text] : []))
+    .join('');
+}
+
+export const readTool: ToolSchema = {
+  name: 'read_file',
+  description: 'Read a file from the workspace.',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+
+export const grepTool: ToolSchema = {
+  name: 'grep',
+  description: 'Search file contents.',
+  inputSchema: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] },
+};
+
+export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }];
+  return { model: 'test-model', system: 'You are a test.', messages, tools: [readTool, grepTool], maxTokens: 1024, ...overrides };
+}
+
+/** A sleep that records each delay and returns at once (still honouring abort). */
+export function recordingSleep(): { delays: number[]; sleep: (ms: number, signal: AbortSignal) => Promise<void> } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: async (ms, signal) => {
+      delays.push(ms);
+      if (signal.aborted) {
+        const error = new Error('aborted');
+        error.name = 'AbortError';
+        throw error;
+      }
+    },
+  };
+}
