@@ -47,10 +47,10 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<
     let settled = false;
     let drainTimer: NodeJS.Timeout | undefined;
 
+    // The reason is kept only when something was still running: a group already gone finished on its own.
     const stop = (reason: StopReason): void => {
       if (stopped || child.pid === undefined) return;
-      stopped = reason;
-      terminateGroup(child.pid);
+      if (terminateGroup(child.pid)) stopped = reason;
     };
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = (): void => stop('abort');
