@@ -73,11 +73,14 @@ export class TranscriptWriter {
 
   /** Records a compaction; call it after every message it covers was appended. */
   compaction(record: { summary: Message; keptMessages: number; removedMessages: number }): void {
-    this.guard(() => this.write({ type: 'compaction', ...record, at: this.at() }));
+    // Only these fields: a CompactResult passed whole must not copy its history into the line.
+    const { summary, keptMessages, removedMessages } = record;
+    this.guard(() => this.write({ type: 'compaction', summary, keptMessages, removedMessages, at: this.at() }));
   }
 
   event(name: string, data?: unknown): void {
-    this.guard(() => this.write(data === undefined ? { type: 'event', name, at: this.at() } : { type: 'event', name, data, at: this.at() }));
+    const at = this.at();
+    this.guard(() => this.write(data === undefined ? { type: 'event', name, at } : { type: 'event', name, data, at }));
   }
 
   private at(): string {
@@ -144,14 +147,22 @@ export function readTranscript(file: string): ReadTranscript {
     if (line.trim() === '') continue;
     const record = parseRecord(line);
     if (!record) {
-      if (last) skip(number, 'was cut short (the program probably crashed while writing it); everything before it was restored');
-      else skip(number, 'is not a readable transcript record; it was skipped');
+      skip(
+        number,
+        last
+          ? 'was cut short (the program probably crashed while writing it); everything before it was restored'
+          : 'is not a readable transcript record; it was skipped',
+      );
       continue;
     }
     if (!meta) {
-      if (record.type !== 'meta') throw new TranscriptError(`${file} is not an outrider transcript: it does not start with a meta record`);
+      if (record.type !== 'meta') {
+        throw new TranscriptError(`${file} is not an outrider transcript: it does not start with a meta record`);
+      }
       if (record.version !== TRANSCRIPT_VERSION) {
-        throw new TranscriptError(`${file} was written by transcript version ${record.version}; this outrider reads version ${TRANSCRIPT_VERSION} (upgrade outrider to read it)`);
+        throw new TranscriptError(
+          `${file} was written by transcript version ${record.version}; this outrider reads version ${TRANSCRIPT_VERSION} (upgrade outrider to read it)`,
+        );
       }
       meta = record;
       continue;
@@ -169,7 +180,7 @@ export function readTranscript(file: string): ReadTranscript {
         break;
       }
       case 'event':
-        events.push(record.data === undefined ? { name: record.name, at: record.at } : { name: record.name, data: record.data, at: record.at });
+        events.push({ name: record.name, at: record.at, ...(record.data === undefined ? {} : { data: record.data }) });
         break;
     }
   }
