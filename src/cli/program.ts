@@ -1,3 +1,84 @@
-export async function runCli(_argv: string[]): Promise<number> {
-  return 0;
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** Options every front end shares, parsed from the command line. */
+export interface CliOptions {
+  print?: string | boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  toolMode?: string;
+  permissionMode?: string;
+  yolo?: boolean;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string | boolean;
+  addDir?: string[];
+  maxAgents?: number;
+  waitAgents: boolean;
+  maxBudgetTokens?: number;
+  debug?: boolean;
+}
+
+/** Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+function buildProgram(): Command {
+  return new Command('outrider')
+    .description('A terminal coding agent with background sub-agents.')
+    .version(packageJson.version, '-v, --version')
+    .option('-p, --print [prompt]', 'run headless: answer the prompt (or stdin) and exit')
+    .addOption(
+      new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'),
+    )
+    .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
+    .option('--model <id>', 'model id (default: per provider, or OUTRIDER_MODEL)')
+    .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
+    .addOption(new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']))
+    .addOption(
+      new Option('--permission-mode <mode>', 'what runs without asking').choices(['default', 'accept-edits', 'plan', 'yolo']),
+    )
+    .option('--yolo', 'allow every tool call without asking (same as --permission-mode yolo)')
+    .option('--max-turns <n>', 'stop after this many model calls per prompt', positiveInt)
+    .option('-c, --continue', 'resume the newest session of this directory')
+    .option('-r, --resume [id]', 'resume a session by id')
+    .option('--add-dir <dir...>', 'allow edits in this directory too')
+    .option('--max-agents <n>', 'sub-agents running at once (default 4)', positiveInt)
+    .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
+    .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
+    .option('--debug', 'print stack traces and debug details to stderr')
+    .showHelpAfterError('(run outrider --help for usage)')
+    .exitOverride();
+}
+
+/** Parses argv and runs the chosen front end; returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit through here with code 0; usage errors were printed already.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw error;
+  }
+  const options = program.opts<CliOptions>();
+  if (program.args.length > 0 && options.print === undefined) {
+    process.stderr.write(`outrider: unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"\n`);
+    return EXIT.usage;
+  }
+  if (options.print !== undefined || !process.stdin.isTTY) {
+    const { runHeadless } = await import('./headless.js');
+    return runHeadless(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
+  const { runInteractive } = await import('../ui/run.js');
+  return runInteractive(options);
 }

@@ -64,6 +64,7 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     signal: env.signal,
     workspace: env.workspace,
     onUpdate: env.onUpdate,
+    callId: prepared.call.id,
   });
   return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
 }

@@ -3,7 +3,9 @@
  * the tool_use block keeps it as `{ [INVALID_JSON_KEY]: raw }`, so the loop can tell
  * the model exactly what it sent instead of the call silently vanishing.
  */
-export const INVALID_JSON_KEY = '__invalid_json';
+import { INVALID_JSON_KEY } from './types.js';
+
+export { INVALID_JSON_KEY };
 
 /** Parses streamed tool arguments; empty text means no arguments. */
 export function parseToolArgs(raw: string): unknown {

@@ -15,6 +15,8 @@ export interface ToolContext {
   workspace: Workspace;
   /** Live progress for the UI (a line of output, a status). */
   onUpdate?: (text: string) => void;
+  /** The id of the model's tool call being executed. */
+  callId?: string;
 }
 
 /** What a tool returns: text for the model, flagged when it is an error. */

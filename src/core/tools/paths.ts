@@ -29,7 +29,8 @@ export function resolveWorkspacePath(workspace: Workspace, requested: string): R
 
 export function isWithin(dir: string, target: string): boolean {
   const rel = path.relative(dir, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..cache/x` is inside; only `..` itself or `../…` leaves.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**

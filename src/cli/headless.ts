@@ -1,0 +1,120 @@
+import type { LoopResult } from '../core/loop/agent-loop.js';
+import type { AgentEvent, StopCause } from '../core/loop/events.js';
+import { messageText } from '../core/providers/types.js';
+import { type OpenedSession, openSession } from '../core/session/open-session.js';
+import { EXIT, type CliOptions } from './program.js';
+import { describeStartupError, sessionSetupFromCli } from './setup.js';
+
+export interface HeadlessIO {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** `outrider -p`: one prompt, run to the end (sub-agents included), printed as asked. */
+export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<number> {
+  const startedAt = Date.now();
+  const prompt = typeof options.print === 'string' && options.print.trim() ? options.print : await readStdin(io.stdin);
+  if (!prompt.trim()) {
+    io.stderr.write('outrider: no prompt: pass one with -p "<prompt>" or pipe it on stdin\n');
+    return EXIT.usage;
+  }
+
+  let opened: OpenedSession;
+  try {
+    opened = await openSession(sessionSetupFromCli(options, { env: io.env, cwd: io.cwd, headless: true }));
+  } catch (error) {
+    io.stderr.write(`outrider: ${describeStartupError(error, options.debug)}\n`);
+    return EXIT.usage;
+  }
+
+  const format = options.outputFormat;
+  const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const { session } = opened;
+  if (format === 'stream-json') {
+    emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
+  }
+  for (const warning of opened.warnings) io.stderr.write(`outrider: ${warning}\n`);
+
+  const onEvent = (event: AgentEvent) => {
+    if (format === 'stream-json') emit(event);
+    else if (options.debug) io.stderr.write(`[event] ${JSON.stringify(event)}\n`);
+    if (format !== 'stream-json' && event.type === 'retry') {
+      io.stderr.write(`outrider: ${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s\n`);
+    }
+  };
+  opened.onBackgroundEvent(onEvent);
+
+  let result: LoopResult | undefined;
+  try {
+    result = await drive(session.submit(prompt, controller.signal), onEvent);
+    // Jobs still running when the parent finished: wait, then one more turn with the notice.
+    while (options.waitAgents && result.cause.kind === 'completed' && !controller.signal.aborted) {
+      if (!(await opened.waitForAgents(controller.signal))) break;
+      result = await drive(session.submit(undefined, controller.signal), onEvent);
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await opened.close();
+  }
+
+  const lastAssistant = [...session.messages()].reverse().find((m) => m.role === 'assistant' && messageText(m));
+  const text = lastAssistant ? messageText(lastAssistant) : '';
+  const failed = result.cause.kind !== 'completed';
+  const summary = {
+    type: 'result',
+    subtype: failed ? `error_${result.cause.kind}` : 'success',
+    is_error: failed,
+    result: text,
+    error: failed ? describeCause(result.cause) : undefined,
+    session_id: session.id,
+    num_turns: session.turns(),
+    duration_ms: Date.now() - startedAt,
+    usage: opened.totals(),
+    total_cost_usd: opened.cost(),
+    jobs: opened.jobSummaries(),
+  };
+  if (format === 'json' || format === 'stream-json') emit(summary);
+  else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (failed) io.stderr.write(`outrider: ${describeCause(result.cause)}\n`);
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+async function drive(run: AsyncGenerator<AgentEvent, LoopResult>, onEvent: (event: AgentEvent) => void): Promise<LoopResult> {
+  let next = await run.next();
+  while (!next.done) {
+    onEvent(next.value);
+    next = await run.next();
+  }
+  return next.value;
+}
+
+function describeCause(cause: StopCause): string {
+  switch (cause.kind) {
+    case 'completed':
+      return 'completed';
+    case 'aborted':
+      return 'interrupted';
+    case 'limit':
+      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+    case 'error':
+      return cause.message;
+  }
+}
+
+async function readStdin(stdin: HasTTY): Promise<string> {
+  if (stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type HasTTY = NodeJS.ReadableStream & { isTTY?: boolean };

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
+import { JobError, type JobManager } from './job-manager.js';
+
+/** A definition as the parent model is told of it. */
+export interface AgentSummary {
+  name: string;
+  description: string;
+}
+
+const idSchema = z.object({ id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)') });
+
+/** The three tools the parent model drives sub-agents with. */
+export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
+  const catalogue = agents.map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description}`).join('; ');
+  const start = defineTool({
+    name: 'agent_start',
+    description:
+      'Start a sub-agent in the background on one focused task; returns its id at once. It has NO memory of this ' +
+      'conversation: put everything it needs in task (paths, names, facts, what to report). It is read-only unless ' +
+      'its agent allows edits. Its final message is its entire return value. Keep working while it runs; you are ' +
+      'told when it completes, then call agent_poll. Several starts in one response run in parallel. ' +
+      `Agents: ${catalogue}.`,
+    kind: 'read-only',
+    schema: z.object({
+      task: z.string().trim().min(1, 'task must say what to investigate'),
+      instructions: z.string().optional(),
+      agent: z.string().optional(),
+      mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
+    }),
+    label: (args) => args.task,
+    execute: async (args, ctx) =>
+      guard(() => {
+        const job = manager.start(args.task, {
+          instructions: args.instructions,
+          agent: args.agent,
+          mode: args.mode,
+          callId: ctx.callId,
+        });
+        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.`;
+      }),
+  });
+
+  const poll = defineTool({
+    name: 'agent_poll',
+    description:
+      "Get a sub-agent's result. Waits until it ends (or a timeout, then reports progress). Call it when you need " +
+      'the result or after a completion notice.',
+    kind: 'read-only',
+    schema: idSchema,
+    label: (args) => args.id,
+    execute: async (args, ctx) => guardAsync(async () => manager.describePoll(await manager.poll(args.id, ctx.signal))),
+  });
+
+  const stop = defineTool({
+    name: 'agent_stop',
+    description: 'Stop a queued or running sub-agent by id.',
+    kind: 'read-only',
+    schema: idSchema,
+    label: (args) => args.id,
+    execute: async (args) =>
+      guard(() => {
+        const job = manager.stop(args.id);
+        return `Stopped ${job.id}.`;
+      }),
+  });
+  return [start, poll, stop];
+}
+
+/** Turns the manager's JobErrors into error results; anything else is a real failure. */
+function guard(fn: () => string): ToolOutput {
+  try {
+    return { content: fn() };
+  } catch (error) {
+    if (error instanceof JobError) return { content: error.message, isError: true };
+    throw error;
+  }
+}
+
+async function guardAsync(fn: () => Promise<ToolOutput>): Promise<ToolOutput> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof JobError) return { content: error.message, isError: true };
+    throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import { type LoopResult, agentLoop } from '../loop/agent-loop.js';
+import type { ChildEvent } from '../loop/events.js';
+import { type Limits, totalTokens } from '../loop/limits.js';
+import type { ToolGate } from '../loop/tool-runner.js';
+import { type Message, type StreamFn, type ToolSchema, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
+import type { Workspace } from '../tools/define.js';
+import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
+import { type ChildOutcome, type ChildRunRequest, type ChildRunner, NO_TEXT_OUTPUT } from './job-manager.js';
+
+/** Default limits of one child run, per the spec. */
+export const CHILD_LIMITS: Required<Limits> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };
+export const NUDGE = 'Reply with your final answer as text.';
+const MAX_NUDGES = 2;
+
+const ROLE_CONTRACT = `You are a sub-agent started by another agent to do one focused task. You cannot ask the user anything and nobody reads your intermediate messages. Work efficiently with your tools, then finish with one concise final answer: it is your entire return value, so include the facts, paths and line numbers the parent needs.`;
+
+/** Where a child's messages go as they happen (its transcript). */
+export interface ChildTranscript {
+  append(message: Message): void;
+}
+
+/** The parent's exact request prefix, for fork mode. */
+export interface ForkSnapshot {
+  system: string;
+  schemas: ToolSchema[];
+  messages: Message[];
+}
+
+export interface ChildRunDeps {
+  definitions: () => Map<string, AgentDefinition>;
+  /** The parent's registry: children get a filtered view of it. */
+  parentTools: ToolRegistry;
+  stream: StreamFn;
+  model: string;
+  maxTokens: number;
+  workspace: Workspace;
+  limits?: Partial<Limits>;
+  /** A permission gate labelled with the job id (approvals name the job). */
+  gateFor?: (jobId: string) => ToolGate;
+  limitOutput?: OutputLimiter;
+  transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
+  forkSnapshot?: () => ForkSnapshot;
+}
+
+/** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
+export function createChildRunner(deps: ChildRunDeps): ChildRunner {
+  return async (request) => {
+    const definition = deps.definitions().get(request.definition);
+    if (!definition) throw new Error(`unknown agent "${request.definition}"`);
+    const tools = childTools(deps.parentTools, definition);
+    const transcript = deps.transcriptFor?.(request, definition);
+    const limits: Required<Limits> = {
+      maxTurns: definition.maxTurns ?? deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns,
+      maxTotalTokens: definition.maxTotalTokens ?? deps.limits?.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens,
+      maxDuration: definition.maxDurationMs ?? deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration,
+    };
+
+    const task = taskMessage(request);
+    let system: string;
+    let schemas: ToolSchema[] | undefined;
+    let history: Message[];
+    if (request.mode === 'fork') {
+      if (!deps.forkSnapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
+      const snapshot = deps.forkSnapshot();
+      system = snapshot.system;
+      schemas = snapshot.schemas;
+      history = [...snapshot.messages, forkTaskMessage(snapshot.messages, task)];
+    } else {
+      system = `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
+      history = [{ role: 'user', content: [{ type: 'text', text: task }] }];
+    }
+    for (const message of history.slice(request.mode === 'fork' ? -1 : 0)) transcript?.append(message);
+
+    const startedAt = Date.now();
+    let used: Usage = emptyUsage();
+    let turns = 0;
+    let result: LoopResult | undefined;
+    for (let attempt = 0; attempt <= MAX_NUDGES; attempt += 1) {
+      const loop = agentLoop(
+        history,
+        { system, tools, workspace: deps.workspace, schemas },
+        {
+          stream: deps.stream,
+          model: definition.model === 'inherit' ? deps.model : definition.model,
+          maxTokens: deps.maxTokens,
+          // Nudges continue the same run: what earlier attempts used counts against the limits.
+          limits: {
+            maxTurns: limits.maxTurns - turns,
+            maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
+            maxDuration: limits.maxDuration - (Date.now() - startedAt),
+          },
+          gate: deps.gateFor?.(request.id),
+          limitOutput: deps.limitOutput,
+          onMessage: (message) => transcript?.append(message),
+        },
+        request.signal,
+      );
+      let next = await loop.next();
+      while (!next.done) {
+        request.onEvent(next.value as ChildEvent);
+        next = await loop.next();
+      }
+      result = next.value;
+      used = addUsage(used, result.usage);
+      turns += result.turns;
+      history = result.history;
+      if (result.cause.kind !== 'completed' || lastAssistantHasText(history) || attempt === MAX_NUDGES) break;
+      if (turns >= limits.maxTurns) break;
+      const nudge: Message = { role: 'user', content: [{ type: 'text', text: NUDGE }] };
+      history = [...history, nudge];
+      transcript?.append(nudge);
+    }
+    return outcomeOf(result!, history);
+  };
+}
+
+/** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */
+export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
+  const allowed = new Set(definition.tools ?? DEFAULT_READ_ONLY_TOOLS);
+  allowed.add('read_result');
+  const disallowed = new Set(definition.disallowedTools);
+  return parent.filter((tool) => allowed.has(tool.name) && !disallowed.has(tool.name) && !tool.name.startsWith('agent_'));
+}
+
+/** The child's one user message. */
+export function taskMessage(request: { task: string; instructions?: string }): string {
+  const extra = request.instructions?.trim();
+  return extra ? `Extra instructions:\n${extra}\n\nTask:\n${request.task}` : `Task:\n${request.task}`;
+}
+
+/**
+ * The message a fork appends to the parent's prefix. The parent's last message holds the
+ * agent_start call (and maybe others) still unanswered: each gets a placeholder result so
+ * the history is valid, then the fork's task follows.
+ */
+function forkTaskMessage(parentMessages: Message[], task: string): Message {
+  const last = parentMessages.at(-1);
+  const pending = last?.role === 'assistant' ? last.content.filter((b) => b.type === 'tool_use') : [];
+  return {
+    role: 'user',
+    content: [
+      ...pending.map((call) => ({
+        type: 'tool_result' as const,
+        toolUseId: (call as { id: string }).id,
+        content: 'Running in the parent; not part of this fork.',
+      })),
+      { type: 'text', text: `You are now a forked sub-agent of this conversation.\n${ROLE_CONTRACT}\n\n${task}` },
+    ],
+  };
+}
+
+/** The final-text rule: the last assistant message that has text, else the placeholder. */
+export function finalText(history: Message[]): string {
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const message = history[i]!;
+    if (message.role !== 'assistant') continue;
+    const texts = message.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text);
+    if (texts.some((t) => t.trim())) return texts.join('\n');
+  }
+  return NO_TEXT_OUTPUT;
+}
+
+function outcomeOf(result: LoopResult, history: Message[]): ChildOutcome {
+  const text = finalText(history);
+  switch (result.cause.kind) {
+    case 'completed':
+      return { status: 'done', text };
+    case 'limit':
+      return { status: 'error', text, error: result.cause.detail };
+    case 'error':
+      return { status: 'error', text, error: result.cause.message };
+    case 'aborted':
+      return { status: 'error', text, error: 'stopped' };
+  }
+}
+
+function lastAssistantHasText(history: Message[]): boolean {
+  const last = [...history].reverse().find((m) => m.role === 'assistant');
+  return last !== undefined && messageText(last).trim() !== '';
+}

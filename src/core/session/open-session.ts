@@ -1,0 +1,246 @@
+import { mkdirSync } from 'node:fs';
+import { SessionLedger } from '../agents/ledger.js';
+import { loadDefinitions } from '../agents/definitions.js';
+import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
+import type { Job } from '../agents/job-manager.js';
+import { outriderPaths, projectPaths } from '../config/paths.js';
+import { resolveProviderConfig } from '../config/provider-config.js';
+import { type Settings, loadSettings, mergeSettings } from '../config/settings.js';
+import type { AgentEvent, JobEvent } from '../loop/events.js';
+import type { Limits } from '../loop/limits.js';
+import { ApprovalGate } from '../permissions/approvals.js';
+import { toolGate } from '../permissions/tool-gate.js';
+import type { Approver, PermissionMode } from '../permissions/types.js';
+import { createProvider } from '../providers/create.js';
+import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { builtinTools } from '../tools/builtin.js';
+import { makeWorkspace } from '../tools/paths.js';
+import { readResultTool } from '../tools/read-result.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ResultStore } from '../tools/result-store.js';
+import { createCompactor } from './compactor.js';
+import { costOf, modelInfo } from './models.js';
+import { Session } from './session.js';
+import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
+import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
+import { TranscriptWriter, readTranscript } from './transcript.js';
+
+/** What a front end asks for; every field maps to a flag or is injected by tests. */
+export interface SessionSetup {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  headless: boolean;
+  /** Flags: the top layer of settings. */
+  flags: Settings & { continue?: boolean; resume?: string };
+  approver?: Approver;
+  /** Replaces the provider (tests pass a fake stream). */
+  stream?: StreamFn;
+}
+
+/** A ready session and the machinery around it. */
+export interface OpenedSession {
+  session: Session;
+  provider: string;
+  model: string;
+  paths: SessionPaths;
+  gate: ApprovalGate;
+  agents: SessionAgents;
+  /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
+  warnings: string[];
+  /** Job events happen outside turns too; front ends subscribe here. */
+  onBackgroundEvent(listener: (event: AgentEvent) => void): () => void;
+  /** Headless: waits for running jobs; true when a notice is owed to the model. */
+  waitForAgents(signal: AbortSignal): Promise<boolean>;
+  /** Compacts the history now (`/compact`). */
+  compact(signal: AbortSignal): Promise<AgentEvent | undefined>;
+  totals(): Usage;
+  cost(): number | undefined;
+  jobSummaries(): JobSummary[];
+  close(): Promise<void>;
+}
+
+export interface JobSummary {
+  id: string;
+  definition: string;
+  status: Job['state'];
+  task: string;
+  turns: number;
+  tool_calls: number;
+  tokens: Usage;
+  duration_ms: number | undefined;
+}
+
+const DEFAULT_MAX_TOKENS = 8192;
+
+/** Builds a session from flags, settings and environment: the composition root of the core. */
+export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
+  const home = outriderPaths(setup.env);
+  const project = projectPaths(setup.cwd);
+  const { continue: continueNewest, resume, ...flagSettings } = setup.flags;
+  const settings = mergeSettings(loadSettings({ userPath: home.userSettings, projectPath: project.settings }).settings, flagSettings);
+  const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
+  const warnings: string[] = [];
+
+  // Resume first: a resumed session keeps its id, history and exact system prompt.
+  const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
+  const id = resumed?.id ?? newSessionId();
+  const paths = createSessionFolder(home.sessionsDir, id);
+  if (resumed) warnings.push(...resumed.warnings);
+
+  const info = modelInfo(providerConfig.model, settings.models);
+  const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
+  const stream =
+    setup.stream ??
+    createProvider({
+      provider: providerConfig.provider,
+      apiKey: providerConfig.apiKey,
+      baseURL: providerConfig.baseURL,
+      maxRetries: providerConfig.maxRetries,
+      toolMode: providerConfig.toolMode,
+    });
+  const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
+  const results = new ResultStore();
+  const baseTools = new ToolRegistry([...builtinTools(), readResultTool(results)]);
+  const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
+  const ledger = new SessionLedger();
+
+  const listeners = new Set<(event: AgentEvent) => void>();
+  const broadcast = (event: JobEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const { definitions, warnings: definitionWarnings } = loadDefinitions({
+    userDir: home.userAgentsDir,
+    projectDir: project.agentsDir,
+    claudeDirs: [project.claudeAgentsDir],
+  });
+  warnings.push(...definitionWarnings);
+
+  let session: Session | undefined;
+  const agents = createSessionAgents({
+    definitions,
+    parentTools: baseTools,
+    stream,
+    model: providerConfig.model,
+    maxTokens,
+    workspace,
+    config: { ...settings.agents },
+    ledger,
+    emit: broadcast,
+    gateFor: (jobId) => toolGate(gate, workspace, jobId),
+    limitOutput: results.limiter(),
+    transcriptFor: (jobId, definition, task) => {
+      mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
+      return new TranscriptWriter(
+        agentTranscriptPath(paths, jobId),
+        { sessionId: `${id}/${jobId}`, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model, parentSessionId: id, jobId, definition: definition.name, task },
+        { onError: (error) => broadcast({ type: 'job_notice', text: `could not write ${jobId}'s transcript: ${error.message}`, jobIds: [jobId] }), env: setup.env },
+      );
+    },
+    forkSnapshot: () => {
+      if (!session) throw new Error('the session is not ready yet');
+      return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
+    },
+  });
+  const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
+
+  const system =
+    resumed?.system ??
+    buildSystemPrompt(environmentFacts(setup.cwd), readInstructionFiles([home.userAgentsMd, project.agentsMd]));
+  const transcript = new TranscriptWriter(
+    paths.transcript,
+    { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
+    { env: setup.env },
+  );
+  if (!resumed) transcript.event('system_prompt', { system });
+
+  const limits: Limits = { maxTurns: settings.maxTurns };
+  session = new Session({
+    id,
+    workspace,
+    system,
+    tools,
+    stream,
+    model: providerConfig.model,
+    maxTokens,
+    limits,
+    gate: toolGate(gate, workspace),
+    limitOutput: results.limiter(),
+    history: resumed?.history,
+    ledger,
+  });
+  const compactor = createCompactor({
+    session,
+    stream,
+    model: providerConfig.model,
+    maxTokens,
+    contextWindow: info.contextWindow,
+    transcript,
+    jobState: () => describeJobs(agents.manager.list()),
+  });
+  session.addHooks({
+    onMessage: (message: Message) => {
+      transcript.append(message);
+      agents.manager.confirm(message);
+    },
+    turnStartMessages: () => agents.boundaryMessages(),
+    boundaryMessages: () => agents.boundaryMessages(),
+    beforeToolBatch: (calls) => agents.manager.reserve(calls),
+    onTurnEnd: (result) => {
+      if (result.cause.kind === 'aborted') agents.manager.interrupted();
+    },
+    onContextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
+    beforeTurn: (signal) => compactor.compactIfNeeded(signal),
+  });
+
+  return {
+    session,
+    provider: providerConfig.provider,
+    model: providerConfig.model,
+    paths,
+    gate,
+    agents,
+    warnings,
+    onBackgroundEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async waitForAgents(signal) {
+      await agents.manager.idle(signal);
+      return !signal.aborted && agents.manager.undelivered().length > 0;
+    },
+    compact: (signal) => compactor.compactNow(signal),
+    totals: () => ledger.totals(),
+    cost: () => costOf(ledger.totals(), info),
+    jobSummaries: () =>
+      agents.manager.list().map((job) => ({
+        id: job.id,
+        definition: job.definition,
+        status: job.state,
+        task: job.label,
+        turns: job.turns,
+        tool_calls: job.toolCalls,
+        tokens: job.usage,
+        duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
+      })),
+    close: () => agents.manager.close(),
+  };
+}
+
+function permissionMode(settings: Settings): PermissionMode {
+  return settings.permissionMode ?? 'default';
+}
+
+/** One line per job for the compaction summary, so running jobs survive it. */
+function describeJobs(jobs: Job[]): string | undefined {
+  if (jobs.length === 0) return undefined;
+  return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${job.label}`).join('\n');
+}
+
+function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined) {
+  const summary = resume ? findSession(sessionsDir, resume) : newestSessionFor(sessionsDir, cwd);
+  if (!summary) throw new Error(`no earlier session in ${cwd} to continue; start a new one without --continue`);
+  const read = readTranscript(summary.paths.transcript);
+  const systemEvent = read.events.find((e) => e.name === 'system_prompt');
+  const system = (systemEvent?.data as { system?: string } | undefined)?.system;
+  return { id: summary.id, history: read.history, warnings: read.warnings, system };
+}
