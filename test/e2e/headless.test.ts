@@ -1,0 +1,156 @@
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockProvider, startMockProvider } from '../support/mock-provider.js';
+import { TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+
+let mock: MockProvider;
+let project: string;
+let home: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => {
+  mock.reset();
+  ({ project, home } = tempDirs());
+  mkdirSync(project, { recursive: true });
+  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
+});
+
+const run = (args: string[], extra: { stdin?: string; env?: Record<string, string> } = {}) =>
+  runCli(args, { cwd: project, env: { ...env, ...extra.env }, stdin: extra.stdin });
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('outrider -p', () => {
+  it('prints the answer as text and exits 0', async () => {
+    mock.script({ text: 'The config is parsed in src/config.ts.' });
+    const result = await run(['-p', 'where is the config parsed?']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('The config is parsed in src/config.ts.\n');
+    expect(result.code).toBe(0);
+    expect(mock.requests[0]!.body.messages.at(-1).content.at(-1).text).toBe('where is the config parsed?');
+  });
+
+  it('reads the prompt from stdin', async () => {
+    mock.script({ text: 'ok' });
+    const result = await run(['-p'], { stdin: 'explain the build\n' });
+    expect(result.code).toBe(0);
+    expect(mock.requests[0]!.body.messages[0].content.at(-1).text).toBe('explain the build\n');
+  });
+
+  it('runs tools and answers from their results', async () => {
+    writeFileSync(path.join(project, 'notes.txt'), 'alpha\nbeta\n');
+    mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'It lists alpha and beta.' });
+    const result = await run(['-p', 'what is in notes.txt?']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('It lists alpha and beta.\n');
+    const toolResult = mock.requests[1]!.body.messages.at(-1).content[0];
+    expect(toolResult.type).toBe('tool_result');
+    expect(JSON.stringify(toolResult.content)).toContain('alpha');
+  });
+
+  it('json: one object with the result, session id, turns, usage, cost and duration', async () => {
+    mock.script({ text: 'done', usage: { input: 1000, output: 50 } });
+    const result = await run(['-p', 'hi', '--output-format', 'json']);
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'done', num_turns: 1 });
+    expect(out.session_id).toMatch(/^\d{8}-\d{6}-[a-z0-9]{6}$/);
+    expect(out.usage).toMatchObject({ input: 1000, output: 50 });
+    expect(out.total_cost_usd).toBeGreaterThan(0);
+    expect(out.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(out.jobs).toEqual([]);
+  });
+
+  it('stream-json: an init line, every event, and a result line', async () => {
+    mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
+    const result = await run(['-p', 'look', '--output-format', 'stream-json']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', tools: expect.arrayContaining(['read_file', 'agent_start']) });
+    const types = lines.map((l) => l.type);
+    expect(types).toContain('tool_start');
+    expect(types).toContain('tool_end');
+    expect(types).toContain('text_delta');
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'empty folder' });
+  });
+
+  it('denies a write in headless mode without a flag, naming the flags that allow it', async () => {
+    mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'could not write' });
+    const result = await run(['-p', 'write a.txt']);
+    expect(result.code).toBe(0);
+    const toolResult = mock.requests[1]!.body.messages.at(-1).content[0];
+    expect(toolResult.is_error).toBe(true);
+    expect(JSON.stringify(toolResult.content)).toContain('--permission-mode accept-edits');
+    expect(readdirSync(project)).not.toContain('a.txt');
+  });
+
+  it('--yolo lets the write happen', async () => {
+    mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
+    const result = await run(['-p', 'write a.txt', '--yolo']);
+    expect(result.code).toBe(0);
+    expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('x');
+  });
+
+  it('exits 1 with a one-line reason when the provider rejects the key', async () => {
+    mock.script({ fault: { kind: 'status', status: 401 } });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('outrider: Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.');
+    expect(result.stderr).not.toContain(TEST_KEY);
+  });
+
+  it('exits 2 when no key is set, saying which variable to set', async () => {
+    const result = await runCli(['-p', 'hi'], { cwd: project, env: { OUTRIDER_HOME: home } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/set ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('exits 2 on a bad flag', async () => {
+    const result = await run(['-p', 'hi', '--output-format', 'yaml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/output-format/);
+  });
+
+  it('exits 2 with one line naming the file and key when settings are invalid', async () => {
+    mkdirSync(path.join(project, '.outrider'));
+    writeFileSync(path.join(project, '.outrider/settings.json'), JSON.stringify({ agents: { maxConcurrent: 'four' } }));
+    const result = await run(['-p', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('.outrider/settings.json: agents.maxConcurrent');
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('talks to an OpenAI-compatible server with --provider openai --base-url', async () => {
+    mock.script({ text: 'hello from a local model' });
+    const result = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', mock.openaiBaseURL, '--model', 'qwen2.5-coder'], {
+      cwd: project,
+      env: { OUTRIDER_HOME: home },
+    });
+    expect(result.stdout).toBe('hello from a local model\n');
+    expect(mock.requests[0]!.format).toBe('openai');
+    expect(mock.requests[0]!.body.model).toBe('qwen2.5-coder');
+  });
+
+  it('--continue resumes the last session of this directory, and no file holds the key', async () => {
+    mock.script({ text: 'first answer' }, { text: 'second answer' });
+    expect((await run(['-p', 'first question'])).code).toBe(0);
+    const second = await run(['-p', 'second question', '--continue', '--output-format', 'json']);
+    expect(second.code).toBe(0);
+    const texts = JSON.stringify(mock.requests[1]!.body.messages);
+    expect(texts).toContain('first question');
+    expect(texts).toContain('first answer');
+    expect(mock.requests[1]!.body.system).toEqual(mock.requests[0]!.body.system);
+    for (const file of allFiles(home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
+  });
+});

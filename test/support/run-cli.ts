@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+export const BIN = path.join(REPO, 'bin/outrider.js');
+export const TEST_KEY = 'sk-ant-test-0123456789abcdef';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** A fresh project folder and state folder for one run of the real binary. */
+export function tempDirs(): { project: string; home: string } {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-e2e-'));
+  const project = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  return { project, home };
+}
+
+/** Runs the built binary with a clean environment (no real keys leak in). */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+): Promise<CliRun> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: options.env.OUTRIDER_HOME ?? os.tmpdir(), ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`outrider ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 15_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
