@@ -5,6 +5,7 @@ import { bashTool } from '../../../src/core/tools/bash.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { type TempDir, run, tempDir } from './harness.js';
+import { expectExited } from '../../support/process.js';
 
 let dir: TempDir;
 let workspace: Workspace;
@@ -16,29 +17,6 @@ afterEach(() => dir.cleanup());
 
 const bash = (input: unknown, options: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {}) =>
   run(bashTool, input, { workspace, ...options });
-
-/**
- * True once `pid` has exited. A zombie counts as exited: where PID 1 does not reap orphans
- * (as in some containers) an exited process keeps its pid until the machine's init reaps it.
- */
-function exited(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
-
-/** Polls briefly: a killed process's exit is asynchronous to the signal. */
-async function expectExited(pid: number): Promise<void> {
-  for (let i = 0; i < 40 && !exited(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(exited(pid), `process ${pid} is still running`).toBe(true);
-}
 
 function firstPid(output: string): number {
   const pid = Number(output.split('\n')[0]);

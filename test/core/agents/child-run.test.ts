@@ -1,0 +1,161 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '../../../src/core/agents/child-run.js';
+import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
+import type { AgentDefinition } from '../../../src/core/agents/definitions.js';
+import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
+import type { ChildEvent } from '../../../src/core/loop/events.js';
+import type { Message } from '../../../src/core/providers/types.js';
+import { builtinTools } from '../../../src/core/tools/builtin.js';
+import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { ToolRegistry } from '../../../src/core/tools/registry.js';
+import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'outrider-child-'));
+const workspace = makeWorkspace(root);
+const parentTools = new ToolRegistry(builtinTools({ findRg: () => undefined }));
+
+function definitions(extra: AgentDefinition[] = []) {
+  return new Map([...builtinDefinitions(), ...extra].map((d) => [d.name, d]));
+}
+
+function runChild(script: FakeScript, options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {}) {
+  const stream = fakeStream(script);
+  const events: ChildEvent[] = [];
+  const transcript: Message[] = [];
+  const runner = createChildRunner({
+    definitions: () => definitions(options.extra),
+    parentTools,
+    stream,
+    model: 'parent-model',
+    maxTokens: 1000,
+    workspace,
+    transcriptFor: () => ({ append: (m) => transcript.push(m) }),
+    forkSnapshot: options.fork
+      ? () => ({ system: 'PARENT SYSTEM', schemas: parentTools.schemas(), messages: options.fork! })
+      : undefined,
+  });
+  const outcome = runner({
+    id: 'sub-1',
+    task: 'find the config parser',
+    definition: 'explore',
+    mode: 'typed',
+    signal: new AbortController().signal,
+    onEvent: (e) => events.push(e),
+    ...options.request,
+  });
+  return { outcome, stream, events, transcript };
+}
+
+const custom = (over: Partial<AgentDefinition>): AgentDefinition => ({
+  name: 'custom',
+  description: 'test agent',
+  systemPrompt: 'You are custom.',
+  disallowedTools: [],
+  model: 'inherit',
+  source: 'project',
+  ...over,
+});
+
+describe('child runs', () => {
+  it('starts from a fresh context: its own prompt, one task message, read-only tools', async () => {
+    const { outcome, stream } = runChild([{ text: 'the parser is in src/config.ts' }], {
+      request: { instructions: 'be brief' },
+    });
+    expect(await outcome).toEqual({ status: 'done', text: 'the parser is in src/config.ts' });
+    const request = stream.requests[0]!;
+    expect(request.system).toContain('You are a sub-agent');
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Extra instructions:\nbe brief\n\nTask:\nfind the config parser' }] },
+    ]);
+    expect(request.tools.map((t) => t.name)).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
+    expect(request.model).toBe('parent-model');
+  });
+
+  it('filters tools: allowlist ∩ registry − disallowed − agent_*, read_result always along', () => {
+    const registry = new ToolRegistry([
+      ...builtinTools({ findRg: () => undefined }),
+      { ...parentTools.get('read_file')!, name: 'agent_start' },
+      { ...parentTools.get('read_file')!, name: 'read_result' },
+    ]);
+    const names = (def: AgentDefinition) => childTools(registry, def).names();
+    expect(names(custom({ tools: ['bash', 'edit_file', 'agent_start', 'nope'], disallowedTools: ['edit_file'] }))).toEqual([
+      'bash',
+      'read_result',
+    ]);
+    expect(names(custom({}))).toEqual(['read_file', 'grep', 'glob', 'list_dir', 'read_result']);
+  });
+
+  it('a call outside the allowlist gets an error naming the available tools, and the child goes on', async () => {
+    const { outcome, stream } = runChild([{ toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] }, { text: 'could not write' }]);
+    expect((await outcome).status).toBe('done');
+    const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe('Tool "write_file" is not available. Available tools: read_file, grep, glob, list_dir.');
+  });
+
+  it('nudges a child that ends without text, at most twice', async () => {
+    const silent = runChild([{ toolCalls: [{ name: 'list_dir', args: {} }] }, {}, {}, {}]);
+    expect(await silent.outcome).toEqual({ status: 'done', text: '(sub-agent produced no text output)' });
+    expect(silent.stream.requests).toHaveLength(4);
+    expect(silent.stream.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: NUDGE }] });
+    const nudgedOnce = runChild([{}, { text: 'final answer' }]);
+    expect(await nudgedOnce.outcome).toEqual({ status: 'done', text: 'final answer' });
+  });
+
+  it('returns the last assistant message that has text, joined by newlines', () => {
+    const history: Message[] = [
+      { role: 'assistant', content: [{ type: 'text', text: 'early' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'tool_use', id: '1', name: 'x', input: {} }, { type: 'text', text: 'b' }] },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: '1', content: 'r' }] },
+      { role: 'assistant', content: [] },
+    ];
+    expect(finalText(history)).toBe('a\nb');
+    expect(finalText([])).toBe('(sub-agent produced no text output)');
+  });
+
+  it('ends as error naming the limit, keeping its text', async () => {
+    const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: {} }] }));
+    expect(await outcome).toEqual({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
+    expect(stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
+    const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), { extra: [custom({ maxTurns: 2 })], request: { definition: 'custom' } });
+    expect((await tight.outcome).error).toBe('reached the limit of 2 turns');
+  });
+
+  it('appends every message to its transcript as it goes', async () => {
+    const { outcome, transcript } = runChild([{ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'done' }]);
+    await outcome;
+    expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('fork mode replays the parent prefix byte for byte and appends only the task', async () => {
+    const parent: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'compare auth and billing' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'p1', name: 'agent_start', input: { task: 't', mode: 'fork' } }] },
+    ];
+    const { outcome, stream } = runChild([{ text: 'forked answer' }], { fork: parent, request: { mode: 'fork' } });
+    expect(await outcome).toEqual({ status: 'done', text: 'forked answer' });
+    const request = stream.requests[0]!;
+    expect(request.system).toBe('PARENT SYSTEM');
+    expect(JSON.stringify(request.tools)).toBe(JSON.stringify(parentTools.schemas()));
+    expect(request.messages.slice(0, 2)).toEqual(parent);
+    const appended = request.messages[2]!;
+    expect(appended.content[0]).toMatchObject({ type: 'tool_result', toolUseId: 'p1' });
+    expect(appended.content[1]).toMatchObject({ type: 'text' });
+    expect((appended.content[1] as { text: string }).text).toContain('Task:\nfind the config parser');
+  });
+
+  it('fork mode still filters tools when they execute', async () => {
+    const parent: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'go' }] }];
+    const { outcome, stream } = runChild([{ toolCalls: [{ name: 'bash', args: { command: 'touch pwned' } }] }, { text: 'ok' }], {
+      fork: parent,
+      request: { mode: 'fork' },
+    });
+    await outcome;
+    const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Tool "bash" is not available/);
+  });
+});

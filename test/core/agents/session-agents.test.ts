@@ -1,0 +1,209 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/core/loop/events.js';
+import type { ModelRequest } from '../../../src/core/providers/types.js';
+import { type OpenedSession, type SessionSetup, openSession } from '../../../src/core/session/open-session.js';
+import { type FakeReply, fakeStream } from '../../support/fake-stream.js';
+import { expectExited } from '../../support/process.js';
+
+const opened: OpenedSession[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((o) => o.close()));
+});
+
+const isChild = (request: ModelRequest) => request.system.includes('You are a sub-agent');
+const lastText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
+
+async function open(
+  respond: (request: ModelRequest, index: number) => FakeReply | Promise<FakeReply>,
+  flags: SessionSetup['flags'] = {},
+) {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-agents-'));
+  const cwd = path.join(base, 'project');
+  mkdirSync(cwd);
+  const stream = fakeStream(respond);
+  const session = await openSession({
+    cwd,
+    env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test-key-123456' },
+    headless: true,
+    flags,
+    stream,
+  });
+  opened.push(session);
+  const events: AgentEvent[] = [];
+  session.onBackgroundEvent((e) => events.push(e));
+  const submit = async (prompt: string | undefined) => {
+    const run = session.session.submit(prompt, new AbortController().signal);
+    let next = await run.next();
+    while (!next.done) {
+      events.push(next.value);
+      next = await run.next();
+    }
+    return next.value;
+  };
+  return { session, stream, events, submit, cwd };
+}
+
+/** Resolves when `check` holds, polling the event loop. */
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('sub-agents in a session', () => {
+  it('rolls job usage into the session totals, leaving the parent context figure alone', async () => {
+    const { session, submit } = await open((request) => {
+      if (isChild(request)) return { text: 'child report', usage: { input: 5000, output: 500 } };
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 100, output: 10 } };
+      if (lastText(request).includes('agent_poll') || request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }], usage: { input: 200, output: 10 } };
+      return { text: 'summary', usage: { input: 300, output: 20 } };
+    });
+    await submit('investigate');
+    expect(session.session.usage()).toMatchObject({ input: 600, output: 40 });
+    expect(session.totals()).toMatchObject({ input: 5600, output: 540 });
+    expect(session.session.contextTokens()).toBe(320);
+    expect(session.session.ledger.breakdown().map((r) => r.name)).toEqual(['parent', 'sub-1']);
+  });
+
+  it('writes each child transcript to agents/sub-N.jsonl with its lineage', async () => {
+    const { session, submit } = await open((request) => {
+      if (isChild(request)) return { text: 'child report' };
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }] };
+      if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      return { text: 'done' };
+    });
+    await submit('go');
+    const file = path.join(session.paths.agentsDir, 'sub-1.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'meta', parentSessionId: session.session.id, jobId: 'sub-1', definition: 'explore', task: 'look around' });
+    expect(lines.slice(1).map((l) => l.message.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('stops running jobs and refuses new ones once the session budget is spent, saying so', async () => {
+    let childCalls = 0;
+    const parentReplies: FakeReply[] = [
+      { toolCalls: [{ name: 'agent_start', args: { task: 'long job' } }] },
+      { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] },
+      { toolCalls: [{ name: 'agent_start', args: { task: 'another' } }] },
+      { text: 'ok' },
+    ];
+    const { session, submit, events } = await open(
+      (request) => {
+        if (isChild(request)) {
+          childCalls += 1;
+          return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 600, output: 0 } };
+        }
+        return { ...parentReplies.shift()!, usage: { input: 10, output: 0 } };
+      },
+      { agents: { maxSessionTokens: 1000 } },
+    );
+    await submit('go');
+    expect(session.agents.manager.get('sub-1').state).toBe('aborted');
+    expect(childCalls).toBe(2);
+    const notice = events.find((e) => e.type === 'job_notice' && e.text.startsWith('Token budget reached'));
+    expect(notice).toMatchObject({ jobIds: ['sub-1'] });
+    const refusal = session.session.messages().flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
+    expect(refusal).toMatchObject({ isError: true });
+    expect(JSON.stringify(session.session.messages())).toContain('Token budget reached');
+  });
+
+  it('denies a sub-agent write in headless mode without --yolo, with a clear error result', async () => {
+    const { stream, submit, cwd } = await open((request) => {
+      if (isChild(request)) {
+        return request.messages.length === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] } : { text: 'denied' };
+      }
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'write x', agent: 'general' } }] };
+      if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      return { text: 'done' };
+    });
+    await submit('go');
+    const childSecond = stream.requests.find((r) => isChild(r) && r.messages.length === 3)!;
+    const result = childSecond.messages[2]!.content[0] as { content: string; isError: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/write_file needs approval.*headless.*--permission-mode accept-edits/);
+    expect(existsSync(path.join(cwd, 'x.txt'))).toBe(false);
+  });
+
+  it('stopping a job kills its bash process group', async () => {
+    let release: () => void = () => {};
+    const { session, submit, cwd } = await open(
+      (request) => {
+        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] };
+        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
+        return { text: 'started', wait: new Promise<void>((r) => (release = r)) };
+      },
+      { permissionMode: 'yolo' },
+    );
+    const turn = submit('go');
+    await until(() => existsSync(path.join(cwd, 'pid.txt')) && readFileSync(path.join(cwd, 'pid.txt'), 'utf8').trim() !== '');
+    const pid = Number(readFileSync(path.join(cwd, 'pid.txt'), 'utf8'));
+    session.agents.manager.stop('sub-1');
+    await expectExited(pid);
+    release();
+    await turn;
+    expect(session.agents.manager.get('sub-1').state).toBe('aborted');
+  });
+
+  it('a compaction while a job runs loses none; its completion is announced exactly once afterwards', async () => {
+    let finishChild: () => void = () => {};
+    const childGate = new Promise<void>((r) => (finishChild = r));
+    let summaryRequest: ModelRequest | undefined;
+    const { session, submit, stream } = await open((request) => {
+      if (isChild(request)) return { text: 'child report', wait: childGate };
+      if (request.tools.length === 0) {
+        summaryRequest = request;
+        return { text: 'SUMMARY: user asked to investigate; sub-1 is running' };
+      }
+      const last = lastText(request);
+      if (last.includes('completed. Call agent_poll')) return { text: 'noted the completion' };
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'slow job' } }] };
+      return { text: 'ok' };
+    });
+    await submit('first');
+    await submit('second');
+    await submit('third');
+    const compacted = await session.compact(new AbortController().signal);
+    expect(compacted).toMatchObject({ type: 'compact' });
+    expect(JSON.stringify(summaryRequest!.messages)).toContain('sub-1 (explore, running): slow job');
+    expect(summaryRequest!.system).toBe(session.session.system);
+    const summary = JSON.stringify(session.session.messages()[0]);
+    expect(summary).toContain('[Summary of the earlier conversation]');
+    expect(summary).toContain('sub-1 (explore, running)');
+
+    finishChild();
+    await until(() => session.agents.manager.get('sub-1').state === 'done');
+    await submit('fourth');
+    await submit('fifth');
+    const notices = stream.requests
+      .filter((r) => !isChild(r) && r.tools.length > 0)
+      .map((r) => r.messages.filter((m) => JSON.stringify(m).includes('Sub-agent sub-1 completed')).length);
+    expect(notices.at(-1)).toBe(1);
+    expect(session.agents.manager.undelivered()).toEqual([]);
+  });
+
+  it('reads agent definitions from .outrider/agents and .claude/agents', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-defs-'));
+    const cwd = path.join(base, 'p');
+    mkdirSync(path.join(cwd, '.claude/agents'), { recursive: true });
+    writeFileSync(
+      path.join(cwd, '.claude/agents/reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review code.\n',
+    );
+    const o = await openSession({
+      cwd,
+      env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'k-123456789' },
+      headless: true,
+      flags: {},
+      stream: fakeStream([]),
+    });
+    opened.push(o);
+    const start = o.session.tools.schemas().find((t) => t.name === 'agent_start')!;
+    expect(start.description).toContain('reviewer: Reviews diffs');
+    expect(o.warnings).toEqual([]);
+  });
+});
