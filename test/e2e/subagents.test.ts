@@ -1,0 +1,111 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
+import { TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+
+let mock: MockProvider;
+let project: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => {
+  mock.reset();
+  let home: string;
+  ({ project, home } = tempDirs());
+  mkdirSync(path.join(project, 'src'), { recursive: true });
+  for (const area of ['auth', 'billing', 'search', 'storage']) {
+    writeFileSync(path.join(project, 'src', `${area}.ts`), `export function ${area}() { throw new Error('${area} failed'); }\n`);
+  }
+  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
+});
+
+const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('You are a sub-agent');
+const childTask = (r: RecordedRequest) => JSON.stringify(r.body.messages[0].content);
+const lastMessage = (r: RecordedRequest) => JSON.stringify(r.body.messages.at(-1));
+
+/** A parent that starts one child per area in ONE response, then answers from the notice and polls. */
+function scriptedRun(areas: string[]) {
+  mock.respond((request): Reply => {
+    if (isChild(request)) {
+      const area = areas.find((a) => childTask(request).includes(`src/${a}.ts`))!;
+      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'read_file', args: { path: `src/${area}.ts` } }] };
+      return { text: `${area}: throws Error('${area} failed')` };
+    }
+    const last = lastMessage(request);
+    if (request.body.messages.length === 1) {
+      return { toolCalls: areas.map((a) => ({ name: 'agent_start', args: { task: `How does src/${a}.ts handle errors?` } })) };
+    }
+    if (last.includes('completed. Call agent_poll')) {
+      const ids = [...last.matchAll(/sub-\d+/g)].map((m) => m[0]);
+      return { toolCalls: [...new Set(ids)].map((id) => ({ name: 'agent_poll', args: { id } })) };
+    }
+    if (last.includes('tool_result') && last.includes('failed')) {
+      const reports = request.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+        .filter((b: { type: string }) => b.type === 'tool_result')
+        .map((b: { content: unknown }) => JSON.stringify(b.content))
+        .filter((t: string) => t.includes('throws'));
+      return { text: `Compared ${reports.length} reports.` };
+    }
+    return { text: 'Started the sub-agents; waiting for their reports.' };
+  });
+}
+
+describe('headless sub-agents end to end', () => {
+  it('runs three children in parallel, streams their events, and answers with every report', async () => {
+    scriptedRun(['auth', 'billing', 'search']);
+    const result = await runCli(
+      ['-p', 'Investigate how auth, billing and search each handle errors; compare them', '--output-format', 'stream-json'],
+      { cwd: project, env },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const starts = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_start').map((l) => l.content);
+    expect(starts).toEqual([
+      expect.stringMatching(/^Sub-agent sub-1 started/),
+      expect.stringMatching(/^Sub-agent sub-2 started/),
+      expect.stringMatching(/^Sub-agent sub-3 started/),
+    ]);
+    // Ids follow the order the model wrote the calls in.
+    const firstChildRequests = mock.requests.filter((r) => isChild(r) && r.body.messages.length === 1);
+    expect(firstChildRequests).toHaveLength(3);
+    const jobStates = lines.filter((l) => l.type === 'job_state').map((l) => `${l.jobId}:${l.state}`);
+    for (const id of ['sub-1', 'sub-2', 'sub-3']) {
+      expect(jobStates).toEqual(expect.arrayContaining([`${id}:queued`, `${id}:running`, `${id}:done`]));
+    }
+    const childEvents = lines.filter((l) => l.type === 'job_event');
+    expect(new Set(childEvents.map((l) => l.jobId))).toEqual(new Set(['sub-1', 'sub-2', 'sub-3']));
+    expect(childEvents.some((l) => l.event.type === 'tool_start' && l.event.name === 'read_file')).toBe(true);
+    expect(childEvents.some((l) => l.event.type === 'usage')).toBe(true);
+    const final = lines.at(-1);
+    expect(final).toMatchObject({ type: 'result', result: 'Compared 3 reports.' });
+    expect(final.jobs.map((j: { id: string; status: string }) => `${j.id}:${j.status}`)).toEqual(['sub-1:done', 'sub-2:done', 'sub-3:done']);
+    expect(final.jobs[0]).toMatchObject({ definition: 'explore', turns: 2, tool_calls: 1 });
+  });
+
+  it('--no-wait-agents exits after the parent turn without waiting', async () => {
+    scriptedRun(['auth']);
+    const result = await runCli(['-p', 'check auth', '--no-wait-agents', '--output-format', 'json'], { cwd: project, env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).result).toBe('Started the sub-agents; waiting for their reports.');
+  });
+
+  it('four children run in parallel: well under the serial time', async () => {
+    const latency = 300;
+    mock.setLatency(latency);
+    scriptedRun(['auth', 'billing', 'search', 'storage']);
+    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: project, env, timeoutMs: 30_000 });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).result).toBe('Compared 4 reports.');
+    const requests = mock.requests.length;
+    const serialMs = requests * latency;
+    const childRequests = mock.requests.filter(isChild).length;
+    console.log(`4 sub-agents, ${latency} ms mock latency: ${requests} requests (${childRequests} by children); serial ≥ ${serialMs} ms, measured ${result.ms} ms`);
+    // Parent: start, poll, answer (3+); children: 2 each, 4 at once → about 5 latencies, not 11.
+    expect(result.ms).toBeLessThan(serialMs * 0.75);
+  });
+});
