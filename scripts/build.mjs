@@ -1,6 +1,6 @@
 // Bundles src/ into dist/ with esbuild. `--if-stale` skips the build when dist/ is newer than src/.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,11 +18,13 @@ function newestMtime(dir) {
 const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestMtime(path.join(root, 'src'));
 if (process.argv.includes('--if-stale') && fresh) process.exit(0);
 
-rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+// Build beside dist/ and swap on success, so a failed build never leaves a half-empty dist/.
+const staging = path.join(root, 'dist.partial');
+rmSync(staging, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -34,3 +36,5 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+renameSync(staging, path.join(root, 'dist'));
