@@ -30,10 +30,15 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // Dependencies are bundled: one file loads far faster than hundreds of small modules
+  // (the SDKs alone are ~300 ms of module resolution), and `npx outrider` installs nothing.
+  // Ink loads react-devtools-core only when DEV=true; it is not a dependency.
+  external: ['react-devtools-core'],
+  banner: { js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);" },
   jsx: 'automatic',
   sourcemap: 'linked',
   legalComments: 'none',
+  minify: true,
   logLevel: 'warning',
 });
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });

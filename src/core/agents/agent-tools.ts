@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
 import { JobError, type JobManager } from './job-manager.js';
 

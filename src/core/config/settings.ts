@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Every schema node carries its own "expected …" phrase as its zod error, so a failed
 // parse already holds the words the user reads; zod's raw text never reaches them.

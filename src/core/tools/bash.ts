@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ToolContext, type ToolOutput, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { terminateGroup } from './process-group.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSchema } from '../providers/types.js';
 
 /** Where tools may act: the workspace root plus directories the user added with --add-dir. */

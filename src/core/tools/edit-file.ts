@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, unifiedDiff } from './diff.js';
 import { isMissing } from './fs-errors.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define.js';
 import { isMissing } from './fs-errors.js';
 import { compileGlob, literalPrefix } from './glob-pattern.js';

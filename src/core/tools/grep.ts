@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
 import { findExecutable } from './find-executable.js';
 import { isMissing } from './fs-errors.js';

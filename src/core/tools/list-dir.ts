@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define.js';
 import { formatSize, isMissing } from './fs-errors.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';

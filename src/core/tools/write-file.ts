@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, splitLines, unifiedDiff } from './diff.js';
 import { isMissing } from './fs-errors.js';
