@@ -1,0 +1,163 @@
+import { Box } from 'ink';
+import { useCallback, useMemo, useReducer, useState } from 'react';
+import type { AgentEvent } from '../core/loop/events.js';
+import type { ApprovalAnswer } from '../core/permissions/types.js';
+import type { ApprovalBroker } from './approval-broker.js';
+import { ActivityRows } from './components/activity-rows.js';
+import { AgentsView } from './components/agents-view.js';
+import { ApprovalPrompt } from './components/approval-prompt.js';
+import { Footer } from './components/footer.js';
+import { PromptInput } from './components/prompt-input.js';
+import { LiveRegion, TranscriptView } from './components/transcript-view.js';
+import { useAgents } from './hooks/use-agents.js';
+import { useApprovals } from './hooks/use-approvals.js';
+import { useCommands } from './hooks/use-commands.js';
+import { useConfirmPress } from './hooks/use-confirm-press.js';
+import { useGlobalKeys } from './hooks/use-global-keys.js';
+import { useLineEditor } from './hooks/use-line-editor.js';
+import { useTerminalWidth } from './hooks/use-terminal-width.js';
+import { useTurnRunner } from './hooks/use-turn-runner.js';
+import { parseSlashCommand } from './slash-commands.js';
+import { type EntryBody, type TranscriptState, initialTranscript, transcriptReducer } from './state/transcript.js';
+import type { UiSession } from './ui-session.js';
+
+export interface AppProps {
+  session: UiSession;
+  approvals: ApprovalBroker;
+  /** Called once when the user quits; the caller stops the jobs and unmounts. */
+  onQuit: () => void;
+  /** How long a first Ctrl+C or Ctrl+K waits for its second press (default 2 s). */
+  confirmWindowMs?: number;
+  /** Coalescing window of sub-agent rows (default 150 ms). */
+  rowFlushMs?: number;
+  /** Coalescing window of the parent's streamed events (default 40 ms). */
+  streamFlushMs?: number;
+}
+
+function startState(session: UiSession): TranscriptState {
+  const intro: EntryBody[] = [
+    { kind: 'info', text: `outrider · ${session.model} · /help for keys and commands` },
+    ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
+  ];
+  return intro.reduce((state, entry) => transcriptReducer(state, { type: 'append', entry }), initialTranscript);
+}
+
+/** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
+export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlushMs = 150, streamFlushMs }: AppProps) {
+  const [transcript, dispatch] = useReducer(transcriptReducer, session, startState);
+  const say = useCallback((entry: EntryBody) => dispatch({ type: 'append', entry }), []);
+  const width = useTerminalWidth();
+  const pending = useApprovals(approvals);
+  const { runner, turn } = useTurnRunner(session, dispatch, streamFlushMs);
+  const editor = useLineEditor();
+  const [view, setView] = useState<'main' | 'agents'>('main');
+  const [quitting, setQuitting] = useState(false);
+
+  const busy = turn.busy !== undefined;
+  const onJobEvents = useCallback((events: AgentEvent[]) => dispatch({ type: 'events', events, idle: runner.snapshot().busy === undefined }), [runner]);
+  const agents = useAgents(session, rowFlushMs, onJobEvents);
+  const activeJobs = agents.jobs.filter((job) => job.state === 'queued' || job.state === 'running').length;
+
+  const ctrlC = useConfirmPress(confirmWindowMs);
+  const ctrlK = useConfirmPress(confirmWindowMs);
+
+  const quit = useCallback(() => {
+    if (quitting) return;
+    setQuitting(true);
+    runner.dispose();
+    approvals.denyAll();
+    onQuit();
+  }, [quitting, runner, approvals, onQuit]);
+
+  const commands = useCommands({
+    session,
+    runner,
+    say,
+    openAgents: () => setView('agents'),
+    refreshJobs: agents.refresh,
+    quit,
+  });
+
+  const submit = useCallback(() => {
+    const text = editor.take();
+    if (!text.trim()) return;
+    const command = parseSlashCommand(text);
+    if (command) commands.run(command);
+    else runner.submit(text);
+  }, [editor, commands, runner]);
+
+  const interrupt = useCallback(() => {
+    if (runner.snapshot().busy === undefined) return;
+    const queued = runner.interrupt();
+    // Prompts typed during the turn come back to the input, to send again or edit.
+    if (queued.length) editor.edit({ type: 'set', text: [editor.current().text, ...queued].filter(Boolean).join(' ') });
+  }, [runner, editor]);
+
+  const approval = pending[0];
+  useGlobalKeys({
+    ctrlC,
+    ctrlK,
+    activeJobs,
+    escapeInterrupts: !approval && view === 'main',
+    onQuit: quit,
+    onStopAll: () => commands.stopJobs('all'),
+    onInterrupt: interrupt,
+    onNothingToStop: () => say({ kind: 'info', text: 'no sub-agents are running' }),
+  });
+
+  const answer = useCallback(
+    (choice: ApprovalAnswer) => {
+      if (!approval) return;
+      approvals.answer(approval.key, choice);
+      const { request } = approval;
+      const what = `${request.toolName}${request.label ? ` ${request.label}` : ''}${request.jobId ? ` for ${request.jobId}` : ''}`;
+      const verdict = choice === 'deny' ? 'denied' : choice === 'allow-always' ? 'allowed for this session:' : 'allowed';
+      say({ kind: 'info', text: `${verdict} ${what}` });
+    },
+    [approval, approvals, say],
+  );
+
+  const waiting = useMemo(
+    () => new Map(pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, `${p.request.toolName} ${p.request.label}`.trim()])),
+    [pending],
+  );
+
+  const message = ctrlC.armed
+    ? 'press Ctrl+C again to quit (stops every sub-agent)'
+    : ctrlK.armed
+      ? `press Ctrl+K again to stop ${activeJobs} sub-agent${activeJobs === 1 ? '' : 's'}`
+      : quitting
+        ? 'quitting: stopping sub-agents…'
+        : undefined;
+
+  return (
+    <Box flexDirection="column">
+      <TranscriptView entries={transcript.entries} width={width} />
+      <LiveRegion text={transcript.liveText} thinking={transcript.thinking} tools={transcript.tools} busy={busy} width={width} />
+      <ActivityRows rows={agents.rows} jobs={agents.jobs} now={agents.now} width={width} waiting={waiting} />
+      {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} /> : null}
+      {view === 'agents' ? (
+        <AgentsView
+          jobs={agents.jobs}
+          now={agents.now}
+          width={width}
+          agentsDir={session.agentsDir}
+          active={!approval}
+          onStop={commands.stopJobs}
+          onClose={() => setView('main')}
+        />
+      ) : (
+        <PromptInput
+          line={editor.line}
+          onEdit={editor.edit}
+          onSubmit={submit}
+          active={!approval && !quitting}
+          busy={busy}
+          queued={turn.queued}
+          width={width}
+        />
+      )}
+      <Footer model={session.model} contextTokens={session.contextTokens()} jobs={agents.jobs} now={agents.now} width={width} message={message} />
+    </Box>
+  );
+}

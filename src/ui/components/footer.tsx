@@ -1,0 +1,41 @@
+import { Box, Text } from 'ink';
+import { formatTokens, statusSegment } from '../../core/agents/job-status.js';
+import type { Job } from '../../core/agents/job-manager.js';
+import { cutLine } from '../format.js';
+import { footerHint } from '../keymap.js';
+
+export interface FooterProps {
+  model: string;
+  contextTokens: number;
+  jobs: readonly Job[];
+  now: number;
+  width: number;
+  /** Replaces the key hint while a key waits for its second press. */
+  message?: string;
+}
+
+/** Below this width the status segment takes its short form. */
+export const NARROW = 80;
+
+/** Model, context and the sub-agent status segment; then the key hint. */
+export function Footer({ model, contextTokens, jobs, now, width, message }: FooterProps) {
+  const status = statusSegment([...jobs], now);
+  const segment = width < NARROW ? status.short : status.text;
+  const parts = [model, `ctx ${formatTokens(contextTokens)}`, ...(segment ? [segment] : [])];
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate-end">
+        {cutLine(parts.join(' · '), width)}
+      </Text>
+      {message ? (
+        <Text color="yellow" wrap="truncate-end">
+          {cutLine(message, width)}
+        </Text>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {cutLine(footerHint(width), width)}
+        </Text>
+      )}
+    </Box>
+  );
+}

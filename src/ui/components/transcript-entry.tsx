@@ -1,0 +1,63 @@
+import { Box, Text } from 'ink';
+import { cutLine } from '../format.js';
+import type { Entry } from '../state/transcript.js';
+
+/** One finished transcript entry; tool lines are cut to the width, prose wraps. */
+export function TranscriptEntry({ entry, width }: { entry: Entry; width: number }) {
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text color="cyan">{`› ${entry.text}`}</Text>
+        </Box>
+      );
+    case 'assistant':
+      return <Text>{entry.text}</Text>;
+    case 'tool':
+      return (
+        <Box flexDirection="column">
+          <Text>
+            <Text color={entry.isError ? 'red' : 'green'}>● </Text>
+            {cutLine(`${entry.name} ${entry.label}`.trim(), width - 2)}
+          </Text>
+          <Text color={entry.isError ? 'red' : undefined} dimColor={!entry.isError}>
+            {cutLine(`  ⎿ ${entry.summary}`, width)}
+          </Text>
+        </Box>
+      );
+    case 'retry':
+      return <Text color="yellow">{`↻ ${entry.text}`}</Text>;
+    case 'injected':
+      return <Text dimColor>{`↳ to the model: ${entry.text}`}</Text>;
+    case 'notice':
+      return entry.level === 'warn' ? <Text color="yellow">{`! ${entry.text}`}</Text> : <Text dimColor>{`· ${entry.text}`}</Text>;
+    case 'jobs':
+      return (
+        <Box flexDirection="column">
+          {entry.lines.map((line, i) => (
+            <Text key={i} color="magenta">{`◆ ${line}`}</Text>
+          ))}
+          {entry.idle ? <Text dimColor>{'  the model hears of this with your next prompt'}</Text> : null}
+        </Box>
+      );
+    case 'end':
+      return <Text color={entry.isError ? 'red' : 'yellow'}>{`■ ${entry.text}`}</Text>;
+    case 'info':
+      return <Text dimColor>{`· ${entry.text}`}</Text>;
+    case 'error':
+      return <Text color="red">{`✗ ${entry.text}`}</Text>;
+    case 'block':
+      return (
+        <Box flexDirection="column" marginTop={1}>
+          <Text bold>{entry.title}</Text>
+          {entry.lines.map((line, i) => (
+            <Text key={i}>{line}</Text>
+          ))}
+        </Box>
+      );
+    default: {
+      const unhandled: never = entry;
+      return <Text>{String(unhandled)}</Text>;
+    }
+  }
+}

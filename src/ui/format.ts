@@ -1,0 +1,60 @@
+import type { StopCause } from '../core/loop/events.js';
+
+/** Whitespace (newlines included) collapsed to single spaces: one line of text. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut. Counts
+ * code points, so a surrogate pair is never split; the renderer truncates again as a
+ * safety net for double-width characters.
+ */
+export function cutLine(text: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = Array.from(text);
+  if (chars.length <= width) return text;
+  if (width === 1) return '…';
+  return `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Display length in code points (see `cutLine`). */
+export function lineLength(text: string): number {
+  return Array.from(text).length;
+}
+
+/** `1 tool`, `12 tools`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The first non-empty line of a tool result, and how many lines follow it. */
+export function resultSummary(content: string, isError: boolean): string {
+  const lines = content.split('\n').filter((line) => line.trim() !== '');
+  const first = lines[0]?.trim() ?? '(no output)';
+  const more = lines.length > 1 ? ` (+${plural(lines.length - 1, 'line')})` : '';
+  return `${isError ? 'error: ' : ''}${first}${more}`;
+}
+
+/** `retrying in 2.1s (429 rate limited, attempt 1/4)`. */
+export function retryText(event: { attempt: number; maxRetries: number; delayMs: number; reason: string }): string {
+  return `retrying in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason}, attempt ${event.attempt}/${event.maxRetries})`;
+}
+
+/** What the user reads when a turn did not complete; undefined when it did. */
+export function causeText(cause: StopCause): string | undefined {
+  switch (cause.kind) {
+    case 'completed':
+      return undefined;
+    case 'aborted':
+      return 'interrupted (sub-agents keep running)';
+    case 'limit':
+      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+    case 'error':
+      return `error: ${cause.message}`;
+    default: {
+      const unhandled: never = cause;
+      return String(unhandled);
+    }
+  }
+}

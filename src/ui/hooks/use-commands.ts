@@ -1,0 +1,72 @@
+import { useCallback } from 'react';
+import { JobError } from '../../core/agents/job-manager.js';
+import { helpLines } from '../keymap.js';
+import type { SlashCommand } from '../slash-commands.js';
+import { costLines } from '../state/cost-lines.js';
+import type { EntryBody } from '../state/transcript.js';
+import type { TurnRunner } from '../state/turn-runner.js';
+import type { UiSession } from '../ui-session.js';
+
+export interface CommandContext {
+  session: UiSession;
+  runner: TurnRunner;
+  say: (entry: EntryBody) => void;
+  openAgents: () => void;
+  refreshJobs: () => void;
+  quit: () => void;
+}
+
+/** Runs slash commands; each answers in the transcript or opens a view. */
+export function useCommands({ session, runner, say, openAgents, refreshJobs, quit }: CommandContext) {
+  const stopJobs = useCallback(
+    (target: string) => {
+      if (target === 'all') {
+        const count = session.jobs.stopAll();
+        say({ kind: 'info', text: count ? `stopped ${count} sub-agent${count === 1 ? '' : 's'}` : 'no sub-agents are running' });
+      } else {
+        try {
+          const job = session.jobs.stop(target);
+          say({ kind: 'info', text: `stopped ${job.id}` });
+        } catch (error) {
+          if (!(error instanceof JobError)) throw error;
+          say({ kind: 'error', text: error.message });
+        }
+      }
+      refreshJobs();
+    },
+    [session, say, refreshJobs],
+  );
+
+  const run = useCallback(
+    (command: SlashCommand) => {
+      switch (command.name) {
+        case 'help':
+          return say({ kind: 'block', title: 'Help', lines: helpLines() });
+        case 'agents':
+          return openAgents();
+        case 'agents-stop':
+          return stopJobs(command.target);
+        case 'compact':
+          if (!runner.compact()) say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /compact' });
+          return undefined;
+        case 'cost': {
+          const { rows, total } = session.costs();
+          return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total) });
+        }
+        case 'quit':
+          return quit();
+        case 'usage':
+          return say({ kind: 'error', text: command.message });
+        case 'unknown':
+          return say({ kind: 'error', text: `unknown command ${command.command}: /help lists the commands` });
+        default: {
+          const unhandled: never = command;
+          return unhandled;
+        }
+      }
+    },
+    [session, runner, say, openAgents, stopJobs, quit],
+  );
+
+  return { run, stopJobs };
+}

@@ -1,0 +1,56 @@
+import { render } from 'ink';
+import { createElement } from 'react';
+import { EXIT, type CliOptions } from '../cli/program.js';
+import { describeStartupError, sessionSetupFromCli } from '../cli/setup.js';
+import { type OpenedSession, openSession } from '../core/session/open-session.js';
+import { App } from './App.js';
+import { ApprovalBroker } from './approval-broker.js';
+import { uiSessionFrom } from './ui-session.js';
+
+/** How long after a clean quit a stray handle (an idle keep-alive socket) may keep the process up. */
+const EXIT_GRACE_MS = 1500;
+
+/** The interactive TUI: opens the session, renders the app, and returns the exit code when the user quits. */
+export async function runInteractive(options: CliOptions): Promise<number> {
+  const approvals = new ApprovalBroker();
+  let opened: OpenedSession;
+  try {
+    const setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
+    opened = await openSession({ ...setup, approver: approvals.approver });
+  } catch (error) {
+    process.stderr.write(`outrider: ${describeStartupError(error, options.debug)}\n`);
+    return EXIT.usage;
+  }
+
+  let requestQuit = () => {};
+  const quitRequested = new Promise<void>((resolve) => {
+    requestQuit = resolve;
+  });
+  const instance = render(createElement(App, { session: uiSessionFrom(opened), approvals, onQuit: () => requestQuit() }), {
+    exitOnCtrlC: false,
+  });
+  // A terminal closed or a `kill` must still stop the sub-agents' processes.
+  const onSignal = () => requestQuit();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+
+  let code: number = EXIT.ok;
+  try {
+    await Promise.race([quitRequested, instance.waitUntilExit()]);
+  } catch (error) {
+    code = EXIT.failed;
+    process.stderr.write(`outrider: the interface failed: ${describeStartupError(error, options.debug)}\n`);
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+  }
+
+  approvals.denyAll();
+  const running = opened.agents.manager.active().length;
+  instance.unmount();
+  if (running) process.stderr.write(`outrider: stopping ${running} sub-agent${running === 1 ? '' : 's'}…\n`);
+  await opened.close();
+  process.stdout.write(`Session ${opened.session.id} saved. Resume it with: outrider --resume ${opened.session.id}\n`);
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+  return code;
+}

@@ -1,0 +1,154 @@
+import type { AgentEvent } from '../../core/loop/events.js';
+import { messageText } from '../../core/providers/types.js';
+import { causeText, resultSummary, retryText } from '../format.js';
+
+/** One finished line (or block) of the transcript: once added it never changes. */
+export type EntryBody =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; text: string }
+  | { kind: 'tool'; name: string; label: string; summary: string; isError: boolean }
+  | { kind: 'retry'; text: string }
+  | { kind: 'injected'; text: string }
+  | { kind: 'notice'; level: 'info' | 'warn'; text: string }
+  /** Sub-agent completion notices that arrived together. */
+  | { kind: 'jobs'; lines: string[]; idle: boolean }
+  /** How a turn ended when it did not complete. */
+  | { kind: 'end'; text: string; isError: boolean }
+  | { kind: 'info'; text: string }
+  | { kind: 'error'; text: string }
+  /** A block of output of a command (/help, /cost). */
+  | { kind: 'block'; title: string; lines: string[] };
+
+export type Entry = EntryBody & { id: number };
+
+/** A tool call that has started and not ended; `update` is the last line it streamed. */
+export interface LiveTool {
+  id: string;
+  name: string;
+  label: string;
+  update?: string;
+}
+
+/** The append-only entries (rendered once, by <Static>) and the live region below them. */
+export interface TranscriptState {
+  entries: Entry[];
+  /** Assistant text still streaming. */
+  liveText: string;
+  thinking: boolean;
+  tools: LiveTool[];
+  nextId: number;
+  /** Counts event batches, so notices of one batch share one entry. */
+  batch: number;
+  /** The batch the last `jobs` entry was made in. */
+  jobsBatch: number;
+}
+
+export type TranscriptAction =
+  /** Events of one coalesced batch, in order; `idle` when no turn is running. */
+  | { type: 'events'; events: AgentEvent[]; idle?: boolean }
+  | { type: 'append'; entry: EntryBody };
+
+export const initialTranscript: TranscriptState = {
+  entries: [],
+  liveText: '',
+  thinking: false,
+  tools: [],
+  nextId: 1,
+  batch: 0,
+  jobsBatch: -1,
+};
+
+export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
+  if (action.type === 'append') return append(state, action.entry);
+  let next: TranscriptState = { ...state, batch: state.batch + 1 };
+  for (const event of action.events) next = applyEvent(next, event, action.idle ?? false);
+  return next;
+}
+
+function append(state: TranscriptState, entry: EntryBody): TranscriptState {
+  return { ...state, entries: [...state.entries, { ...entry, id: state.nextId }], nextId: state.nextId + 1 };
+}
+
+/** Streamed text not closed by a message_end (an interrupt) still belongs in the transcript. */
+function settleLive(state: TranscriptState): TranscriptState {
+  const text = state.liveText.trim() ? state.liveText : '';
+  const settled = { ...state, liveText: '', thinking: false, tools: [] };
+  return text ? append(settled, { kind: 'assistant', text }) : settled;
+}
+
+/** One event into the state. Every event type is named, so a new one fails to compile here. */
+function applyEvent(state: TranscriptState, event: AgentEvent, idle: boolean): TranscriptState {
+  switch (event.type) {
+    case 'text_delta':
+      return { ...state, liveText: state.liveText + event.text, thinking: false };
+    case 'thinking_delta':
+      return state.thinking ? state : { ...state, thinking: true };
+    case 'message_end': {
+      const text = messageText(event.message);
+      const cleared = { ...state, liveText: '', thinking: false };
+      return text.trim() ? append(cleared, { kind: 'assistant', text }) : cleared;
+    }
+    case 'retry':
+      return append({ ...state, liveText: '' }, { kind: 'retry', text: retryText(event) });
+    case 'tool_start':
+      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, label: event.label }] };
+    case 'tool_update': {
+      const update = lastLine(event.text);
+      return { ...state, tools: state.tools.map((tool) => (tool.id === event.id ? { ...tool, update } : tool)) };
+    }
+    case 'tool_end': {
+      const started = state.tools.find((tool) => tool.id === event.id);
+      const tools = state.tools.filter((tool) => tool.id !== event.id);
+      return append(
+        { ...state, tools },
+        {
+          kind: 'tool',
+          name: event.name,
+          label: started?.label ?? '',
+          summary: resultSummary(event.content, event.isError),
+          isError: event.isError,
+        },
+      );
+    }
+    case 'injected':
+      return append(state, { kind: 'injected', text: messageText(event.message) });
+    case 'compact':
+      return append(state, {
+        kind: 'info',
+        text: `compacted the conversation: ${event.removedMessages} earlier messages replaced by a summary (${event.summaryChars} characters)`,
+      });
+    case 'notice':
+      return append(state, { kind: 'notice', level: event.level, text: event.text });
+    case 'run_end': {
+      const settled = settleLive(state);
+      const text = causeText(event.cause);
+      return text ? append(settled, { kind: 'end', text, isError: event.cause.kind !== 'aborted' }) : settled;
+    }
+    case 'job_notice': {
+      const last = state.entries[state.entries.length - 1];
+      if (last?.kind === 'jobs' && state.jobsBatch === state.batch) {
+        const merged: Entry = { ...last, lines: [...last.lines, event.text], idle };
+        return { ...state, entries: [...state.entries.slice(0, -1), merged] };
+      }
+      return { ...append(state, { kind: 'jobs', lines: [event.text], idle }), jobsBatch: state.batch };
+    }
+    case 'turn_start':
+    case 'turn_end':
+    case 'usage':
+    // Job rows, states and the status segment live in the activity area, not the transcript.
+    case 'job_event':
+    case 'job_state':
+    case 'job_row':
+    case 'job_status':
+      return state;
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unhandled event ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines[lines.length - 1] ?? '';
+}

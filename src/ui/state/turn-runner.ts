@@ -1,0 +1,112 @@
+import type { AgentEvent } from '../../core/loop/events.js';
+import type { UiSession } from '../ui-session.js';
+import { EventBuffer } from './event-buffer.js';
+import type { TranscriptAction } from './transcript.js';
+
+/** What the parent is busy with, and the prompts typed meanwhile. */
+export interface TurnSnapshot {
+  busy?: 'prompt' | 'compact';
+  queued: readonly string[];
+}
+
+export interface TurnRunnerOptions {
+  session: Pick<UiSession, 'submit' | 'compact'>;
+  dispatch: (action: TranscriptAction) => void;
+  /** How long streamed events are gathered before one render (default 40 ms). */
+  flushMs?: number;
+}
+
+type Task = { kind: 'prompt'; text: string } | { kind: 'compact' };
+
+/**
+ * Runs the parent's turns one at a time: a prompt sent while a turn runs waits in the
+ * queue and goes when the turn ends. Events are coalesced before they reach the
+ * transcript, so a fast stream costs one render per window, not one per token.
+ */
+export class TurnRunner {
+  private state: TurnSnapshot = { queued: [] };
+  private controller: AbortController | undefined;
+  private disposed = false;
+  private readonly buffer: EventBuffer<AgentEvent>;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: TurnRunnerOptions) {
+    this.buffer = new EventBuffer(options.flushMs ?? 40, (events) => options.dispatch({ type: 'events', events }));
+  }
+
+  readonly snapshot = (): TurnSnapshot => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Sends the prompt now, or queues it behind the running turn. */
+  submit(text: string): void {
+    if (this.disposed) return;
+    if (this.state.busy) this.set({ ...this.state, queued: [...this.state.queued, text] });
+    else void this.run({ kind: 'prompt', text });
+  }
+
+  /** Compacts now; false when a turn is running. */
+  compact(): boolean {
+    if (this.disposed || this.state.busy) return false;
+    void this.run({ kind: 'compact' });
+    return true;
+  }
+
+  /** Aborts the running turn (sub-agents are not touched); returns the queued prompts, now dropped. */
+  interrupt(): string[] {
+    const queued = [...this.state.queued];
+    if (queued.length) this.set({ ...this.state, queued: [] });
+    this.controller?.abort(new Error('interrupted by the user'));
+    return queued;
+  }
+
+  /** Aborts everything and runs nothing more (the app is quitting). */
+  dispose(): void {
+    this.disposed = true;
+    this.controller?.abort(new Error('the app is quitting'));
+    this.buffer.dispose();
+  }
+
+  private async run(task: Task): Promise<void> {
+    const controller = new AbortController();
+    this.controller = controller;
+    this.set({ ...this.state, busy: task.kind });
+    const { dispatch } = this.options;
+    try {
+      if (task.kind === 'prompt') {
+        dispatch({ type: 'append', entry: { kind: 'user', text: task.text } });
+        const turn = this.options.session.submit(task.text, controller.signal);
+        for (let next = await turn.next(); !next.done; next = await turn.next()) this.buffer.push(next.value);
+      } else {
+        dispatch({ type: 'append', entry: { kind: 'info', text: 'compacting the conversation…' } });
+        const event = await this.options.session.compact(controller.signal);
+        if (event) this.buffer.push(event);
+        else dispatch({ type: 'append', entry: { kind: 'info', text: 'nothing to compact yet' } });
+      }
+    } catch (error) {
+      this.buffer.flush();
+      const what = task.kind === 'prompt' ? 'the turn' : 'compaction';
+      const text = controller.signal.aborted ? `${what} was interrupted` : `${what} failed: ${describe(error)}`;
+      if (!this.disposed) dispatch({ type: 'append', entry: controller.signal.aborted ? { kind: 'info', text } : { kind: 'error', text } });
+    } finally {
+      this.buffer.flush();
+      this.controller = undefined;
+    }
+    if (this.disposed) return;
+    const [next, ...rest] = this.state.queued;
+    this.set({ queued: rest });
+    if (next !== undefined) void this.run({ kind: 'prompt', text: next });
+  }
+
+  private set(state: TurnSnapshot): void {
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,55 @@
+import type { JobManager } from '../core/agents/job-manager.js';
+import type { LoopResult } from '../core/loop/agent-loop.js';
+import type { AgentEvent } from '../core/loop/events.js';
+import type { Usage } from '../core/providers/types.js';
+import type { OpenedSession } from '../core/session/open-session.js';
+import { costOf, modelInfo } from '../core/session/models.js';
+
+/** What the UI does with sub-agents: a real JobManager fits, and so does a test's fake. */
+export type JobControl = Pick<JobManager, 'list' | 'get' | 'stop' | 'stopAll'>;
+
+/** One row of /cost. */
+export interface CostRow {
+  name: string;
+  usage: Usage;
+  /** Dollars; undefined when the model's price is unknown. */
+  cost?: number;
+}
+
+/** The part of an opened session the TUI talks to: it renders events and sends intents. */
+export interface UiSession {
+  readonly model: string;
+  /** Folder of the sub-agent transcripts (`sub-N.jsonl`). */
+  readonly agentsDir: string;
+  readonly warnings: readonly string[];
+  readonly jobs: JobControl;
+  submit(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, LoopResult>;
+  /** Job events happen outside turns; returns the unsubscribe function. */
+  onBackgroundEvent(listener: (event: AgentEvent) => void): () => void;
+  compact(signal: AbortSignal): Promise<AgentEvent | undefined>;
+  /** Tokens of the parent's context window (sub-agents not included). */
+  contextTokens(): number;
+  /** The parent, then each job; `total` covers all of them. */
+  costs(): { rows: CostRow[]; total: CostRow };
+}
+
+/** Adapts an opened core session to what the UI needs. */
+export function uiSessionFrom(opened: OpenedSession): UiSession {
+  const { session } = opened;
+  // Per-row prices use the model table; the session's total (opened.cost) also honours price overrides in settings.
+  const info = modelInfo(opened.model);
+  return {
+    model: opened.model,
+    agentsDir: opened.paths.agentsDir,
+    warnings: opened.warnings,
+    jobs: opened.agents.manager,
+    submit: (prompt, signal) => session.submit(prompt, signal),
+    onBackgroundEvent: (listener) => opened.onBackgroundEvent(listener),
+    compact: (signal) => opened.compact(signal),
+    contextTokens: () => session.contextTokens(),
+    costs: () => ({
+      rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: costOf(usage, info) })),
+      total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
+    }),
+  };
+}

@@ -1,0 +1,171 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
+
+/**
+ * The real binary in a real terminal: tmux runs `outrider` against the mock provider,
+ * keys go in with send-keys, and the screen comes back with capture-pane.
+ */
+const repo = path.resolve(import.meta.dirname, '../..');
+// A private tmux server, so these tests never touch the user's own tmux sessions.
+const socket = `outrider-e2e-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+
+let mock: MockProvider;
+let counter = 0;
+let current: string | undefined;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+
+afterAll(async () => {
+  spawnSync('tmux', ['-L', socket, 'kill-server']);
+  await mock.close();
+});
+
+afterEach(() => {
+  if (current) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', current]);
+  current = undefined;
+  mock.reset();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Starts outrider in a fresh 120×40 pane and waits until it is ready for input. */
+async function start(): Promise<string> {
+  const home = tempDir('outrider-home-');
+  const project = tempDir('outrider-project-');
+  writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
+  const name = `tui-${counter++}`;
+  const command = [
+    'env',
+    `OUTRIDER_HOME=${home}`,
+    'ANTHROPIC_API_KEY=test',
+    `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`,
+    process.execPath,
+    path.join(repo, 'bin/outrider.js'),
+  ].join(' ');
+  tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, command);
+  current = name;
+  tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+  tmux('set-option', '-s', 'escape-time', '0');
+  await screen(name, /\/help/);
+  return name;
+}
+
+function capture(name: string): string {
+  return tmux('capture-pane', '-p', '-t', name);
+}
+
+/** Polls the pane until `pattern` shows, or fails with what the screen held. */
+async function screen(name: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = capture(name);
+    if (pattern.test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${pattern}; the screen was:\n${text}`);
+}
+
+function type(name: string, text: string): void {
+  tmux('send-keys', '-t', name, '-l', text);
+  tmux('send-keys', '-t', name, 'Enter');
+}
+
+function key(name: string, ...keys: string[]): void {
+  tmux('send-keys', '-t', name, ...keys);
+}
+
+const isChild = (request: RecordedRequest) => request.raw.includes('You are a sub-agent started by another agent');
+const lastUserText = (request: RecordedRequest) => {
+  const messages = request.body?.messages ?? [];
+  return JSON.stringify(messages[messages.length - 1] ?? {});
+};
+
+describe('the interactive TUI', () => {
+  it('shows a plain answer', async () => {
+    const pane = await start();
+    mock.script({ text: 'Hello from the mock model.' });
+    type(pane, 'say hello');
+    const text = await screen(pane, /Hello from the mock model\./);
+    expect(text).toContain('› say hello');
+  });
+
+  it('shows a tool call and its result, then the answer', async () => {
+    const pane = await start();
+    mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'hello.txt' } }] }, { text: 'The file greets you.' });
+    type(pane, 'what does hello.txt say?');
+    const text = await screen(pane, /The file greets you\./);
+    expect(text).toMatch(/● read_file hello\.txt/);
+    expect(text).toMatch(/⎿ .*hi from the file/);
+  });
+
+  it('shows sub-agent rows and the status segment, the completion notice, then /agents', async () => {
+    const pane = await start();
+    let childReplies = 0;
+    mock.respond((request): Reply => {
+      if (isChild(request)) {
+        childReplies += 1;
+        return { text: `child answer ${childReplies}`, delayMs: 2500 };
+      }
+      if (lastUserText(request).includes('tool_result')) return { text: 'Two sub-agents are on it.' };
+      return {
+        toolCalls: [
+          { name: 'agent_start', args: { task: 'find the config loader' } },
+          { name: 'agent_start', args: { task: 'list the test helpers' } },
+        ],
+      };
+    });
+    type(pane, 'investigate with two sub-agents');
+    const busy = await screen(pane, /sub-2 {2}.*running/);
+    expect(busy).toMatch(/sub-1 {2}.*running \d+s · 0 tools/);
+    expect(busy).toMatch(/subagents: 2 running \(oldest \d+s\)/);
+    expect(busy.indexOf('sub-1  ')).toBeLessThan(busy.indexOf('sub-2  '));
+    expect(busy).toContain('Two sub-agents are on it.');
+
+    const done = await screen(pane, /◆ sub-2 finished/);
+    expect(done).toContain('◆ sub-1 finished: find the config loader');
+    expect(done).toMatch(/subagents: 2 done/);
+
+    type(pane, '/agents');
+    const list = await screen(pane, /Sub-agents \(2\)/);
+    expect(list).toMatch(/sub-1\s+done\s+explore.*find the config loader/);
+    expect(list).toMatch(/sub-2\s+done\s+explore.*list the test helpers/);
+    key(pane, 'Enter');
+    const detail = await screen(pane, /Result:/);
+    expect(detail).toContain('Task: find the config loader');
+    expect(detail).toMatch(/child answer \d/);
+  });
+
+  it('Esc interrupts a slow reply and the app stays usable', async () => {
+    const pane = await start();
+    mock.script({ text: 'Streaming slowly, one piece at a time, far too long to wait for.', chunkDelayMs: 400 });
+    type(pane, 'tell me a long story');
+    await screen(pane, /Streaming sl/);
+    key(pane, 'Escape');
+    await screen(pane, /interrupted/);
+    mock.script({ text: 'Still here after the interrupt.' });
+    type(pane, 'are you there?');
+    await screen(pane, /Still here after the interrupt\./);
+  });
+
+  it('Ctrl+C twice quits', async () => {
+    const pane = await start();
+    key(pane, 'C-c');
+    await screen(pane, /press Ctrl\+C again to quit/);
+    key(pane, 'C-c');
+    await expect.poll(() => tmux('list-panes', '-t', pane, '-F', '#{pane_dead}').trim(), { timeout: 5000 }).toBe('1');
+  });
+});

@@ -1,0 +1,214 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../src/core/providers/types.js';
+import type { FakeReply } from '../support/fake-stream.js';
+import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, tick, until } from './harness.js';
+
+let session: TestSession | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function open(script: Parameters<typeof openTestSession>[0], flags?: Parameters<typeof openTestSession>[1]) {
+  session = await openTestSession(script, flags);
+  return session;
+}
+
+/** Types a line and presses Enter. */
+async function send(rendered: Parameters<typeof keys>[0], text: string) {
+  await keys(rendered, text, KEY.enter);
+}
+
+const lastText = (request: ModelRequest) => JSON.stringify(request.messages[request.messages.length - 1]);
+
+/** A script where the parent starts two sub-agents that run until stopped. */
+function twoHangingJobs(request: ModelRequest): FakeReply {
+  if (fromChild(request.system)) return { hang: true };
+  if (lastText(request).includes('tool_result')) return { text: 'Both started.' };
+  return {
+    toolCalls: [
+      { name: 'agent_start', args: { task: 'map the config loader' } },
+      { name: 'agent_start', args: { task: 'list the test helpers' } },
+    ],
+  };
+}
+
+describe('the app', () => {
+  it('sends a prompt and shows the answer, with the model and context in the footer', async () => {
+    const s = await open([{ text: 'Hi! How can I help?', usage: { input: 1200, output: 30 } }]);
+    const { rendered } = await mountApp(s);
+    expect(frame(rendered)).toContain(`outrider · ${s.opened.model} · /help`);
+    await send(rendered, 'hello');
+    const text = await until(() => {
+      const f = frame(rendered);
+      return f.includes('Hi! How can I help?') && f.includes('ctx 1.2k') && f;
+    });
+    expect(text).toContain('› hello');
+  });
+
+  it('quits on the second Ctrl+C within the window, not the first', async () => {
+    const s = await open([]);
+    const { rendered, quits } = await mountApp(s, { confirmWindowMs: 150 });
+    await keys(rendered, KEY.ctrlC);
+    expect(frame(rendered)).toContain('press Ctrl+C again to quit');
+    expect(quits.count).toBe(0);
+    await tick(250);
+    expect(frame(rendered)).not.toContain('press Ctrl+C again');
+    await keys(rendered, KEY.ctrlC);
+    expect(quits.count).toBe(0);
+    await keys(rendered, KEY.ctrlC);
+    expect(quits.count).toBe(1);
+  });
+
+  it('stops every running sub-agent on a confirmed Ctrl+K, and keeps the rows ordered meanwhile', async () => {
+    const s = await open(twoHangingJobs);
+    const { rendered } = await mountApp(s);
+    await keys(rendered, KEY.ctrlK);
+    await until(() => frame(rendered).includes('no sub-agents are running'));
+
+    await send(rendered, 'start two');
+    const busy = await until(() => {
+      const f = frame(rendered);
+      return f.includes('Both started.') && /sub-2 {2}thinking…/.test(f) && f;
+    });
+    expect(busy.indexOf('sub-1  thinking…')).toBeLessThan(busy.indexOf('sub-2  thinking…'));
+    expect(busy).toMatch(/subagents: 2 running \(oldest \d+s\)/);
+
+    await keys(rendered, KEY.ctrlK);
+    expect(frame(rendered)).toContain('press Ctrl+K again to stop 2 sub-agents');
+    expect(s.opened.agents.manager.active()).toHaveLength(2);
+    await keys(rendered, KEY.ctrlK);
+    expect(s.opened.agents.manager.list().map((j) => j.state)).toEqual(['aborted', 'aborted']);
+    const after = await until(() => {
+      const f = frame(rendered);
+      return !f.includes('thinking…') && f.includes('subagents: 2 stopped') && f;
+    });
+    expect(after).toContain('· stopped 2 sub-agents');
+  });
+
+  it('Esc interrupts the parent turn only: sub-agents keep running and the app takes the next prompt', async () => {
+    let parentCalls = 0;
+    const s = await open((request) => {
+      if (fromChild(request.system)) return { hang: true };
+      parentCalls += 1;
+      if (parentCalls === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'keep going' } }] };
+      if (parentCalls === 2) return { hang: true };
+      return { text: 'Back again.' };
+    });
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'start one and think');
+    await until(() => /sub-1 {2}thinking…/.test(frame(rendered)) && s.opened.agents.manager.active().length === 1);
+    await until(() => parentCalls === 2);
+
+    await send(rendered, 'a queued question');
+    expect(frame(rendered)).toContain('queued: a queued question');
+    await keys(rendered, KEY.escape);
+    await until(() => frame(rendered).includes('■ interrupted (sub-agents keep running)'));
+    expect(s.opened.agents.manager.get('sub-1').state).toBe('running');
+    // The queued prompt comes back to the input instead of being sent.
+    expect(frame(rendered)).not.toContain('queued: a queued question');
+    expect(frame(rendered)).toMatch(/› a queued question/);
+
+    await keys(rendered, KEY.enter);
+    await until(() => frame(rendered).includes('Back again.'));
+  });
+
+  it('sends a prompt queued during a turn when the turn ends', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const s = await open([{ text: 'First answer.', wait: gate }, { text: 'Second answer.' }]);
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'first');
+    await until(() => frame(rendered).includes('working…'));
+    await send(rendered, 'second');
+    expect(frame(rendered)).toContain('queued: second');
+    release();
+    const text = await until(() => frame(rendered).includes('Second answer.') && frame(rendered));
+    expect(text.indexOf('First answer.')).toBeLessThan(text.indexOf('› second'));
+    expect(text).not.toContain('queued: second');
+  });
+
+  it('asks before a mutating tool runs and answers from the keys', async () => {
+    const s = await open([
+      { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hello' } }] },
+      { toolCalls: [{ name: 'write_file', args: { path: 'other.txt', content: 'no' } }] },
+      { text: 'Done writing.' },
+    ]);
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'write two files');
+    await until(() => frame(rendered).includes('The agent asks: run write_file notes.txt?'));
+    await keys(rendered, 'y');
+    await until(() => frame(rendered).includes('The agent asks: run write_file other.txt?'));
+    await keys(rendered, KEY.escape);
+    const text = await until(() => frame(rendered).includes('Done writing.') && frame(rendered));
+    expect(text).toContain('· allowed write_file notes.txt');
+    expect(text).toContain('· denied write_file other.txt');
+    expect(text).toMatch(/⎿ error: The user denied write_file/);
+  });
+
+  it('shows which sub-agent asks for approval, and its row says it waits', async () => {
+    const s = await open((request) => {
+      if (fromChild(request.system)) {
+        if (lastText(request).includes('tool_result')) return { text: 'child wrote it' };
+        return { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] };
+      }
+      if (lastText(request).includes('tool_result')) return { text: 'Started.' };
+      return { toolCalls: [{ name: 'agent_start', args: { task: 'write child.txt', agent: 'general' } }] };
+    });
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'delegate a write');
+    await until(() => frame(rendered).includes('sub-1 asks: run write_file child.txt?'));
+    await until(() => frame(rendered).includes('sub-1  waiting for approval: write_file child.txt'));
+    await keys(rendered, 'a');
+    const text = await until(() => frame(rendered).includes('◆ sub-1 finished: write child.txt') && frame(rendered));
+    expect(text).toContain('· allowed for this session: write_file child.txt for sub-1');
+    expect(text).toContain('the model hears of this with your next prompt');
+  });
+
+  it('answers /help, /cost, /agents stop and unknown commands in the transcript', async () => {
+    const s = await open([{ text: 'ok', usage: { input: 2000, output: 100 } }]);
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'hi');
+    await until(() => frame(rendered).includes('ok'));
+    await send(rendered, '/help');
+    await until(() => frame(rendered).includes('Ctrl+K'));
+    let text = frame(rendered);
+    expect(text).toContain('Keys');
+    expect(text).toContain('/agents stop <id|all>');
+
+    await send(rendered, '/cost');
+    text = await until(() => frame(rendered).includes('Cost') && frame(rendered));
+    expect(text).toMatch(/parent\s+2\.0k\s+100\s+0\s+0\s+2\.1k\s+\$0\.0075/);
+    expect(text).toMatch(/total\s+2\.0k\s+100/);
+
+    await send(rendered, '/agents stop sub-9');
+    await until(() => frame(rendered).includes('✗ unknown sub-agent id "sub-9"'));
+    await send(rendered, '/agents stop all');
+    await until(() => frame(rendered).includes('· no sub-agents are running'));
+    await send(rendered, '/agents frobnicate');
+    await until(() => frame(rendered).includes('✗ usage: /agents, or /agents stop <id|all>'));
+    await send(rendered, '/nope');
+    await until(() => frame(rendered).includes('✗ unknown command /nope: /help lists the commands'));
+  });
+
+  it('opens /agents over the input and goes back with Esc', async () => {
+    const s = await open(twoHangingJobs);
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'start two');
+    await until(() => s.opened.agents.manager.active().length === 2 && frame(rendered).includes('Both started.'));
+    await send(rendered, '/agents');
+    await until(() => frame(rendered).includes('Sub-agents (2)'));
+    await keys(rendered, KEY.down, 'x');
+    await until(() => s.opened.agents.manager.get('sub-2').state === 'aborted');
+    expect(s.opened.agents.manager.get('sub-1').state).toBe('running');
+    await keys(rendered, KEY.escape);
+    await until(() => !frame(rendered).includes('Sub-agents (2)') && frame(rendered).includes('│ › '));
+  });
+
+  it('/quit quits at once', async () => {
+    const s = await open([]);
+    const { rendered, quits } = await mountApp(s);
+    await send(rendered, '/quit');
+    expect(quits.count).toBe(1);
+  });
+});

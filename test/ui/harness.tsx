@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+import type { Job } from '../../src/core/agents/job-manager.js';
+import { emptyUsage } from '../../src/core/providers/types.js';
+import { type OpenedSession, openSession } from '../../src/core/session/open-session.js';
+import { App, type AppProps } from '../../src/ui/App.js';
+import { ApprovalBroker } from '../../src/ui/approval-broker.js';
+import { type UiSession, uiSessionFrom } from '../../src/ui/ui-session.js';
+import { type FakeScript, fakeStream } from '../support/fake-stream.js';
+
+/** Raw key sequences as a terminal sends them. */
+export const KEY = {
+  enter: '\r',
+  escape: '\u001B',
+  ctrlA: '\u0001',
+  ctrlC: '\u0003',
+  ctrlE: '\u0005',
+  ctrlK: '\u000B',
+  backspace: '\u007F',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  left: '\u001B[D',
+  right: '\u001B[C',
+} as const;
+
+export const tick = (ms = 25) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` passes (it may throw), or rethrows its last failure after `timeoutMs`. */
+export async function until<T>(check: () => T | false | undefined, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = check();
+      if (value !== false && value !== undefined) return value as T;
+      throw new Error('condition not met');
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await tick(15);
+  }
+}
+
+export type Rendered = ReturnType<typeof render>;
+
+/** Renders and waits for the first effects, so key handlers are attached before keys are sent. */
+export async function mount(tree: ReactElement): Promise<Rendered> {
+  const rendered = render(tree);
+  await tick();
+  return rendered;
+}
+
+/** Writes keys one at a time, letting the app re-render between them as a person's typing would. */
+export async function keys(rendered: Rendered, ...sequence: string[]): Promise<void> {
+  for (const key of sequence) {
+    rendered.stdin.write(key);
+    await tick();
+  }
+}
+
+/** The frame with its trailing spaces gone, so line assertions read naturally. */
+export function frame(rendered: Rendered): string {
+  return (rendered.lastFrame() ?? '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
+
+/** A job snapshot with plausible defaults. */
+export function job(overrides: Partial<Job> & { number: number }): Job {
+  return {
+    id: `sub-${overrides.number}`,
+    state: 'running',
+    definition: 'explore',
+    mode: 'typed',
+    task: `task ${overrides.number}`,
+    label: `task ${overrides.number}`,
+    createdAt: 0,
+    startedAt: 0,
+    turns: 1,
+    toolCalls: 0,
+    contextTokens: 0,
+    usage: emptyUsage(),
+    activity: 'thinking…',
+    ...overrides,
+  };
+}
+
+/** A real session (real loop, tools, job manager) whose model is an in-process fake stream. */
+export interface TestSession {
+  opened: OpenedSession;
+  ui: UiSession;
+  approvals: ApprovalBroker;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function openTestSession(script: FakeScript, flags: { permissionMode?: 'default' | 'yolo' } = {}): Promise<TestSession> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
+  const approvals = new ApprovalBroker();
+  const opened = await openSession({
+    cwd: dir,
+    env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
+    headless: false,
+    flags: { ...flags },
+    approver: approvals.approver,
+    stream: fakeStream(script),
+  });
+  return {
+    opened,
+    ui: uiSessionFrom(opened),
+    approvals,
+    dir,
+    close: async () => {
+      await opened.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Renders the whole app on a session, counting quits. */
+export async function mountApp(session: TestSession, props: Partial<AppProps> = {}) {
+  const quits = { count: 0 };
+  const rendered = await mount(
+    <App session={session.ui} approvals={session.approvals} onQuit={() => (quits.count += 1)} rowFlushMs={20} streamFlushMs={5} {...props} />,
+  );
+  return { rendered, quits };
+}
+
+/** True for a request a sub-agent made (its system prompt carries the role contract). */
+export const fromChild = (system: string) => system.includes('You are a sub-agent');
