@@ -1,5 +1,5 @@
-import { Box } from 'ink';
-import { useCallback, useMemo, useReducer, useState } from 'react';
+import { Box, Text } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import type { AgentEvent } from '../core/loop/events.js';
 import type { ApprovalAnswer } from '../core/permissions/types.js';
 import type { ApprovalBroker } from './approval-broker.js';
@@ -62,12 +62,14 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
   const ctrlK = useConfirmPress(confirmWindowMs);
 
   const quit = useCallback(() => {
-    if (quitting) return;
-    setQuitting(true);
     runner.dispose();
     approvals.denyAll();
-    onQuit();
-  }, [quitting, runner, approvals, onQuit]);
+    setQuitting(true);
+  }, [runner, approvals]);
+  // Told after the quitting frame is committed, so that frame is what stays on the terminal.
+  useEffect(() => {
+    if (quitting) onQuit();
+  }, [quitting, onQuit]);
 
   const commands = useCommands({
     session,
@@ -126,9 +128,17 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
     ? 'press Ctrl+C again to quit (stops every sub-agent)'
     : ctrlK.armed
       ? `press Ctrl+K again to stop ${activeJobs} sub-agent${activeJobs === 1 ? '' : 's'}`
-      : quitting
-        ? 'quitting: stopping sub-agents…'
-        : undefined;
+      : undefined;
+
+  if (quitting) {
+    // The last frame stays on the terminal: the transcript, and no input or hint to mislead.
+    return (
+      <Box flexDirection="column">
+        <TranscriptView entries={transcript.entries} width={width} />
+        {activeJobs > 0 ? <Text dimColor>{`stopping ${activeJobs} sub-agent${activeJobs === 1 ? '' : 's'}…`}</Text> : null}
+      </Box>
+    );
+  }
 
   return (
     <Box flexDirection="column">
@@ -151,7 +161,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
           line={editor.line}
           onEdit={editor.edit}
           onSubmit={submit}
-          active={!approval && !quitting}
+          active={!approval}
           busy={busy}
           queued={turn.queued}
           width={width}

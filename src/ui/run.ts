@@ -46,9 +46,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   }
 
   approvals.denyAll();
-  const running = opened.agents.manager.active().length;
   instance.unmount();
-  if (running) process.stderr.write(`outrider: stopping ${running} sub-agent${running === 1 ? '' : 's'}…\n`);
   await opened.close();
   process.stdout.write(`Session ${opened.session.id} saved. Resume it with: outrider --resume ${opened.session.id}\n`);
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

@@ -55,7 +55,8 @@ async function start(): Promise<string> {
     process.execPath,
     path.join(repo, 'bin/outrider.js'),
   ].join(' ');
-  tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, command);
+  // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
+  tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
   current = name;
   tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
@@ -161,11 +162,23 @@ describe('the interactive TUI', () => {
     await screen(pane, /Still here after the interrupt\./);
   });
 
-  it('Ctrl+C twice quits', async () => {
+  it('Ctrl+C twice quits, stopping a running sub-agent, within about 2 s', async () => {
     const pane = await start();
+    mock.respond((request): Reply => {
+      if (isChild(request)) return { fault: { kind: 'hang' } };
+      if (lastUserText(request).includes('tool_result')) return { text: 'Started one.' };
+      return { toolCalls: [{ name: 'agent_start', args: { task: 'never finishes' } }] };
+    });
+    type(pane, 'start one that hangs');
+    await screen(pane, /sub-1 {2}thinking… {2}running/);
     key(pane, 'C-c');
     await screen(pane, /press Ctrl\+C again to quit/);
+    const pressed = Date.now();
     key(pane, 'C-c');
-    await expect.poll(() => tmux('list-panes', '-t', pane, '-F', '#{pane_dead}').trim(), { timeout: 5000 }).toBe('1');
+    await expect.poll(() => tmux('list-panes', '-t', pane, '-F', '#{pane_dead}').trim(), { timeout: 5000, interval: 50 }).toBe('1');
+    expect(Date.now() - pressed).toBeLessThan(3000);
+    const last = capture(pane);
+    expect(last).toContain('[exit status 0]');
+    expect(last).toMatch(/outrider --resume \S+/);
   });
 });

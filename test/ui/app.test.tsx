@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../../src/core/providers/types.js';
+import type { Message, ModelRequest, StreamFn } from '../../src/core/providers/types.js';
 import type { FakeReply } from '../support/fake-stream.js';
 import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, tick, until } from './harness.js';
 
@@ -9,8 +9,8 @@ afterEach(async () => {
   session = undefined;
 });
 
-async function open(script: Parameters<typeof openTestSession>[0], flags?: Parameters<typeof openTestSession>[1]) {
-  session = await openTestSession(script, flags);
+async function open(script: Parameters<typeof openTestSession>[0], options?: Parameters<typeof openTestSession>[1]) {
+  session = await openTestSession(script, options);
   return session;
 }
 
@@ -203,6 +203,60 @@ describe('the app', () => {
     expect(s.opened.agents.manager.get('sub-1').state).toBe('running');
     await keys(rendered, KEY.escape);
     await until(() => !frame(rendered).includes('Sub-agents (2)') && frame(rendered).includes('│ › '));
+  });
+
+  it('coalesces a fast stream and a storm of row updates into a few renders', async () => {
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 };
+    const end = (message: Message) => ({ type: 'message_end' as const, message, stopReason: 'end_turn' as const, usage });
+    let parentCalls = 0;
+    const stream: StreamFn = async function* (request) {
+      if (fromChild(request.system)) {
+        // A child streaming 300 tokens over a few hundred milliseconds: one job_row each.
+        for (let i = 0; i < 300; i++) {
+          yield { type: 'text_delta', text: `t${i} ` };
+          await tick(1);
+        }
+        yield end({ role: 'assistant', content: [{ type: 'text', text: 'child done' }] });
+        return;
+      }
+      parentCalls += 1;
+      if (parentCalls === 1) {
+        for (let i = 0; i < 400; i++) {
+          yield { type: 'text_delta', text: 'x' };
+          // Each token in its own macrotask, as tokens from a socket arrive.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        yield end({ role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(400) }] });
+      } else if (parentCalls === 2) {
+        const call = { type: 'tool_use' as const, id: 'c1', name: 'agent_start', input: { task: 'stream a lot' } };
+        yield { type: 'message_end', message: { role: 'assistant', content: [call] }, stopReason: 'tool_use', usage };
+      } else {
+        yield end({ role: 'assistant', content: [{ type: 'text', text: 'started' }] });
+      }
+    };
+    const s = await open([], { stream });
+    const { rendered } = await mountApp(s, { rowFlushMs: 150, streamFlushMs: 40 });
+
+    let before = rendered.frames.length;
+    await send(rendered, 'go');
+    // 400 characters wrap over several lines; count them instead.
+    await until(() => (frame(rendered).match(/x/g) ?? []).length >= 400 && !frame(rendered).includes('working…'));
+    expect(rendered.frames.length - before).toBeLessThan(40);
+
+    before = rendered.frames.length;
+    await send(rendered, 'delegate');
+    await until(() => frame(rendered).includes('◆ sub-1 finished: stream a lot'), 5000);
+    expect(rendered.frames.length - before).toBeLessThan(60);
+  });
+
+  it('/compact compacts the history, or says why it could not', async () => {
+    const s = await open([{ text: 'ok' }]);
+    const { rendered } = await mountApp(s);
+    await send(rendered, 'hi');
+    await until(() => frame(rendered).includes('ok'));
+    await send(rendered, '/compact');
+    await until(() => frame(rendered).includes('· compacting the conversation…'));
+    await until(() => frame(rendered).includes('! compaction failed: the conversation is too short to compact'));
   });
 
   it('/quit quits at once', async () => {

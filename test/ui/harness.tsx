@@ -4,7 +4,7 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import type { Job } from '../../src/core/agents/job-manager.js';
-import { emptyUsage } from '../../src/core/providers/types.js';
+import { type StreamFn, emptyUsage } from '../../src/core/providers/types.js';
 import { type OpenedSession, openSession } from '../../src/core/session/open-session.js';
 import { App, type AppProps } from '../../src/ui/App.js';
 import { ApprovalBroker } from '../../src/ui/approval-broker.js';
@@ -97,16 +97,16 @@ export interface TestSession {
   close(): Promise<void>;
 }
 
-export async function openTestSession(script: FakeScript, flags: { permissionMode?: 'default' | 'yolo' } = {}): Promise<TestSession> {
+export async function openTestSession(script: FakeScript, options: { stream?: StreamFn } = {}): Promise<TestSession> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
   const approvals = new ApprovalBroker();
   const opened = await openSession({
     cwd: dir,
     env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
     headless: false,
-    flags: { ...flags },
+    flags: {},
     approver: approvals.approver,
-    stream: fakeStream(script),
+    stream: options.stream ?? fakeStream(script),
   });
   return {
     opened,

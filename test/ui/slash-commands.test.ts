@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseSlashCommand } from '../../src/ui/slash-commands.js';
+
+describe('parseSlashCommand', () => {
+  it.each([
+    ['/help', { name: 'help' }],
+    ['  /HELP  ', { name: 'help' }],
+    ['/agents', { name: 'agents' }],
+    ['/agents stop sub-3', { name: 'agents-stop', target: 'sub-3' }],
+    ['/agents stop 3', { name: 'agents-stop', target: '3' }],
+    ['/agents stop all', { name: 'agents-stop', target: 'all' }],
+    ['/compact', { name: 'compact' }],
+    ['/cost', { name: 'cost' }],
+    ['/quit', { name: 'quit' }],
+    ['/exit', { name: 'quit' }],
+    ['/frob x', { name: 'unknown', command: '/frob' }],
+  ])('%j → %j', (line, expected) => {
+    expect(parseSlashCommand(line)).toEqual(expected);
+  });
+
+  it('explains the usage of /agents with wrong arguments', () => {
+    for (const line of ['/agents stop', '/agents kill sub-1', '/agents stop sub-1 sub-2']) {
+      expect(parseSlashCommand(line)).toMatchObject({ name: 'usage', message: expect.stringContaining('/agents stop <id|all>') });
+    }
+  });
+
+  it('leaves prompts alone', () => {
+    expect(parseSlashCommand('explain /etc/hosts')).toBeUndefined();
+    expect(parseSlashCommand('')).toBeUndefined();
+  });
+});
