@@ -109,8 +109,8 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
 
   const answer = useCallback(
     (choice: ApprovalAnswer) => {
-      if (!approval) return;
-      approvals.answer(approval.key, choice);
+      // A second key of the same chunk finds the request already answered.
+      if (!approval || !approvals.answer(approval.key, choice)) return;
       const { request } = approval;
       const what = `${request.toolName}${request.label ? ` ${request.label}` : ''}${request.jobId ? ` for ${request.jobId}` : ''}`;
       const verdict = choice === 'deny' ? 'denied' : choice === 'allow-always' ? 'allowed for this session:' : 'allowed';

@@ -41,8 +41,9 @@ export class ApprovalBroker {
     return () => this.listeners.delete(listener);
   };
 
-  answer(key: number, answer: ApprovalAnswer): void {
-    this.settle(key, answer);
+  /** False when the request was already answered or withdrawn. */
+  answer(key: number, answer: ApprovalAnswer): boolean {
+    return this.settle(key, answer);
   }
 
   /** Denies everything still waiting (the app is quitting). */
@@ -50,12 +51,13 @@ export class ApprovalBroker {
     for (const { key } of this.queue) this.settle(key, 'deny');
   }
 
-  private settle(key: number, answer: ApprovalAnswer): void {
+  private settle(key: number, answer: ApprovalAnswer): boolean {
     const resolve = this.resolvers.get(key);
-    if (!resolve) return;
+    if (!resolve) return false;
     this.resolvers.delete(key);
     this.update(this.queue.filter((entry) => entry.key !== key));
     resolve(answer);
+    return true;
   }
 
   private update(queue: readonly PendingApproval[]): void {

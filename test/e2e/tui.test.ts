@@ -43,29 +43,30 @@ function tempDir(prefix: string): string {
 
 /** Starts outrider in a fresh 120×40 pane and waits until it is ready for input. */
 async function start(): Promise<string> {
+  const name = launch([`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`]);
+  await screen(name, /\/help/);
+  return name;
+}
+
+/** Runs outrider in a new pane with a private home, a temp project and these variables. */
+function launch(variables: string[]): string {
   const home = tempDir('outrider-home-');
   const project = tempDir('outrider-project-');
   writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
   const name = `tui-${counter++}`;
-  const command = [
-    'env',
-    `OUTRIDER_HOME=${home}`,
-    'ANTHROPIC_API_KEY=test',
-    `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`,
-    process.execPath,
-    path.join(repo, 'bin/outrider.js'),
-  ].join(' ');
+  // `env -i` keeps the developer's own API keys out of the run.
+  const command = ['env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `OUTRIDER_HOME=${home}`, ...variables, process.execPath, path.join(repo, 'bin/outrider.js')].join(' ');
   // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
   tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
   current = name;
   tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
-  await screen(name, /\/help/);
   return name;
 }
 
 function capture(name: string): string {
-  return tmux('capture-pane', '-p', '-t', name);
+  // -J joins lines the terminal wrapped, so long lines match as one.
+  return tmux('capture-pane', '-p', '-J', '-t', name);
 }
 
 /** Polls the pane until `pattern` shows, or fails with what the screen held. */
@@ -96,6 +97,15 @@ const lastUserText = (request: RecordedRequest) => {
 };
 
 describe('the interactive TUI', () => {
+  it('prints a startup error on one line and exits 2', async () => {
+    const pane = launch([]);
+    await screen(pane, /\[exit status \d+\]/);
+    // The wrapped line's first row may have scrolled off when the pane died: read the history too.
+    const text = tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+    expect(text).toContain('outrider: no API key: set ANTHROPIC_API_KEY or OPENAI_API_KEY');
+    expect(text).toContain('[exit status 2]');
+  });
+
   it('shows a plain answer', async () => {
     const pane = await start();
     mock.script({ text: 'Hello from the mock model.' });

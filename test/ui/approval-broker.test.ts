@@ -11,7 +11,9 @@ describe('ApprovalBroker', () => {
     const first = broker.approver(request('one'), new AbortController().signal);
     const second = broker.approver(request('two', 'sub-1'), new AbortController().signal);
     expect(broker.pending().map((p) => p.request.label)).toEqual(['one', 'two']);
-    broker.answer(broker.pending()[0]!.key, 'allow-always');
+    const key = broker.pending()[0]!.key;
+    expect(broker.answer(key, 'allow-always')).toBe(true);
+    expect(broker.answer(key, 'deny')).toBe(false);
     await expect(first).resolves.toBe('allow-always');
     expect(broker.pending().map((p) => p.request.jobId)).toEqual(['sub-1']);
     broker.answer(broker.pending()[0]!.key, 'deny');

@@ -44,7 +44,7 @@ export function LiveRegion({ text, thinking, tools, busy, width }: LiveRegionPro
           {tool.update ? <Text dimColor>{cutLine(`  ⎿ ${tool.update}`, width)}</Text> : null}
         </Box>
       ))}
-      {idleIndicator ? <Text dimColor>{thinking ? 'thinking…' : 'working…'}</Text> : null}
+      {idleIndicator ? <Text dimColor>{`${thinking ? 'thinking…' : 'working…'} (Esc to interrupt)`}</Text> : null}
     </Box>
   );
 }
