@@ -37,6 +37,9 @@ export interface AppProps {
 function startState(session: UiSession): TranscriptState {
   const intro: EntryBody[] = [
     { kind: 'info', text: `outrider · ${session.model} · /help for keys and commands` },
+    ...(session.resumedMessages > 0
+      ? [{ kind: 'info', text: `resumed: the model remembers ${session.resumedMessages} earlier messages` } as const]
+      : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
   return intro.reduce((state, entry) => transcriptReducer(state, { type: 'append', entry }), initialTranscript);
@@ -151,7 +154,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
           jobs={agents.jobs}
           now={agents.now}
           width={width}
-          agentsDir={session.agentsDir}
+          transcriptOf={session.transcriptOf}
           active={!approval}
           onStop={commands.stopJobs}
           onClose={() => setView('main')}

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../core/loop/events.js';
 import type { Usage } from '../core/providers/types.js';
 import type { OpenedSession } from '../core/session/open-session.js';
 import { costOf, modelInfo } from '../core/session/models.js';
+import { agentTranscriptPath } from '../core/session/store.js';
 
 /** What the UI does with sub-agents: a real JobManager fits, and so does a test's fake. */
 export type JobControl = Pick<JobManager, 'list' | 'get' | 'stop' | 'stopAll'>;
@@ -19,9 +20,11 @@ export interface CostRow {
 /** The part of an opened session the TUI talks to: it renders events and sends intents. */
 export interface UiSession {
   readonly model: string;
-  /** Folder of the sub-agent transcripts (`sub-N.jsonl`). */
-  readonly agentsDir: string;
+  /** Path of a sub-agent's transcript file (`agents/sub-N.jsonl` in the session folder). */
+  transcriptOf(jobId: string): string;
   readonly warnings: readonly string[];
+  /** Messages already in the history when the app started (a resumed session). */
+  readonly resumedMessages: number;
   readonly jobs: JobControl;
   submit(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, LoopResult>;
   /** Job events happen outside turns; returns the unsubscribe function. */
@@ -40,8 +43,9 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
   const info = modelInfo(opened.model);
   return {
     model: opened.model,
-    agentsDir: opened.paths.agentsDir,
+    transcriptOf: (jobId) => agentTranscriptPath(opened.paths, jobId),
     warnings: opened.warnings,
+    resumedMessages: session.messages().length,
     jobs: opened.agents.manager,
     submit: (prompt, signal) => session.submit(prompt, signal),
     onBackgroundEvent: (listener) => opened.onBackgroundEvent(listener),

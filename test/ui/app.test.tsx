@@ -259,6 +259,19 @@ describe('the app', () => {
     await until(() => frame(rendered).includes('! compaction failed: the conversation is too short to compact'));
   });
 
+  it('says when it resumed a session', async () => {
+    const first = await openTestSession([{ text: 'noted' }]);
+    const { rendered } = await mountApp(first);
+    await send(rendered, 'remember this');
+    await until(() => frame(rendered).includes('noted'));
+    rendered.unmount();
+    await first.opened.close();
+
+    const s = await open([], { dir: first.dir, continue: true });
+    const { rendered: again } = await mountApp(s);
+    expect(frame(again)).toContain('· resumed: the model remembers 2 earlier messages');
+  });
+
   it('/quit quits at once', async () => {
     const s = await open([]);
     const { rendered, quits } = await mountApp(s);

@@ -97,14 +97,17 @@ export interface TestSession {
   close(): Promise<void>;
 }
 
-export async function openTestSession(script: FakeScript, options: { stream?: StreamFn } = {}): Promise<TestSession> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
+export async function openTestSession(
+  script: FakeScript,
+  options: { stream?: StreamFn; dir?: string; continue?: boolean } = {},
+): Promise<TestSession> {
+  const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
   const approvals = new ApprovalBroker();
   const opened = await openSession({
     cwd: dir,
     env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
     headless: false,
-    flags: {},
+    flags: options.continue ? { continue: true } : {},
     approver: approvals.approver,
     stream: options.stream ?? fakeStream(script),
   });

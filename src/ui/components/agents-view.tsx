@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { useInput } from 'ink';
 import { useMemo, useRef, useState } from 'react';
 import type { Job } from '../../core/agents/job-manager.js';
@@ -10,15 +9,15 @@ export interface AgentsViewProps {
   jobs: readonly Job[];
   now: number;
   width: number;
-  /** Folder of the `sub-N.jsonl` transcripts. */
-  agentsDir: string;
+  /** Where a job's transcript file is. */
+  transcriptOf: (jobId: string) => string;
   active: boolean;
   onStop: (id: string) => void;
   onClose: () => void;
 }
 
 /** /agents: the list, and one job opened from it. ↑/↓ move, Enter opens, x stops, Esc goes back. */
-export function AgentsView({ jobs, now, width, agentsDir, active, onStop, onClose }: AgentsViewProps) {
+export function AgentsView({ jobs, now, width, transcriptOf, active, onStop, onClose }: AgentsViewProps) {
   const [selected, setSelected] = useState(0);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   // Mirrors of the state for the key handler: keys that arrive in one chunk ("↓⏎") all reach
@@ -56,9 +55,9 @@ export function AgentsView({ jobs, now, width, agentsDir, active, onStop, onClos
   const second = Math.floor(now / 1000);
   const tailKey = open ? `${open.id}:${open.state}:${open.turns}:${open.toolCalls}:${second}` : '';
   const tail = useMemo(
-    () => (open ? readAgentTail(path.join(agentsDir, `${open.id}.jsonl`)) : { lines: [] }),
+    () => (open ? readAgentTail(transcriptOf(open.id)) : { lines: [] }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [tailKey, agentsDir],
+    [tailKey, transcriptOf],
   );
 
   if (open) return <AgentDetail job={open} tail={tail} now={now} width={width} />;

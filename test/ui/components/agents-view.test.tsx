@@ -36,12 +36,14 @@ const jobs: Job[] = [
   job({ number: 3, state: 'error', task: 'Count files', label: 'Count files', startedAt: 0, endedAt: 5000, error: 'maxTurns limit reached (10 turns)' }),
 ];
 
+const transcriptOf = (jobId: string) => path.join(dir, `${jobId}.jsonl`);
+
 function transcriptLine(message: unknown): string {
   return `${JSON.stringify({ type: 'message', message, at: '2026-01-01T00:00:00.000Z' })}\n`;
 }
 
 async function view(onStop: (id: string) => void = () => {}, onClose: () => void = () => {}) {
-  return mount(<AgentsView jobs={jobs} now={80_000} width={100} agentsDir={dir} active onStop={onStop} onClose={onClose} />);
+  return mount(<AgentsView jobs={jobs} now={80_000} width={100} transcriptOf={transcriptOf} active onStop={onStop} onClose={onClose} />);
 }
 
 describe('/agents', () => {
@@ -117,7 +119,7 @@ describe('/agents', () => {
   });
 
   it('says so when there are no jobs', async () => {
-    const rendered = await mount(<AgentsView jobs={[]} now={0} width={100} agentsDir={dir} active onStop={() => {}} onClose={() => {}} />);
+    const rendered = await mount(<AgentsView jobs={[]} now={0} width={100} transcriptOf={transcriptOf} active onStop={() => {}} onClose={() => {}} />);
     expect(frame(rendered)).toContain('No sub-agents have been started in this session.');
   });
 });
