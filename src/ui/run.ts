@@ -30,9 +30,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     exitOnCtrlC: false,
   });
   // A terminal closed or a `kill` must still stop the sub-agents' processes.
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
   const onSignal = () => requestQuit();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  for (const signal of signals) process.once(signal, onSignal);
 
   let code: number = EXIT.ok;
   try {
@@ -41,8 +41,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     code = EXIT.failed;
     process.stderr.write(`outrider: the interface failed: ${describeStartupError(error, options.debug)}\n`);
   } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    for (const signal of signals) process.off(signal, onSignal);
   }
 
   approvals.denyAll();
