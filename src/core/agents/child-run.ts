@@ -6,7 +6,8 @@ import { type Message, type StreamFn, type ToolSchema, type Usage, addUsage, emp
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
-import { type ChildOutcome, type ChildRunRequest, type ChildRunner, NO_TEXT_OUTPUT } from './job-manager.js';
+import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
+import { NO_TEXT_OUTPUT } from './job-texts.js';
 
 /** Default limits of one child run, per the spec. */
 export const CHILD_LIMITS: Required<Limits> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };

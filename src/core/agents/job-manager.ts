@@ -2,7 +2,8 @@ import PQueue from 'p-queue';
 import type { ChildEvent, JobEvent, JobState } from '../loop/events.js';
 import { type Message, type ToolUseBlock, type Usage, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
-import { formatDuration, formatTokens, statusSegment } from './job-status.js';
+import { statusSegment } from './job-status.js';
+import { NO_TEXT_OUTPUT, completionLine, completionNotice, describePoll, oneLine } from './job-texts.js';
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -90,11 +91,12 @@ export class JobError extends Error {
   override name = 'JobError';
 }
 
-export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
 const CLOSE_GRACE_MS = 2000;
 
 interface JobRecord extends Job {
   controller: AbortController;
+  /** The last characters the child streamed in this step, for its row. */
+  streamed: string;
   /** Resolves when the job's state becomes final (at once on stop). */
   finished: Promise<void>;
   markFinished: () => void;
@@ -167,6 +169,7 @@ export class JobManager {
       contextTokens: 0,
       usage: emptyUsage(),
       activity: 'queued',
+      streamed: '',
       controller: new AbortController(),
       finished,
       markFinished,
@@ -174,6 +177,7 @@ export class JobManager {
     };
     this.jobs.set(id, job);
     this.emitState(job);
+    this.options.emit?.({ type: 'job_row', key: id, text: job.activity, rank: number });
     let markSettled = () => {};
     job.settled = new Promise<void>((resolve) => {
       markSettled = resolve;
@@ -307,22 +311,7 @@ export class JobManager {
 
   /** The tool result text of a poll, as the spec words it. */
   describePoll(result: PollResult): { content: string; isError: boolean } {
-    const { job } = result;
-    if (result.kind === 'interrupted') return { content: 'poll interrupted', isError: true };
-    if (result.kind === 'running') {
-      const elapsed = formatDuration(this.now() - (job.startedAt ?? job.createdAt));
-      const state = job.state === 'queued' ? 'still queued' : 'still running';
-      return {
-        content: `sub-agent ${job.id} ${state} after ${elapsed}, ${job.toolCalls} tool calls, ~${formatTokens(job.contextTokens)} context tokens`,
-        isError: false,
-      };
-    }
-    if (job.state === 'aborted') return { content: `sub-agent ${job.id} was stopped`, isError: false };
-    if (job.state === 'error') {
-      const partial = job.result && job.result !== NO_TEXT_OUTPUT ? `\nPartial result:\n${job.result}` : '';
-      return { content: `sub-agent ${job.id} failed: ${job.error ?? 'unknown error'}${partial}`, isError: true };
-    }
-    return { content: job.result ?? NO_TEXT_OUTPUT, isError: false };
+    return describePoll(result, this.now());
   }
 
   private async runJob(job: JobRecord, instructions: string | undefined): Promise<void> {
@@ -361,13 +350,17 @@ export class JobManager {
     switch (event.type) {
       case 'turn_start':
         job.turns = event.turn;
+        job.streamed = '';
         job.activity = 'thinking…';
         break;
       case 'text_delta':
-        job.activity = `writing: ${oneLine(event.text, 60)}`;
+        // Streamed text arrives in fragments: the row shows a rolling tail, not the last chunk.
+        job.streamed = (job.streamed + event.text).slice(-200);
+        job.activity = `writing: ${oneLine(job.streamed, 60, 'tail')}`;
         break;
       case 'tool_start':
         job.toolCalls += 1;
+        job.streamed = '';
         job.activity = `${event.name} ${event.label}`.trim();
         break;
       case 'usage':
@@ -420,26 +413,11 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, ...rest } = job;
+    const { controller: _c, finished: _f, markFinished: _m, settled: _s, streamed: _t, ...rest } = job;
     return { ...rest, usage: { ...rest.usage } };
   }
 }
 
 export function isEnded(state: JobState): boolean {
   return state === 'done' || state === 'error' || state === 'aborted';
-}
-
-/** The one message that tells the model which jobs completed. */
-export function completionNotice(ids: string[]): string {
-  if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
-  return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
-}
-
-function completionLine(job: Job): string {
-  return job.state === 'done' ? `${job.id} finished: ${job.label}` : `${job.id} failed: ${job.error ?? 'error'}`;
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -394,4 +394,23 @@ describe('JobManager: completion delivery', () => {
     expect(events).toContainEqual({ type: 'job_notice', text: 'sub-1 finished: first task', jobIds: ['sub-1'] });
     expect(events.filter((e) => e.type === 'job_event' && e.jobId === 'sub-2')).toHaveLength(1);
   });
+
+  it('gives a queued job its row at once, and shows a rolling tail of what a child streams', async () => {
+    const { manager, runner, events } = setup({ maxConcurrent: 1 });
+    manager.start('a');
+    manager.start('b');
+    expect(events).toContainEqual({ type: 'job_row', key: 'sub-2', text: 'queued', rank: 2 });
+    await settle();
+    const { onEvent } = runner.running.get('sub-1')!.request;
+    for (const chunk of ['The auth module ', 'wraps every error ', 'in an AuthError and ', 'rethrows it.']) {
+      onEvent({ type: 'text_delta', text: chunk });
+    }
+    const rows = events.filter((e) => e.type === 'job_row' && e.key === 'sub-1');
+    expect(rows.at(-1)).toEqual({
+      type: 'job_row',
+      key: 'sub-1',
+      text: 'writing: …h module wraps every error in an AuthError and rethrows it.',
+      rank: 1,
+    });
+  });
 });

@@ -1,0 +1,43 @@
+import { formatDuration, formatTokens } from './job-status.js';
+import type { Job, PollResult } from './job-manager.js';
+
+/** What a child returns when its last message had no text. */
+export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
+
+/** The tool result of a poll, in the words of the spec. */
+export function describePoll(result: PollResult, now: number): { content: string; isError: boolean } {
+  const { job } = result;
+  if (result.kind === 'interrupted') return { content: 'poll interrupted', isError: true };
+  if (result.kind === 'running') {
+    const elapsed = formatDuration(now - (job.startedAt ?? job.createdAt));
+    const state = job.state === 'queued' ? 'still queued' : 'still running';
+    return {
+      content: `sub-agent ${job.id} ${state} after ${elapsed}, ${job.toolCalls} tool calls, ~${formatTokens(job.contextTokens)} context tokens`,
+      isError: false,
+    };
+  }
+  if (job.state === 'aborted') return { content: `sub-agent ${job.id} was stopped`, isError: false };
+  if (job.state === 'error') {
+    const partial = job.result && job.result !== NO_TEXT_OUTPUT ? `\nPartial result:\n${job.result}` : '';
+    return { content: `sub-agent ${job.id} failed: ${job.error ?? 'unknown error'}${partial}`, isError: true };
+  }
+  return { content: job.result ?? NO_TEXT_OUTPUT, isError: false };
+}
+
+/** The one message that tells the model which jobs completed. */
+export function completionNotice(ids: string[]): string {
+  if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
+  return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
+}
+
+/** The user-facing line when a job ends. */
+export function completionLine(job: Job): string {
+  return job.state === 'done' ? `${job.id} finished: ${job.label}` : `${job.id} failed: ${job.error ?? 'error'}`;
+}
+
+/** Whitespace folded to one line, cut to `max` characters from the start or (for a tail) the end. */
+export function oneLine(text: string, max: number, keep: 'head' | 'tail' = 'head'): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  return keep === 'head' ? `${line.slice(0, max - 1)}…` : `…${line.slice(-(max - 1))}`;
+}
