@@ -48,7 +48,7 @@ function buildProgram(): Command {
     .option('--yolo', 'allow every tool call without asking (same as --permission-mode yolo)')
     .option('--max-turns <n>', 'stop after this many model calls per prompt', positiveInt)
     .option('-c, --continue', 'resume the newest session of this directory')
-    .option('-r, --resume [id]', 'resume a session by id')
+    .option('-r, --resume [id]', 'resume a session by id (without one: list this directory\'s sessions)')
     .option('--add-dir <dir...>', 'allow edits in this directory too')
     .option('--max-agents <n>', 'sub-agents running at once (default 4)', positiveInt)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
@@ -71,6 +71,10 @@ export async function runCli(argv: string[]): Promise<number> {
     throw error;
   }
   const options = program.opts<CliOptions>();
+  if (options.resume === true) {
+    const { printSessions } = await import('./list-sessions.js');
+    return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
+  }
   if (program.args.length > 0 && options.print === undefined) {
     process.stderr.write(`outrider: unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"\n`);
     return EXIT.usage;

@@ -3,7 +3,6 @@ import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { AgentEvent } from '../core/loop/events.js';
 import type { Usage } from '../core/providers/types.js';
 import type { OpenedSession } from '../core/session/open-session.js';
-import { costOf, modelInfo } from '../core/session/models.js';
 import { agentTranscriptPath } from '../core/session/store.js';
 
 /** What the UI does with sub-agents: a real JobManager fits, and so does a test's fake. */
@@ -39,8 +38,6 @@ export interface UiSession {
 /** Adapts an opened core session to what the UI needs. */
 export function uiSessionFrom(opened: OpenedSession): UiSession {
   const { session } = opened;
-  // Per-row prices use the model table; the session's total (opened.cost) also honours price overrides in settings.
-  const info = modelInfo(opened.model);
   return {
     model: opened.model,
     transcriptOf: (jobId) => agentTranscriptPath(opened.paths, jobId),
@@ -52,7 +49,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     compact: (signal) => opened.compact(signal),
     contextTokens: () => session.contextTokens(),
     costs: () => ({
-      rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: costOf(usage, info) })),
+      rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
     }),
   };

@@ -153,4 +153,19 @@ describe('outrider -p', () => {
     expect(mock.requests[1]!.body.system).toEqual(mock.requests[0]!.body.system);
     for (const file of allFiles(home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
   });
+
+  it('--resume with an id resumes that session; without one it lists this directory\'s sessions', async () => {
+    mock.script({ text: 'one' }, { text: 'two' });
+    const first = JSON.parse((await run(['-p', 'remember the word kiwi', '--output-format', 'json'])).stdout);
+    const listing = await run(['--resume']);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toContain(first.session_id);
+    expect(listing.stdout).toContain('remember the word kiwi');
+    const resumed = await run(['-p', 'which word?', '--resume', first.session_id.slice(0, 17), '--output-format', 'json']);
+    expect(JSON.parse(resumed.stdout).session_id).toBe(first.session_id);
+    expect(JSON.stringify(mock.requests[1]!.body.messages)).toContain('remember the word kiwi');
+    const unknown = await run(['-p', 'x', '--resume', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no session "nope"/);
+  });
 });

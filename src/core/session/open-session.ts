@@ -54,7 +54,10 @@ export interface OpenedSession {
   /** Compacts the history now (`/compact`). */
   compact(signal: AbortSignal): Promise<AgentEvent | undefined>;
   totals(): Usage;
+  /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
   cost(): number | undefined;
+  /** Cost of some usage at this session's model prices (settings' overrides included). */
+  costOf(usage: Usage): number | undefined;
   jobSummaries(): JobSummary[];
   close(): Promise<void>;
 }
@@ -211,6 +214,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     compact: (signal) => compactor.compactNow(signal),
     totals: () => ledger.totals(),
     cost: () => costOf(ledger.totals(), info),
+    costOf: (usage) => costOf(usage, info),
     jobSummaries: () =>
       agents.manager.list().map((job) => ({
         id: job.id,
