@@ -45,6 +45,8 @@ export interface OpenedSession {
   paths: SessionPaths;
   gate: ApprovalGate;
   agents: SessionAgents;
+  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`). */
+  wakeOnComplete: boolean;
   /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
   warnings: string[];
   /** Job events happen outside turns too; front ends subscribe here. */
@@ -203,6 +205,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     gate,
     agents,
     warnings,
+    wakeOnComplete: settings.wakeOnComplete ?? false,
     onBackgroundEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
