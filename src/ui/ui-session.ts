@@ -25,7 +25,12 @@ export interface UiSession {
   /** Messages already in the history when the app started (a resumed session). */
   readonly resumedMessages: number;
   readonly jobs: JobControl;
-  submit(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, LoopResult>;
+  /** Without a prompt the turn carries only the pending completion notice (wake-on-complete). */
+  submit(prompt: string | undefined, signal: AbortSignal): AsyncGenerator<AgentEvent, LoopResult>;
+  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`). */
+  readonly wakeOnComplete: boolean;
+  /** True while a sub-agent's completion has not reached the model yet. */
+  owesNotice(): boolean;
   /** Job events happen outside turns; returns the unsubscribe function. */
   onBackgroundEvent(listener: (event: AgentEvent) => void): () => void;
   compact(signal: AbortSignal): Promise<AgentEvent | undefined>;
@@ -45,6 +50,8 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     resumedMessages: session.messages().length,
     jobs: opened.agents.manager,
     submit: (prompt, signal) => session.submit(prompt, signal),
+    wakeOnComplete: opened.wakeOnComplete,
+    owesNotice: () => opened.agents.manager.undelivered().length > 0,
     onBackgroundEvent: (listener) => opened.onBackgroundEvent(listener),
     compact: (signal) => opened.compact(signal),
     contextTokens: () => session.contextTokens(),

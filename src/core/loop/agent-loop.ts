@@ -42,11 +42,22 @@ export interface LoopConfig {
   /** Called with every message as it joins the history (transcripts). */
   onMessage?: (message: Message) => void;
   /**
-   * Called when the provider says the request is too long: returns a shorter history to
-   * retry with (compaction), or undefined to fail the run.
+   * Called before every model call: a shorter history (and the event saying so) when the
+   * context is near its limit, else undefined.
    */
-  onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<Message[] | undefined>;
+  beforeModelCall?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
+  /**
+   * Called when the provider says the request is too long: a shorter history to retry with
+   * (compaction), or undefined to fail the run.
+   */
+  onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
   now?: () => number;
+}
+
+/** A history that replaces the current one (compaction), and the event that tells of it. */
+export interface HistoryReplacement {
+  history: Message[];
+  event: AgentEvent;
 }
 
 /** What a run leaves behind. */
@@ -114,13 +125,19 @@ export async function* agentLoop(
   async function* steps(): AsyncGenerator<AgentEvent, StopCause> {
     for (;;) {
       if (run.signal.aborted) return abortCause();
+      // Limits first: a notice injected now would sit in the history unseen if the run then stopped.
+      if (turns > 0) {
+        const limit = reachedLimit(limits, { turns, usage, startedAt, now: now() });
+        if (limit) return limit;
+      }
       for (const injected of config.boundaryMessages?.() ?? []) {
         append(injected);
         yield { type: 'injected', message: injected };
       }
-      if (turns > 0) {
-        const limit = reachedLimit(limits, { turns, usage, startedAt, now: now() });
-        if (limit) return limit;
+      const compacted = await config.beforeModelCall?.(history, run.signal);
+      if (compacted) {
+        history = [...compacted.history];
+        yield compacted.event;
       }
 
       turns += 1;
@@ -195,7 +212,8 @@ export async function* agentLoop(
           compacted = true;
           const shorter = await config.onContextTooLong(history, run.signal);
           if (shorter) {
-            history = [...shorter];
+            history = [...shorter.history];
+            yield shorter.event;
             continue;
           }
         }

@@ -1,6 +1,7 @@
+import type { HistoryReplacement } from '../loop/agent-loop.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Message, StreamFn } from '../providers/types.js';
-import { CompactionError, compactHistory, needsCompaction } from './compaction.js';
+import { CompactionError, compactHistory, estimateTokens, needsCompaction } from './compaction.js';
 import type { Session } from './session.js';
 import type { TranscriptWriter } from './transcript.js';
 
@@ -17,16 +18,18 @@ export interface CompactorOptions {
 
 /** When and how a session's history is compacted: near the window, on demand, on a too-long error. */
 export interface Compactor {
-  /** Before a turn: compacts when the last request passed ~85% of the window. */
-  compactIfNeeded(signal: AbortSignal): Promise<AgentEvent | undefined>;
+  /** Before a model call: compacts when the request would pass ~85% of the window. */
+  compactIfNeeded(history: Message[], signal: AbortSignal): Promise<HistoryReplacement | undefined>;
   /** The provider said the request is too long: a shorter history to retry with, or undefined. */
-  compactForRetry(history: Message[], signal: AbortSignal): Promise<Message[] | undefined>;
+  compactForRetry(history: Message[], signal: AbortSignal): Promise<HistoryReplacement | undefined>;
   /** `/compact`: now, whatever the size. */
   compactNow(signal: AbortSignal): Promise<AgentEvent>;
 }
 
 export function createCompactor(options: CompactorOptions): Compactor {
   const { session } = options;
+  // After a failed attempt, wait for the history to grow before paying for another one.
+  let failedAtLength = -1;
 
   async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: AgentEvent; history: Message[] }> {
     const result = await compactHistory(
@@ -53,25 +56,28 @@ export function createCompactor(options: CompactorOptions): Compactor {
   };
 
   return {
-    async compactIfNeeded(signal) {
+    async compactIfNeeded(history, signal) {
+      // The last request's real count is the best figure, but it misses what was added since
+      // (tool results can be large) and is unknown right after a resume: estimate too.
+      const estimate = estimateTokens(history, session.system) + Math.ceil(JSON.stringify(session.tools.schemas()).length / 4);
       const due = needsCompaction({
-        contextTokens: session.contextTokens(),
+        contextTokens: Math.max(session.contextTokens(), estimate),
         contextWindow: options.contextWindow,
         reservedTokens: options.maxTokens,
       });
-      if (!due) return undefined;
+      if (!due || history.length <= failedAtLength + 2) return undefined;
       try {
-        const { event, history } = await compact(session.messages(), signal);
-        session.replaceHistory(history);
-        return event;
+        return await compact(history, signal);
       } catch (error) {
         if (signal.aborted) return undefined;
-        return failed(error);
+        failedAtLength = history.length;
+        // Carry on uncompacted; the provider's own error, if any, comes next.
+        return { history, event: failed(error) };
       }
     },
     async compactForRetry(history, signal) {
       try {
-        return (await compact(history, signal)).history;
+        return await compact(history, signal);
       } catch {
         return undefined;
       }

@@ -194,7 +194,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       if (result.cause.kind === 'aborted') agents.manager.interrupted();
     },
     onContextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
-    beforeTurn: (signal) => compactor.compactIfNeeded(signal),
+    beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
   });
 
   return {

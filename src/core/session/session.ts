@@ -19,8 +19,8 @@ export interface SessionHooks {
   /** Called when a turn ends, however it ended. */
   onTurnEnd?: (result: LoopResult) => void;
   onContextTooLong?: LoopConfig['onContextTooLong'];
-  /** Runs before a turn starts (compaction near the context limit); its event is yielded. */
-  beforeTurn?: (signal: AbortSignal) => Promise<AgentEvent | undefined>;
+  /** Before every model call: compaction near the context limit. */
+  beforeModelCall?: LoopConfig['beforeModelCall'];
 }
 
 export interface SessionOptions {
@@ -103,15 +103,21 @@ export class Session {
       this.history.push(message);
       hooks.onMessage?.(message);
     };
-    const before = await hooks.beforeTurn?.(signal);
-    if (before) yield before;
     for (const message of hooks.turnStartMessages?.() ?? []) {
       record(message);
       yield { type: 'injected', message };
     }
     if (prompt !== undefined) record({ role: 'user', content: [{ type: 'text', text: prompt }] });
 
-    const onContextTooLong = hooks.onContextTooLong;
+    // A replaced history (compaction) becomes the session's too, so it stays live.
+    const adopt =
+      (hook: LoopConfig['beforeModelCall']): LoopConfig['beforeModelCall'] =>
+      hook &&
+      (async (history, abort) => {
+        const replacement = await hook(history, abort);
+        if (replacement) this.history = [...replacement.history];
+        return replacement;
+      });
     const loop = agentLoop(
       this.history,
       { system: this.system, tools: this.tools, workspace: this.workspace },
@@ -125,13 +131,8 @@ export class Session {
         boundaryMessages: hooks.boundaryMessages,
         beforeToolBatch: hooks.beforeToolBatch,
         onMessage: record,
-        onContextTooLong:
-          onContextTooLong &&
-          (async (history, abort) => {
-            const shorter = await onContextTooLong(history, abort);
-            if (shorter) this.history = [...shorter];
-            return shorter;
-          }),
+        beforeModelCall: adopt(hooks.beforeModelCall),
+        onContextTooLong: adopt(hooks.onContextTooLong),
       },
       signal,
     );

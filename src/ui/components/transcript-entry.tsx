@@ -11,6 +11,12 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
           <Text color="cyan">{`› ${entry.text}`}</Text>
         </Box>
       );
+    case 'wake':
+      return (
+        <Box marginTop={1}>
+          <Text color="magenta">◆ woke on sub-agent completion</Text>
+        </Box>
+      );
     case 'assistant':
       return <Text>{entry.text}</Text>;
     case 'tool':

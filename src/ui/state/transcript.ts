@@ -5,6 +5,8 @@ import { causeText, resultSummary, retryText } from '../format.js';
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
   | { kind: 'user'; text: string }
+  /** A turn the app started by itself because a sub-agent completed (wake-on-complete). */
+  | { kind: 'wake' }
   | { kind: 'assistant'; text: string }
   | { kind: 'tool'; name: string; label: string; summary: string; isError: boolean }
   | { kind: 'retry'; text: string }

@@ -5,7 +5,8 @@ import type { TranscriptAction } from './transcript.js';
 
 /** What the parent is busy with, and the prompts typed meanwhile. */
 export interface TurnSnapshot {
-  busy?: 'prompt' | 'compact';
+  /** `wake`: a turn started by itself for a sub-agent's completion (wake-on-complete). */
+  busy?: 'prompt' | 'wake' | 'compact';
   queued: readonly string[];
 }
 
@@ -16,7 +17,7 @@ export interface TurnRunnerOptions {
   flushMs?: number;
 }
 
-type Task = { kind: 'prompt'; text: string } | { kind: 'compact' };
+type Task = { kind: 'prompt'; text: string } | { kind: 'wake' } | { kind: 'compact' };
 
 /**
  * Runs the parent's turns one at a time: a prompt sent while a turn runs waits in the
@@ -48,6 +49,16 @@ export class TurnRunner {
     else void this.run({ kind: 'prompt', text });
   }
 
+  /**
+   * Starts a turn with no prompt, which carries only the pending completion notice;
+   * false when a turn is running (its boundaries, or the next turn, deliver it instead).
+   */
+  wake(): boolean {
+    if (this.disposed || this.state.busy) return false;
+    void this.run({ kind: 'wake' });
+    return true;
+  }
+
   /** Compacts now; false when a turn is running. */
   compact(): boolean {
     if (this.disposed || this.state.busy) return false;
@@ -76,9 +87,10 @@ export class TurnRunner {
     this.set({ ...this.state, busy: task.kind });
     const { dispatch } = this.options;
     try {
-      if (task.kind === 'prompt') {
-        dispatch({ type: 'append', entry: { kind: 'user', text: task.text } });
-        const turn = this.options.session.submit(task.text, controller.signal);
+      if (task.kind !== 'compact') {
+        const prompt = task.kind === 'prompt' ? task.text : undefined;
+        dispatch({ type: 'append', entry: prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: prompt } });
+        const turn = this.options.session.submit(prompt, controller.signal);
         for (let next = await turn.next(); !next.done; next = await turn.next()) this.buffer.push(next.value);
       } else {
         dispatch({ type: 'append', entry: { kind: 'info', text: 'compacting the conversation…' } });
@@ -88,7 +100,7 @@ export class TurnRunner {
       }
     } catch (error) {
       this.buffer.flush();
-      const what = task.kind === 'prompt' ? 'the turn' : 'compaction';
+      const what = task.kind === 'compact' ? 'compaction' : 'the turn';
       const text = controller.signal.aborted ? `${what} was interrupted` : `${what} failed: ${describe(error)}`;
       if (!this.disposed) dispatch({ type: 'append', entry: controller.signal.aborted ? { kind: 'info', text } : { kind: 'error', text } });
     } finally {

@@ -258,16 +258,53 @@ describe('agentLoop', () => {
     expect(result.cause).toEqual({ kind: 'error', message: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.' });
   });
 
-  it('compacts once and retries when the context is too long', async () => {
+  it('compacts once and retries when the context is too long, saying so', async () => {
     const tooLong = new ProviderError('prompt is too long', { contextTooLong: true });
     const compactedTo: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
-    const { result, stream } = await run([{ error: tooLong }, { text: 'fits now' }], {
-      config: { onContextTooLong: async () => compactedTo },
+    const replacement = async () => ({ history: compactedTo, event: { type: 'compact' as const, removedMessages: 1, summaryChars: 7 } });
+    const { result, stream, events } = await run([{ error: tooLong }, { text: 'fits now' }], {
+      config: { onContextTooLong: replacement },
     });
     expect(result.cause.kind).toBe('completed');
     expect(stream.requests[1]!.messages).toEqual(compactedTo);
-    const twice = await run([{ error: tooLong }, { error: tooLong }], { config: { onContextTooLong: async () => compactedTo } });
+    expect(events).toContainEqual({ type: 'compact', removedMessages: 1, summaryChars: 7 });
+    const twice = await run([{ error: tooLong }, { error: tooLong }], { config: { onContextTooLong: replacement } });
     expect(twice.result.cause).toEqual({ kind: 'error', message: 'prompt is too long' });
+  });
+
+  it('lets a hook replace the history before any model call (compaction between steps)', async () => {
+    const seen: number[] = [];
+    const { stream, events } = await run(
+      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { toolCalls: [{ name: 'look', args: { what: 'b' } }] }, { text: 'end' }],
+      {
+        config: {
+          beforeModelCall: async (history) => {
+            seen.push(history.length);
+            if (history.length !== 5) return undefined;
+            return { history: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...history.slice(3)], event: { type: 'compact', removedMessages: 3, summaryChars: 7 } };
+          },
+        },
+      },
+    );
+    expect(seen).toEqual([1, 3, 5]);
+    expect(stream.requests[2]!.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] });
+    expect(stream.requests[2]!.messages).toHaveLength(3);
+    expect(events.filter((e) => e.type === 'compact')).toHaveLength(1);
+  });
+
+  it('checks limits before injecting boundary messages, so no notice is left unseen', async () => {
+    let offered = 0;
+    const { result } = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] }), {
+      config: {
+        limits: { maxTurns: 1 },
+        boundaryMessages: () => {
+          offered += 1;
+          return [];
+        },
+      },
+    });
+    expect(result.cause).toMatchObject({ kind: 'limit', limit: 'maxTurns' });
+    expect(offered).toBe(1);
   });
 
   it('asks the gate before running a tool and reports its refusal', async () => {
