@@ -17,6 +17,7 @@ import { useGlobalKeys } from './hooks/use-global-keys.js';
 import { useLineEditor } from './hooks/use-line-editor.js';
 import { useTerminalWidth } from './hooks/use-terminal-width.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
+import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { type EntryBody, type TranscriptState, initialTranscript, transcriptReducer } from './state/transcript.js';
 import type { UiSession } from './ui-session.js';
@@ -32,6 +33,8 @@ export interface AppProps {
   rowFlushMs?: number;
   /** Coalescing window of the parent's streamed events (default 40 ms). */
   streamFlushMs?: number;
+  /** Sub-agent completions this close together start one wake-on-complete turn (default 300 ms). */
+  wakeWindowMs?: number;
 }
 
 function startState(session: UiSession): TranscriptState {
@@ -46,7 +49,7 @@ function startState(session: UiSession): TranscriptState {
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlushMs = 150, streamFlushMs }: AppProps) {
+export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlushMs = 150, streamFlushMs, wakeWindowMs = 300 }: AppProps) {
   const [transcript, dispatch] = useReducer(transcriptReducer, session, startState);
   const say = useCallback((entry: EntryBody) => dispatch({ type: 'append', entry }), []);
   const width = useTerminalWidth();
@@ -57,7 +60,16 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
   const [quitting, setQuitting] = useState(false);
 
   const busy = turn.busy !== undefined;
-  const onJobEvents = useCallback((events: AgentEvent[]) => dispatch({ type: 'events', events, idle: runner.snapshot().busy === undefined }), [runner]);
+  const noteCompletions = useWakeOnComplete(session, runner, wakeWindowMs);
+  const onJobEvents = useCallback(
+    (events: AgentEvent[]) => {
+      // With wake-on-complete the model hears of it without a prompt: no hint saying otherwise.
+      const idle = runner.snapshot().busy === undefined && !session.wakeOnComplete;
+      dispatch({ type: 'events', events, idle });
+      noteCompletions(events);
+    },
+    [runner, session, noteCompletions],
+  );
   const agents = useAgents(session, rowFlushMs, onJobEvents);
   const activeJobs = agents.jobs.filter((job) => job.state === 'queued' || job.state === 'running').length;
 

@@ -108,4 +108,30 @@ describe('headless sub-agents end to end', () => {
     // Parent: start, poll, answer (3+); children: 2 each, 4 at once → about 5 latencies, not 11.
     expect(result.ms).toBeLessThan(serialMs * 0.75);
   });
+
+  it('a fork replays the parent request byte for byte and appends only its task', async () => {
+    mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (JSON.stringify(request.body.messages).includes('forked sub-agent')) return { text: 'fork report' };
+      if (request.body.messages.length === 1) {
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'Summarise what we discussed', mode: 'fork' } }] };
+      }
+      if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      if (last.includes('fork report')) return { text: 'The fork reported back.' };
+      return { text: 'Forked; waiting.' };
+    });
+    const result = await runCli(['-p', 'fork a helper', '--output-format', 'json'], { cwd: project, env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).result).toBe('The fork reported back.');
+    const strip = (value: unknown) => JSON.parse(JSON.stringify(value), (k, v) => (k === 'cache_control' ? undefined : v));
+    const parent = mock.requests[0]!.body;
+    const fork = mock.requests.find((r) => JSON.stringify(r.body.messages).includes('forked sub-agent'))!.body;
+    // The cacheable prefix: same system and tools to the byte, and the parent's messages first.
+    expect(JSON.stringify(fork.system)).toBe(JSON.stringify(parent.system));
+    expect(JSON.stringify(fork.tools)).toBe(JSON.stringify(parent.tools));
+    const parentSecond = strip(mock.requests[1]!.body.messages);
+    expect(strip(fork.messages.slice(0, 2))).toEqual(parentSecond.slice(0, 2));
+    expect(fork.messages).toHaveLength(3);
+    expect(JSON.stringify(fork.messages[2])).toContain('Summarise what we discussed');
+  });
 });

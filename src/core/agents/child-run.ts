@@ -21,13 +21,6 @@ export interface ChildTranscript {
   append(message: Message): void;
 }
 
-/** The parent's exact request prefix, for fork mode. */
-export interface ForkSnapshot {
-  system: string;
-  schemas: ToolSchema[];
-  messages: Message[];
-}
-
 export interface ChildRunDeps {
   definitions: () => Map<string, AgentDefinition>;
   /** The parent's registry: children get a filtered view of it. */
@@ -41,7 +34,6 @@ export interface ChildRunDeps {
   gateFor?: (jobId: string) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
-  forkSnapshot?: () => ForkSnapshot;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -62,8 +54,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     let schemas: ToolSchema[] | undefined;
     let history: Message[];
     if (request.mode === 'fork') {
-      if (!deps.forkSnapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
-      const snapshot = deps.forkSnapshot();
+      const snapshot = request.fork;
+      if (!snapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
       system = snapshot.system;
       schemas = snapshot.schemas;
       history = [...snapshot.messages, forkTaskMessage(snapshot.messages, task)];

@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type { ChildEvent, JobEvent, JobState } from '../loop/events.js';
-import { type Message, type ToolUseBlock, type Usage, addUsage, emptyUsage } from '../providers/types.js';
+import { type Message, type ToolSchema, type ToolUseBlock, type Usage, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
 import { statusSegment } from './job-status.js';
 import { NO_TEXT_OUTPUT, completionLine, completionNotice, describePoll, oneLine } from './job-texts.js';
@@ -14,12 +14,21 @@ export interface ChildOutcome {
   error?: string;
 }
 
+/** The parent's exact request prefix, taken when a fork job is started. */
+export interface ForkSnapshot {
+  system: string;
+  schemas: ToolSchema[];
+  messages: Message[];
+}
+
 export interface ChildRunRequest {
   id: string;
   task: string;
   instructions?: string;
   definition: string;
   mode: 'typed' | 'fork';
+  /** Fork mode: the parent's conversation as it stood when agent_start ran. */
+  fork?: ForkSnapshot;
   signal: AbortSignal;
   onEvent: (event: ChildEvent) => void;
 }
@@ -82,6 +91,10 @@ export interface JobManagerOptions {
   onUsage?: (jobId: string, usage: Usage) => void;
   /** Refuses a start with this message when set and returning text (session budget). */
   admission?: () => string | undefined;
+  /** The parent's conversation now, for fork mode; taken at start, not when the job runs. */
+  forkSnapshot?: () => ForkSnapshot;
+  /** The first job number (a resumed session continues after its earlier jobs). */
+  firstNumber?: number;
   now?: () => number;
   timers?: Timers;
 }
@@ -102,6 +115,7 @@ interface JobRecord extends Job {
   markFinished: () => void;
   /** Resolves when its run has really returned (or it was dropped from the queue). */
   settled: Promise<unknown>;
+  fork?: ForkSnapshot;
 }
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
@@ -112,13 +126,14 @@ export class JobManager {
   private readonly reservations = new Map<string, number>();
   /** Notices handed out, by message object, until they join the history. */
   private readonly notices = new WeakMap<Message, string[]>();
-  private nextNumber = 1;
+  private nextNumber: number;
   private closed = false;
   private readonly now: () => number;
   private readonly timers: Timers;
 
   constructor(private readonly options: JobManagerOptions) {
     this.queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
+    this.nextNumber = options.firstNumber ?? 1;
     this.now = options.now ?? Date.now;
     this.timers = options.timers ?? {
       setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -147,6 +162,12 @@ export class JobManager {
     if (known && !known.includes(definition)) {
       throw new JobError(`unknown agent "${definition}". Available agents: ${known.join(', ')}.`);
     }
+    const mode = options.mode ?? 'typed';
+    if (mode === 'fork' && !this.options.forkSnapshot) {
+      throw new JobError('fork mode is not available here; start the sub-agent without mode "fork"');
+    }
+    // A fork sees the conversation as it is now, whenever a slot frees up for it.
+    const fork = mode === 'fork' ? this.options.forkSnapshot?.() : undefined;
     const reserved = options.callId !== undefined ? this.reservations.get(options.callId) : undefined;
     if (options.callId !== undefined) this.reservations.delete(options.callId);
     const number = reserved ?? this.nextNumber++;
@@ -160,7 +181,7 @@ export class JobManager {
       number,
       state: 'queued',
       definition,
-      mode: options.mode ?? 'typed',
+      mode,
       task,
       label: oneLine(task, 80),
       createdAt: this.now(),
@@ -174,6 +195,7 @@ export class JobManager {
       finished,
       markFinished,
       settled: Promise.resolve(),
+      fork,
     };
     this.jobs.set(id, job);
     this.emitState(job);
@@ -328,6 +350,7 @@ export class JobManager {
         instructions,
         definition: job.definition,
         mode: job.mode,
+        fork: job.fork,
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
       });
@@ -413,7 +436,7 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, streamed: _t, ...rest } = job;
+    const { controller: _c, finished: _f, markFinished: _m, settled: _s, streamed: _t, fork: _k, ...rest } = job;
     return { ...rest, usage: { ...rest.usage } };
   }
 }

@@ -4,9 +4,9 @@ import type { Message, StreamFn } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
-import { type ChildTranscript, type ForkSnapshot, createChildRunner } from './child-run.js';
+import { type ChildTranscript, createChildRunner } from './child-run.js';
 import type { AgentDefinition } from './definitions.js';
-import { JobManager, type Timers } from './job-manager.js';
+import { type ForkSnapshot, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
@@ -34,6 +34,8 @@ export interface SessionAgentsOptions {
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
+  /** Where job numbering starts (after a resumed session's earlier jobs). */
+  firstJobNumber?: number;
   now?: () => number;
   timers?: Timers;
 }
@@ -79,8 +81,9 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       gateFor: options.gateFor,
       limitOutput: options.limitOutput,
       transcriptFor: options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
-      forkSnapshot: options.forkSnapshot,
     }),
+    forkSnapshot: options.forkSnapshot,
+    firstNumber: options.firstJobNumber,
   });
 
   /** Past the budget: stop every running job, and say so to the user and the model. */
@@ -99,6 +102,8 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     manager,
     tools: agentTools(manager, summaries),
     boundaryMessages: () => {
+      // The parent's own usage counts too; it is settled by the time a step boundary comes.
+      enforceBudget();
       const out: Message[] = notes.splice(0).map((text) => ({ role: 'user', content: [{ type: 'text', text }] }));
       return [...out, ...manager.boundaryMessages()];
     },

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { SessionLedger } from '../agents/ledger.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
@@ -22,6 +23,7 @@ import { createCompactor } from './compactor.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
 import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
+import { answerDanglingToolCalls } from './repair-history.js';
 import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
@@ -116,7 +118,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const { definitions, warnings: definitionWarnings } = loadDefinitions({
     userDir: home.userAgentsDir,
     projectDir: project.agentsDir,
-    claudeDirs: [project.claudeAgentsDir],
+    // Claude Code's own agent folders, the user's then the project's, so existing agents work unchanged.
+    claudeDirs: [...(setup.env.HOME ? [path.join(setup.env.HOME, '.claude', 'agents')] : []), project.claudeAgentsDir],
   });
   warnings.push(...definitionWarnings);
 
@@ -141,6 +144,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
         { onError: (error) => broadcast({ type: 'job_notice', text: `could not write ${jobId}'s transcript: ${error.message}`, jobIds: [jobId] }), env: setup.env },
       );
     },
+    firstJobNumber: resumed?.firstJobNumber,
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
@@ -249,5 +253,22 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
   const system = (systemEvent?.data as { system?: string } | undefined)?.system;
-  return { id: summary.id, history: read.history, warnings: read.warnings, system };
+  const { history, repaired } = answerDanglingToolCalls(read.history);
+  const warnings = [...read.warnings];
+  if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
+  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths.agentsDir) };
+}
+
+/** Job numbers continue after a resumed session's earlier jobs, so no transcript is reused. */
+function nextJobNumber(agentsDir: string): number {
+  let highest = 0;
+  try {
+    for (const name of readdirSync(agentsDir)) {
+      const match = /^sub-(\d+)\.jsonl$/.exec(name);
+      if (match) highest = Math.max(highest, Number(match[1]));
+    }
+  } catch {
+    // No agents folder: no earlier jobs.
+  }
+  return highest + 1;
 }

@@ -6,8 +6,11 @@ import { terminateGroup } from './process-group.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
-/** Output kept for the model: head and tail of this many characters in all. */
-export const BASH_OUTPUT_CAP = 30_000;
+/**
+ * Output kept: head and tail of this many characters in all. Well above the session's
+ * large-result threshold, so long output is handed off whole to read_result, not lost.
+ */
+export const BASH_OUTPUT_CAP = 1_000_000;
 /** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
 const EXIT_DRAIN_MS = 500;
 /** Live lines passed to onUpdate per chunk: progress is cosmetic, the result has everything. */

@@ -33,9 +33,6 @@ function runChild(script: FakeScript, options: { request?: Partial<ChildRunReque
     maxTokens: 1000,
     workspace,
     transcriptFor: () => ({ append: (m) => transcript.push(m) }),
-    forkSnapshot: options.fork
-      ? () => ({ system: 'PARENT SYSTEM', schemas: parentTools.schemas(), messages: options.fork! })
-      : undefined,
   });
   const outcome = runner({
     id: 'sub-1',
@@ -44,6 +41,7 @@ function runChild(script: FakeScript, options: { request?: Partial<ChildRunReque
     mode: 'typed',
     signal: new AbortController().signal,
     onEvent: (e) => events.push(e),
+    fork: options.fork ? { system: 'PARENT SYSTEM', schemas: parentTools.schemas(), messages: options.fork } : undefined,
     ...options.request,
   });
   return { outcome, stream, events, transcript };

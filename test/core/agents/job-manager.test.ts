@@ -413,4 +413,24 @@ describe('JobManager: completion delivery', () => {
       rank: 1,
     });
   });
+
+  it('takes a fork\'s snapshot when it is started, not when a slot frees up', async () => {
+    let conversation = ['before'];
+    const { manager, runner } = setup({
+      maxConcurrent: 1,
+      forkSnapshot: () => ({ system: 's', schemas: [], messages: conversation.map((text) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] })) }),
+    });
+    manager.start('blocker');
+    manager.start('fork me', { mode: 'fork' });
+    conversation = ['before', 'after'];
+    await settle();
+    runner.finish('sub-1');
+    await settle();
+    expect(runner.running.get('sub-2')!.request.fork!.messages).toHaveLength(1);
+    expect(() => setup().manager.start('x', { mode: 'fork' })).toThrow('fork mode is not available here');
+  });
+
+  it('starts numbering where it is told (a resumed session)', () => {
+    expect(setup({ firstNumber: 7 }).manager.start('x').id).toBe('sub-7');
+  });
 });

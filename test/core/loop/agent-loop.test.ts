@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type LoopConfig, type LoopResult, agentLoop } from '../../../src/core/loop/agent-loop.js';
 import type { AgentEvent } from '../../../src/core/loop/events.js';
-import { INVALID_JSON_KEY, type Message, ProviderError, type ToolResultBlock } from '../../../src/core/providers/types.js';
+import { INVALID_JSON_KEY, type Message, ProviderError, type StreamFn, type ToolResultBlock } from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { ToolRegistry, capOutput } from '../../../src/core/tools/registry.js';
@@ -197,6 +197,81 @@ describe('agentLoop', () => {
     let next = await gen.next();
     while (!next.done) next = await gen.next();
     expect(next.value.cause).toEqual({ kind: 'aborted' });
+  });
+
+  it('on abort after some text streamed keeps that text as an assistant message', async () => {
+    const controller = new AbortController();
+    const seen: Message[] = [];
+    // Streams two deltas, then holds the message open until the run is aborted.
+    const stream: StreamFn = async function* (_request, signal) {
+      yield { type: 'text_delta', text: 'Looking at the ' };
+      yield { type: 'text_delta', text: 'config loader' };
+      await new Promise<never>((_, reject) => {
+        const fail = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+        if (signal.aborted) fail();
+        signal.addEventListener('abort', fail, { once: true });
+      });
+    };
+    const gen = agentLoop(
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      { system: 's', tools: new ToolRegistry(), workspace },
+      { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) },
+      controller.signal,
+    );
+    const events: AgentEvent[] = [];
+    let next = await gen.next();
+    while (!next.done) {
+      events.push(next.value);
+      // Abort once the second delta was shown: what the user saw must survive.
+      if (next.value.type === 'text_delta' && next.value.text === 'config loader') controller.abort();
+      next = await gen.next();
+    }
+    const partial: Message = { role: 'assistant', content: [{ type: 'text', text: 'Looking at the config loader' }] };
+    expect(next.value.cause).toEqual({ kind: 'aborted' });
+    expect(next.value.newMessages).toEqual([partial]);
+    expect(next.value.history).toEqual([{ role: 'user', content: [{ type: 'text', text: 'go' }] }, partial]);
+    expect(seen).toEqual([partial]);
+    expect(events.filter((e) => e.type === 'message_end')).toEqual([]);
+  });
+
+  it('on abort after a retry keeps only the text of the attempt in flight', async () => {
+    const controller = new AbortController();
+    const stream: StreamFn = async function* (_request, signal) {
+      yield { type: 'text_delta', text: 'first attempt, thrown away' };
+      yield { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 0, reason: 'overloaded (529)' };
+      yield { type: 'text_delta', text: 'second attempt' };
+      controller.abort();
+      if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    };
+    const gen = agentLoop(
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      { system: 's', tools: new ToolRegistry(), workspace },
+      { stream, model: 'm', maxTokens: 10 },
+      controller.signal,
+    );
+    let next = await gen.next();
+    while (!next.done) next = await gen.next();
+    expect(next.value.cause).toEqual({ kind: 'aborted' });
+    expect(next.value.newMessages).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'second attempt' }] }]);
+  });
+
+  it('on abort before any text streamed adds no assistant message', async () => {
+    const controller = new AbortController();
+    const stream: StreamFn = async function* (_request, signal) {
+      controller.abort();
+      if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      yield { type: 'text_delta', text: 'never' };
+    };
+    const gen = agentLoop(
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      { system: 's', tools: new ToolRegistry(), workspace },
+      { stream, model: 'm', maxTokens: 10 },
+      controller.signal,
+    );
+    let next = await gen.next();
+    while (!next.done) next = await gen.next();
+    expect(next.value.cause).toEqual({ kind: 'aborted' });
+    expect(next.value.newMessages).toEqual([]);
   });
 
   it('on abort mid-tool answers every unanswered call so the history stays valid', async () => {

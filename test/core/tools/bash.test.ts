@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bashTool } from '../../../src/core/tools/bash.js';
+import { BASH_OUTPUT_CAP, bashTool } from '../../../src/core/tools/bash.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { type TempDir, run, tempDir } from './harness.js';
@@ -44,12 +44,17 @@ describe('bash', () => {
     expect((await bash({ command: 'true' })).content).toBe('(no output)');
   });
 
-  it('keeps the head and tail of long output', async () => {
-    const out = await bash({ command: 'seq 1 20000' });
+  it('keeps the head and tail of very long output', async () => {
+    const out = await bash({ command: 'seq 1 300000' });
     expect(out.content.startsWith('1\n2\n3\n')).toBe(true);
-    expect(out.content.endsWith('19999\n20000')).toBe(true);
+    expect(out.content.endsWith('299999\n300000')).toBe(true);
     expect(out.content).toMatch(/\[\d+ characters cut from the middle of the output\]/);
-    expect(out.content.length).toBeLessThan(30_200);
+    expect(out.content.length).toBeLessThan(BASH_OUTPUT_CAP + 200);
+  });
+
+  it('keeps output below the cap whole, for the session to hand off', async () => {
+    const out = await bash({ command: 'seq 1 20000' });
+    expect(out.content).toBe(Array.from({ length: 20000 }, (_, i) => i + 1).join('\n'));
   });
 
   it('passes output lines to onUpdate as they arrive', async () => {

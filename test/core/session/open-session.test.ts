@@ -1,0 +1,130 @@
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/core/loop/events.js';
+import type { ModelRequest } from '../../../src/core/providers/types.js';
+import { type OpenedSession, type SessionSetup, openSession } from '../../../src/core/session/open-session.js';
+import { LOST_RESULT } from '../../../src/core/session/repair-history.js';
+import { type FakeReply, fakeStream } from '../../support/fake-stream.js';
+
+const opened: OpenedSession[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((o) => o.close()));
+});
+
+function dirs() {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-open-'));
+  const cwd = path.join(base, 'project');
+  mkdirSync(cwd);
+  return { cwd, env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test-key-123456' } };
+}
+
+async function open(
+  where: { cwd: string; env: Record<string, string> },
+  respond: (request: ModelRequest, index: number) => FakeReply | Promise<FakeReply>,
+  flags: SessionSetup['flags'] = {},
+) {
+  const stream = fakeStream(respond);
+  const session = await openSession({ ...where, headless: true, flags, stream });
+  opened.push(session);
+  const events: AgentEvent[] = [];
+  session.onBackgroundEvent((e) => events.push(e));
+  const submit = async (prompt: string | undefined) => {
+    const run = session.session.submit(prompt, new AbortController().signal);
+    let next = await run.next();
+    while (!next.done) {
+      events.push(next.value);
+      next = await run.next();
+    }
+    return next.value;
+  };
+  return { session, stream, events, submit };
+}
+
+const isChild = (request: ModelRequest) => request.system.includes('You are a sub-agent');
+
+describe('openSession', () => {
+  it('resumes a session that crashed mid-tool with every call answered', async () => {
+    const where = dirs();
+    const first = await open(where, () => ({ text: 'hello' }));
+    await first.submit('start');
+    // What a crash during a tool leaves behind: the call, and no result.
+    const dangling = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'make' } }] };
+    appendFileSync(first.session.paths.transcript, `${JSON.stringify({ type: 'message', message: dangling, at: new Date().toISOString() })}\n`);
+
+    const second = await open(where, () => ({ text: 'resumed' }), { continue: true });
+    expect(second.session.session.id).toBe(first.session.session.id);
+    expect(second.session.warnings).toContain('the session ended while 1 tool call(s) ran; they are marked interrupted');
+    await second.submit('go on');
+    const messages = second.stream.requests[0]!.messages;
+    expect(messages[3]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: LOST_RESULT, isError: true }],
+    });
+  });
+
+  it('numbers a resumed session\'s new jobs after its earlier ones', async () => {
+    const where = dirs();
+    const script = (request: ModelRequest): FakeReply => {
+      if (isChild(request)) return { text: 'child done' };
+      const last = JSON.stringify(request.messages.at(-1));
+      if (last.includes('"text":"go"')) return { toolCalls: [{ name: 'agent_start', args: { task: 'look' } }] };
+      if (last.includes('agent_start') || last.includes('started')) return { toolCalls: [{ name: 'agent_poll', args: { id: request.messages.length > 5 ? 'sub-2' : 'sub-1' } }] };
+      return { text: 'ok' };
+    };
+    const first = await open(where, script);
+    await first.submit('go');
+    expect(first.session.agents.manager.list().map((j) => j.id)).toEqual(['sub-1']);
+    await first.session.close();
+    const second = await open(where, script, { continue: true });
+    await second.submit('go');
+    expect(second.session.agents.manager.list().map((j) => j.id)).toEqual(['sub-2']);
+  });
+
+  it('compacts between steps when the context nears the window, keeping the system prompt', async () => {
+    const where = dirs();
+    writeFileSync(path.join(where.cwd, 'big.txt'), `${'x'.repeat(80)}\n`.repeat(60));
+    let summaries = 0;
+    let steps = 0;
+    const { stream, events, submit, session } = await open(
+      where,
+      (request) => {
+        if (request.tools.length === 0) {
+          summaries += 1;
+          return { text: 'SUMMARY of the reading so far' };
+        }
+        steps += 1;
+        return steps <= 4 ? { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] } : { text: 'done reading' };
+      },
+      { models: { 'claude-sonnet-4-5': { contextWindow: 6000, maxOutput: 1000 } } },
+    );
+    const result = await submit('read big.txt a few times');
+    expect(result.cause.kind).toBe('completed');
+    expect(summaries).toBeGreaterThanOrEqual(1);
+    expect(events.some((e) => e.type === 'compact')).toBe(true);
+    const summaryIndex = stream.requests.findIndex((r) => r.tools.length === 0);
+    const after = stream.requests[summaryIndex + 1]!;
+    expect(JSON.stringify(after.messages[0])).toContain('[Summary of the earlier conversation]');
+    expect(stream.requests.every((r) => r.system === session.session.system)).toBe(true);
+  });
+
+  it('stops running jobs when the parent alone passes the session budget', async () => {
+    const where = dirs();
+    let release: () => void = () => {};
+    const parent: FakeReply[] = [
+      { toolCalls: [{ name: 'agent_start', args: { task: 'slow' } }], usage: { input: 10, output: 0 } },
+      { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 5000, output: 0 } },
+      { text: 'ok', usage: { input: 10, output: 0 } },
+    ];
+    const { session, submit, events } = await open(
+      where,
+      (request) => (isChild(request) ? { text: 'late', wait: new Promise<void>((r) => (release = r)) } : parent.shift()!),
+      { agents: { maxSessionTokens: 1000 } },
+    );
+    await submit('go');
+    expect(session.agents.manager.get('sub-1').state).toBe('aborted');
+    expect(events.some((e) => e.type === 'job_notice' && e.text.startsWith('Token budget reached'))).toBe(true);
+    release();
+  });
+});
