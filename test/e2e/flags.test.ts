@@ -1,0 +1,258 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
+import { REPO, TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+
+let mock: MockProvider;
+let project: string;
+let home: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => {
+  mock.reset();
+  ({ project, home } = tempDirs());
+  mkdirSync(project, { recursive: true });
+  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
+});
+
+const run = (args: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) =>
+  runCli(args, { cwd: project, env: { ...env, ...extra.env }, timeoutMs: extra.timeoutMs });
+
+interface WireBlock {
+  type: string;
+  id?: string;
+  name?: string;
+  tool_use_id?: string;
+  is_error?: boolean;
+  content?: string | Array<{ type: string; text?: string }>;
+}
+
+/** The tool results of an Anthropic request, oldest first. */
+function toolResults(request: RecordedRequest): WireBlock[] {
+  return (request.body.messages as Array<{ content: WireBlock[] | string }>)
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b) => b.type === 'tool_result');
+}
+
+function resultText(block: WireBlock): string {
+  const content = block.content ?? '';
+  return typeof content === 'string' ? content : content.map((c) => c.text ?? '').join('');
+}
+
+const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('You are a sub-agent');
+
+describe('--max-turns', () => {
+  it('stops a model that keeps calling tools after one turn: exit 1, one request, the limit named', async () => {
+    mock.respond(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }));
+    const result = await run(['-p', 'keep looking', '--max-turns', '1']);
+    expect(result.code).toBe(1);
+    expect(mock.requests).toHaveLength(1);
+    expect(result.stderr).toContain('reached the limit of 1 turns');
+    expect(result.stderr).toContain('--max-turns');
+  });
+});
+
+describe('--permission-mode', () => {
+  it('accept-edits: write_file creates a file in the project, but bash `touch x` is still denied headless', async () => {
+    mock.script(
+      { toolCalls: [{ name: 'write_file', args: { path: 'plan.md', content: 'step 1\n' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'touch x' } }] },
+      { text: 'wrote the plan; could not touch x' },
+    );
+    const result = await run(['-p', 'write the plan', '--permission-mode', 'accept-edits']);
+    expect(result.code).toBe(0);
+    expect(readFileSync(path.join(project, 'plan.md'), 'utf8')).toBe('step 1\n');
+    const [write, bash] = toolResults(mock.requests[2]!);
+    expect(write!.is_error).toBeFalsy();
+    expect(bash!.is_error).toBe(true);
+    expect(resultText(bash!)).toMatch(/bash needs approval, and there is no one to ask in headless mode: rerun with --yolo/);
+    expect(existsSync(path.join(project, 'x'))).toBe(false);
+  });
+
+  it('plan: write_file is denied with the plan-mode message, a read-only `ls` runs', async () => {
+    writeFileSync(path.join(project, 'existing-file.txt'), 'hello\n');
+    mock.script(
+      { toolCalls: [{ name: 'write_file', args: { path: 'new.txt', content: 'x' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'ls' } }] },
+      { text: 'planned' },
+    );
+    const result = await run(['-p', 'plan the change', '--permission-mode', 'plan']);
+    expect(result.code).toBe(0);
+    const [write, ls] = toolResults(mock.requests[2]!);
+    expect(write!.is_error).toBe(true);
+    expect(resultText(write!)).toMatch(/^plan mode: write_file is not allowed/);
+    expect(existsSync(path.join(project, 'new.txt'))).toBe(false);
+    expect(ls!.is_error).toBeFalsy();
+    expect(resultText(ls!)).toContain('existing-file.txt');
+  });
+});
+
+describe('--tool-mode text', () => {
+  it('sends no native tools, describes them in the system text, and runs a <tool_call> from the reply', async () => {
+    writeFileSync(path.join(project, 'marker-file.txt'), 'm\n');
+    mock.script(
+      { text: 'Let me look.\n<tool_call>{"name":"list_dir","arguments":{}}</tool_call>' },
+      { text: 'The folder holds marker-file.txt.' },
+    );
+    // A local OpenAI-compatible server without tool support: no key needed.
+    const result = await runCli(
+      ['-p', 'what is here?', '--provider', 'openai', '--base-url', mock.openaiBaseURL, '--model', 'local-model', '--tool-mode', 'text'],
+      { cwd: project, env: { OUTRIDER_HOME: home } },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('The folder holds marker-file.txt.\n');
+    expect(mock.requests).toHaveLength(2);
+    const [first, second] = mock.requests as [RecordedRequest, RecordedRequest];
+    expect(first.format).toBe('openai');
+    expect(first.body.tools ?? []).toEqual([]);
+    expect(second.body.tools ?? []).toEqual([]);
+    const system = first.body.messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('<tool_call>');
+    expect(system.content).toContain('## list_dir');
+    expect(system.content).toContain('## read_file');
+    const followUp = JSON.stringify(second.body.messages.slice(1));
+    expect(followUp).toContain('<tool_result name=\\"list_dir\\">');
+    expect(followUp).toContain('marker-file.txt');
+    expect(followUp).not.toContain('"tool_calls"');
+  });
+});
+
+describe('retries', () => {
+  it('a 529 then a success: one retry line on stderr, exit 0', async () => {
+    // retry-after: 0 makes the retry immediate (no jittered backoff), so the test stays fast.
+    mock.script({ fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' });
+    const result = await run(['-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('made it\n');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^outrider: overloaded \(529\); retry 1\/4 in 0s$/);
+    expect(mock.requests).toHaveLength(2);
+  });
+});
+
+describe('--max-budget-tokens', () => {
+  it('stops a running sub-agent past the budget and refuses a new one with an error naming the budget', async () => {
+    mkdirSync(path.join(project, 'src'));
+    writeFileSync(path.join(project, 'src/app.ts'), 'export const app = 1;\n');
+    const parentReplies: Reply[] = [
+      { toolCalls: [{ name: 'agent_start', args: { task: 'Read src/app.ts and say what it exports' } }] },
+      { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] },
+      { toolCalls: [{ name: 'agent_start', args: { task: 'Another investigation' } }] },
+      { text: 'The budget is spent.' },
+    ];
+    let parentCalls = 0;
+    mock.respond((request): Reply => {
+      if (isChild(request)) {
+        // The child's first answer alone blows the budget; it is stopped before a second.
+        return request.body.messages.length === 1
+          ? { toolCalls: [{ name: 'read_file', args: { path: 'src/app.ts' } }], usage: { input: 5000, output: 10 } }
+          : { text: 'app exports app', usage: { input: 10, output: 5 } };
+      }
+      const reply = parentReplies[parentCalls++] ?? { text: 'unexpected extra request' };
+      return { ...reply, usage: { input: 10, output: 5 } };
+    });
+    const result = await run(['-p', 'investigate', '--max-budget-tokens', '1000', '--output-format', 'json']);
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.result).toBe('The budget is spent.');
+    expect(out.jobs).toHaveLength(1);
+    expect(out.jobs[0]).toMatchObject({ id: 'sub-1', status: 'aborted' });
+
+    const parentRequests = mock.requests.filter((r) => !isChild(r));
+    expect(parentRequests).toHaveLength(4);
+    expect(mock.requests.filter(isChild)).toHaveLength(1);
+    const last = parentRequests[3]!;
+    const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>).filter((m) => m.role === 'assistant').at(-1)!;
+    const secondStart = lastAssistant.content.find((b) => b.type === 'tool_use' && b.name === 'agent_start')!;
+    expect(secondStart).toBeDefined();
+    const refusal = toolResults(last).find((b) => b.tool_use_id === secondStart.id)!;
+    expect(refusal.is_error).toBe(true);
+    expect(resultText(refusal)).toMatch(/budget of 1000 tokens is spent/);
+    expect(resultText(refusal)).toContain('--max-budget-tokens');
+  });
+});
+
+describe('--help', () => {
+  /** A loader hook that writes every module URL Node loads to a file. */
+  function loadRecorder(): { nodeOptions: string; log: string } {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-loads-'));
+    const log = path.join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(
+      path.join(dir, 'hooks.mjs'),
+      [
+        "import { appendFileSync } from 'node:fs';",
+        'let log;',
+        'export function initialize(data) { log = data.log; }',
+        'export async function load(url, context, nextLoad) {',
+        '  appendFileSync(log, `${url}\\n`);',
+        '  return nextLoad(url, context);',
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'register.mjs'),
+      [
+        "import { register } from 'node:module';",
+        `register('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } });`,
+      ].join('\n'),
+    );
+    return { nodeOptions: `--import ${path.join(dir, 'register.mjs')}`, log };
+  }
+
+  /** The contents of the dist files a run loaded (chunk names are hashed, so chunks are told apart by content). */
+  function loadedDistChunks(log: string): Array<{ file: string; text: string }> {
+    const dist = path.join(REPO, 'dist') + path.sep;
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((url) => url.startsWith('file://'))
+      .map((url) => fileURLToPath(url))
+      .filter((file) => file.startsWith(dist))
+      .map((file) => ({ file: path.basename(file), text: readFileSync(file, 'utf8') }));
+  }
+
+  const heavy: Array<{ what: string; marker: RegExp }> = [
+    { what: 'the Anthropic SDK', marker: /anthropic-version/ },
+    { what: 'the OpenAI SDK', marker: /OpenAI-Project/ },
+    { what: 'Ink', marker: /yoga/ },
+    { what: 'React', marker: /react\.transitional\.element/ },
+  ];
+
+  it('prints usage and exits 0 without loading the SDKs, Ink or React', async () => {
+    const recorder = loadRecorder();
+    const result = await run(['--help'], { env: { NODE_OPTIONS: recorder.nodeOptions } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: outrider \[options\]/);
+    for (const flag of ['--print', '--max-turns', '--permission-mode', '--tool-mode', '--max-budget-tokens']) {
+      expect(result.stdout).toContain(flag);
+    }
+    const chunks = loadedDistChunks(recorder.log);
+    // The recorder works: the entry and the command-line parser were seen.
+    expect(chunks.map((c) => c.file)).toContain('cli.js');
+    expect(chunks.some((c) => c.file.startsWith('program-'))).toBe(true);
+    for (const { what, marker } of heavy) {
+      const culprit = chunks.find((c) => marker.test(c.text));
+      expect(culprit, `--help loaded ${what} (${culprit?.file})`).toBeUndefined();
+    }
+  });
+
+  it('the same recorder does see the Anthropic SDK load for a real prompt', async () => {
+    const recorder = loadRecorder();
+    mock.script({ text: 'ok' });
+    const result = await run(['-p', 'hi'], { env: { NODE_OPTIONS: recorder.nodeOptions } });
+    expect(result.code).toBe(0);
+    const chunks = loadedDistChunks(recorder.log);
+    expect(chunks.some((c) => /anthropic-version/.test(c.text))).toBe(true);
+    expect(chunks.some((c) => /yoga/.test(c.text))).toBe(false);
+  });
+});
