@@ -6,7 +6,7 @@ import { type SessionAgents, createSessionAgents } from '../agents/session-agent
 import type { Job } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
-import { type Settings, loadSettings, mergeSettings } from '../config/settings.js';
+import { SETTINGS_DEFAULTS, type Settings, loadSettings, mergeSettings } from '../config/settings.js';
 import type { AgentEvent, JobEvent } from '../loop/events.js';
 import type { Limits } from '../loop/limits.js';
 import { ApprovalGate } from '../permissions/approvals.js';
@@ -84,7 +84,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const home = outriderPaths(setup.env);
   const project = projectPaths(setup.cwd);
   const { continue: continueNewest, resume, ...flagSettings } = setup.flags;
-  const settings = mergeSettings(loadSettings({ userPath: home.userSettings, projectPath: project.settings }).settings, flagSettings);
+  const fileSettings = loadSettings({ userPath: home.userSettings, projectPath: project.settings }).settings;
+  const settings = mergeSettings(SETTINGS_DEFAULTS, fileSettings, flagSettings);
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
   const warnings: string[] = [];
 
