@@ -32,8 +32,8 @@ const URL_VARIABLE: Record<ProviderName, string> = { anthropic: 'ANTHROPIC_BASE_
 
 /** Resolves provider, model, key and base URL; throws ConfigError saying what to set. */
 export function resolveProviderConfig({ flags, settings, env }: ProviderConfigInput): ProviderConfig {
-  const provider = pickProvider(flags.provider ?? settings.provider, flags.baseURL ?? settings.baseURL, env);
-  const baseURL = nonEmpty(flags.baseURL) ?? nonEmpty(settings.baseURL) ?? nonEmpty(env[URL_VARIABLE[provider]]);
+  const provider = pickProvider(flags.provider ?? settings.provider, nonEmpty(flags.baseURL) ?? nonEmpty(settings.baseURL), env);
+  const baseURL = checkedURL(nonEmpty(flags.baseURL) ?? nonEmpty(settings.baseURL) ?? nonEmpty(env[URL_VARIABLE[provider]]));
   const toolMode = flags.toolMode ?? settings.toolMode ?? 'native';
   if (toolMode !== 'native' && toolMode !== 'text') {
     throw new ConfigError(`unknown tool mode "${toolMode}": use native or text`);
@@ -67,11 +67,23 @@ function missingKeyMessage(provider?: ProviderName): string {
 }
 
 function isOpenAIHost(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'openai.com' || host.endsWith('.openai.com');
+}
+
+/** A base URL must be http(s); anything else would fail later, slowly, after retries. */
+function checkedURL(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
   try {
-    return new URL(url).hostname.endsWith('openai.com');
+    parsed = new URL(url);
   } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new ConfigError(`invalid base URL "${url}": expected something like http://localhost:11434/v1`);
   }
+  return url;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -21,9 +21,23 @@ export function environmentFacts(cwd: string, now: Date = new Date()): Environme
   return {
     cwd,
     platform: `${process.platform} ${process.arch}`,
-    date: now.toISOString().slice(0, 10),
-    isGitRepo: existsSync(path.join(cwd, '.git')),
+    date: localDate(now),
+    isGitRepo: insideGitRepo(cwd),
   };
+}
+
+/** The user's calendar date (not UTC's), as YYYY-MM-DD. */
+function localDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** True when `cwd` or a folder above it holds `.git` (running from a subfolder counts). */
+function insideGitRepo(cwd: string): boolean {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 /** Reads the AGENTS.md files that exist (user's first, project's last so it wins on conflict). */

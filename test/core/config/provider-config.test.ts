@@ -258,4 +258,27 @@ describe('resolveProviderConfig: bad values', () => {
     const error = errorOf({ flags: { provider: 'openai', baseURL: 'not a url' } });
     expect(error.message).toBe('invalid base URL "not a url": expected something like http://localhost:11434/v1');
   });
+
+  it.each([
+    ['not a url', { OPENAI_API_KEY: OPENAI_KEY }],
+    ['localhost:11434/v1', { OPENAI_API_KEY: OPENAI_KEY }],
+    ['ftp://example.com/v1', {}],
+  ])('rejects base URL %s whether or not a key is set', (url, env) => {
+    const error = errorOf({ flags: { provider: 'openai', baseURL: url }, env });
+    expect(error.message).toBe(`invalid base URL "${url}": expected something like http://localhost:11434/v1`);
+  });
+
+  it('checks base URLs from the environment too', () => {
+    const error = errorOf({ env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: 'localhost:1234' } });
+    expect(error.message).toMatch(/^invalid base URL "localhost:1234"/);
+  });
+
+  it('treats only openai.com and its subdomains as OpenAI itself', () => {
+    expect(resolve({ flags: { provider: 'openai', baseURL: 'https://notopenai.com/v1' } }).apiKey).toBe('no-key');
+    expect(errorOf({ flags: { provider: 'openai', baseURL: 'https://api.openai.com/v1' } }).message).toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('ignores a blank base URL flag', () => {
+    expect(resolve({ flags: { baseURL: '  ' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY } }).provider).toBe('anthropic');
+  });
 });
