@@ -4,22 +4,6 @@ import { type AnyTool, type ToolContext, type ToolOutput, describeZodError, tool
 /** Shapes a tool's raw output before the model sees it (caps, large-result handoff). */
 export type OutputLimiter = (output: ToolOutput, toolName: string) => ToolOutput;
 
-/** The default cap on what one tool result puts into the context. */
-export const DEFAULT_OUTPUT_CAP = 32 * 1024;
-
-/** Cuts an output over `cap` characters to its head and tail, saying so. */
-export function capOutput(cap = DEFAULT_OUTPUT_CAP): OutputLimiter {
-  return (output) => {
-    if (output.content.length <= cap) return output;
-    const keep = Math.floor(cap / 2);
-    const cut = output.content.length - 2 * keep;
-    return {
-      ...output,
-      content: `${output.content.slice(0, keep)}\n… [${cut} characters cut: output was ${output.content.length} characters] …\n${output.content.slice(-keep)}`,
-    };
-  };
-}
-
 /** The tools a loop may call, by name, in declaration order. */
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();

@@ -8,7 +8,8 @@ import type { AgentEvent } from '../../../src/core/loop/events.js';
 import { INVALID_JSON_KEY, type Message, ProviderError, type StreamFn, type ToolResultBlock } from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
-import { ToolRegistry, capOutput } from '../../../src/core/tools/registry.js';
+import { ToolRegistry } from '../../../src/core/tools/registry.js';
+import { ResultStore } from '../../../src/core/tools/result-store.js';
 import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
 
 const workspace = makeWorkspace(mkdtempSync(path.join(os.tmpdir(), 'outrider-loop-')));
@@ -389,12 +390,14 @@ describe('agentLoop', () => {
     expect(toolResults(stream.requests[1]!.messages[2]!)[0]).toMatchObject({ content: 'denied: plan mode', isError: true });
   });
 
-  it('caps large outputs in one place', async () => {
+  it('shapes large outputs in one place, the limiter', async () => {
+    const store = new ResultStore();
     const { stream } = await run([{ toolCalls: [{ name: 'big', args: {} }] }, { text: 'ok' }], {
-      config: { limitOutput: capOutput(1000) },
+      config: { limitOutput: store.limiter(1000) },
     });
     const content = toolResults(stream.requests[1]!.messages[2]!)[0]!.content;
-    expect(content.length).toBeLessThan(1200);
-    expect(content).toMatch(/characters cut: output was 100000 characters/);
+    expect(content.length).toBeLessThan(10_000);
+    expect(content).toMatch(/big output is 100000 characters, 1 lines; stored as result_id r1/);
+    expect(store.get('r1')).toHaveLength(100_000);
   });
 });
