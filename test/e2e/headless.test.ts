@@ -168,4 +168,24 @@ describe('outrider -p', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no session "nope"/);
   });
+
+  it('compacts and retries once when the provider says the prompt is too long', async () => {
+    mock.script({ text: 'a1' }, { text: 'a2' }, { text: 'a3' });
+    for (const q of ['q1', 'q2', 'q3']) expect((await run(['-p', q, ...(q === 'q1' ? [] : ['--continue'])])).code).toBe(0);
+    mock.script(
+      { fault: { kind: 'status', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' } },
+      { text: 'SUMMARY: the user asked q1, q2, q3' },
+      { text: 'answer after compaction' },
+    );
+    const result = await run(['-p', 'q4', '--continue', '--output-format', 'stream-json']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.type === 'compact')).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'answer after compaction' });
+    const [tooLong, summary, retry] = mock.requests.slice(-3).map((r) => r.body);
+    expect(summary.tools ?? []).toEqual([]);
+    expect(JSON.stringify(summary.system)).toBe(JSON.stringify(tooLong.system));
+    expect(JSON.stringify(retry.messages[0])).toContain('[Summary of the earlier conversation]');
+    expect(JSON.stringify(retry.messages.at(-1))).toContain('q4');
+  });
 });
