@@ -30,6 +30,13 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/** --max-agents: the same bound as the `agents.maxConcurrent` setting. */
+function agentCount(value: string): number {
+  const n = positiveInt(value);
+  if (n > 32) throw new InvalidArgumentError('expected a whole number from 1 to 32');
+  return n;
+}
+
 function buildProgram(): Command {
   return new Command('outrider')
     .description('A terminal coding agent with background sub-agents.')
@@ -50,7 +57,7 @@ function buildProgram(): Command {
     .option('-c, --continue', 'resume the newest session of this directory')
     .option('-r, --resume [id]', 'resume a session by id (without one: list this directory\'s sessions)')
     .option('--add-dir <dir...>', 'allow edits in this directory too')
-    .option('--max-agents <n>', 'sub-agents running at once (default 4)', positiveInt)
+    .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
     .option('--debug', 'print stack traces and debug details to stderr')

@@ -119,6 +119,10 @@ describe('outrider -p', () => {
     const result = await run(['-p', 'hi', '--output-format', 'yaml']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/output-format/);
+    const agents = await run(['-p', 'hi', '--max-agents', '40']);
+    expect(agents.code).toBe(2);
+    expect(agents.stderr).toMatch(/--max-agents.*from 1 to 32/);
+    expect(mock.requests).toHaveLength(0);
   });
 
   it('exits 2 with one line naming the file and key when settings are invalid', async () => {
