@@ -1,0 +1,96 @@
+import type { ChildEvent, JobEvent, JobState } from '../loop/events.js';
+import type { Message, ToolSchema, Usage } from '../providers/types.js';
+
+/** What a child run reports when it ends (aborts are the manager's to decide). */
+export interface ChildOutcome {
+  status: 'done' | 'error';
+  /** The final text, or `(sub-agent produced no text output)`. */
+  text: string;
+  /** Set when status is error: what went wrong, limit included. */
+  error?: string;
+}
+
+/** The parent's exact request prefix, taken when a fork job is started. */
+export interface ForkSnapshot {
+  system: string;
+  schemas: ToolSchema[];
+  messages: Message[];
+}
+
+export interface ChildRunRequest {
+  id: string;
+  task: string;
+  instructions?: string;
+  definition: string;
+  mode: 'typed' | 'fork';
+  /** Fork mode: the parent's conversation as it stood when agent_start ran. */
+  fork?: ForkSnapshot;
+  signal: AbortSignal;
+  onEvent: (event: ChildEvent) => void;
+}
+
+/** Runs one child loop to its end; throwing counts as an error outcome. */
+export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;
+
+export interface StartOptions {
+  instructions?: string;
+  /** Definition name; the manager's default when absent. */
+  agent?: string;
+  mode?: 'typed' | 'fork';
+  /** The tool call that asked, so ids follow the order the model wrote its calls in. */
+  callId?: string;
+}
+
+/** A snapshot of one job, for polls, lists and the UI. */
+export interface Job {
+  id: string;
+  number: number;
+  state: JobState;
+  definition: string;
+  mode: 'typed' | 'fork';
+  task: string;
+  /** One line: the task cut short. */
+  label: string;
+  createdAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  result?: string;
+  error?: string;
+  turns: number;
+  toolCalls: number;
+  contextTokens: number;
+  usage: Usage;
+  /** What it is doing now: the current tool and its argument, streamed text, `thinking…`. */
+  activity: string;
+}
+
+/** What a poll ended with. */
+export type PollResult =
+  | { kind: 'ended'; job: Job }
+  | { kind: 'running'; job: Job }
+  | { kind: 'interrupted'; job: Job };
+
+export interface Timers {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+export interface JobManagerOptions {
+  run: ChildRunner;
+  emit?: (event: JobEvent) => void;
+  maxConcurrent?: number;
+  pollTimeoutMs?: number;
+  defaultAgent?: string;
+  /** Known definition names; `start` refuses others. */
+  definitions?: () => string[];
+  /** Per-job usage, so the session ledger can roll it up. */
+  onUsage?: (jobId: string, usage: Usage) => void;
+  /** Refuses a start with this message when set and returning text (session budget). */
+  admission?: () => string | undefined;
+  /** The parent's conversation now, for fork mode; taken at start, not when the job runs. */
+  forkSnapshot?: () => ForkSnapshot;
+  /** The first job number (a resumed session continues after its earlier jobs). */
+  firstNumber?: number;
+  now?: () => number;
+  timers?: Timers;
+}
