@@ -99,7 +99,7 @@ export interface TestSession {
 
 export async function openTestSession(
   script: FakeScript,
-  options: { stream?: StreamFn; dir?: string; continue?: boolean } = {},
+  options: { stream?: StreamFn; dir?: string; continue?: boolean; wakeOnComplete?: boolean } = {},
 ): Promise<TestSession> {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
   const approvals = new ApprovalBroker();
@@ -107,7 +107,7 @@ export async function openTestSession(
     cwd: dir,
     env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
     headless: false,
-    flags: options.continue ? { continue: true } : {},
+    flags: { ...(options.continue ? { continue: true } : {}), ...(options.wakeOnComplete !== undefined ? { wakeOnComplete: options.wakeOnComplete } : {}) },
     approver: approvals.approver,
     stream: options.stream ?? fakeStream(script),
   });

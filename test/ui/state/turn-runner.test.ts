@@ -11,7 +11,7 @@ const result = (kind: 'completed' | 'aborted'): LoopResult => ({ history: [], ne
 
 /** A session whose turns each wait for the test to release them (or for their signal). */
 function heldSession() {
-  const started: string[] = [];
+  const started: (string | undefined)[] = [];
   const releases: (() => void)[] = [];
   const session: Pick<UiSession, 'submit' | 'compact'> = {
     async *submit(prompt, signal): AsyncGenerator<AgentEvent, LoopResult> {
@@ -112,6 +112,37 @@ describe('TurnRunner', () => {
     empty.compact();
     await until(() => empty.snapshot().busy === undefined);
     expect(quiet.entries()).toContainEqual({ kind: 'info', text: 'nothing to compact yet' });
+  });
+
+  it('wake starts a turn with no prompt when idle, and nothing while a turn runs', async () => {
+    const { session, started, releases } = heldSession();
+    const log = recorder();
+    const runner = new TurnRunner({ session, dispatch: log.dispatch, flushMs: 1 });
+    expect(runner.wake()).toBe(true);
+    expect(runner.snapshot()).toEqual({ busy: 'wake', queued: [] });
+    expect(runner.wake()).toBe(false);
+    runner.submit('typed meanwhile');
+    expect(runner.snapshot().queued).toEqual(['typed meanwhile']);
+
+    await until(() => releases.length === 1);
+    releases[0]!();
+    await until(() => releases.length === 2);
+    expect(started).toEqual([undefined, 'typed meanwhile']);
+    expect(log.entries()).toEqual([{ kind: 'wake' }, { kind: 'user', text: 'typed meanwhile' }]);
+    runner.interrupt();
+    await until(() => runner.snapshot().busy === undefined);
+    runner.dispose();
+    expect(runner.wake()).toBe(false);
+  });
+
+  it('interrupt aborts a wake turn like any other', async () => {
+    const { session } = heldSession();
+    const log = recorder();
+    const runner = new TurnRunner({ session, dispatch: log.dispatch, flushMs: 1 });
+    runner.wake();
+    runner.interrupt();
+    await until(() => runner.snapshot().busy === undefined);
+    expect(log.events()).toContainEqual({ type: 'run_end', cause: { kind: 'aborted' } });
   });
 
   it('runs nothing after dispose', async () => {
