@@ -19,7 +19,16 @@ export function useWakeOnComplete(session: UiSession, runner: TurnRunner, window
       wake: () => runner.wake(),
     });
     scheduler.current = created;
+    // A job that completed during a turn, after its last step boundary, is still owed when the
+    // turn ends: the end of the turn is then the moment to wake for it.
+    let wasBusy = runner.snapshot().busy !== undefined;
+    const unsubscribe = runner.subscribe(() => {
+      const busy = runner.snapshot().busy !== undefined;
+      if (wasBusy && !busy && session.owesNotice()) created.completed();
+      wasBusy = busy;
+    });
     return () => {
+      unsubscribe();
       created.dispose();
       scheduler.current = undefined;
     };

@@ -81,24 +81,28 @@ describe('wake-on-complete', () => {
     expect(frame(rendered).match(/woke on sub-agent completion/g)).toHaveLength(1);
   });
 
-  it('starts nothing for a completion during a turn; the next idle completion carries both', async () => {
+  it('a completion during a turn starts nothing then; the end of the turn wakes for it once', async () => {
     const hold = gate();
     const { parent, release, rendered, s } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
     await until(() => parent.length === 2);
     release('alpha task');
     await until(() => frame(rendered).includes('◆ sub-1 finished: alpha task'));
-    hold.release();
-    await until(() => frame(rendered).includes('Started.'));
-    await settle();
-    // The turn ended after its last boundary: sub-1 is still owed, and nothing woke for it.
+    await tick(400);
+    // Still inside the turn: no second turn was started.
     expect(parent).toHaveLength(2);
-    expect(s.opened.agents.manager.undelivered()).toEqual(['sub-1']);
-
-    release('beta task');
-    await until(() => frame(rendered).includes('Noted.'));
+    hold.release();
+    // The turn ended after its last boundary with sub-1 owed: one wake carries it.
+    await until(() => parent.length === 3);
+    expect(lastMessage(parent[2]!)).toContain('Sub-agent sub-1 completed.');
     await settle();
     expect(parent).toHaveLength(3);
-    expect(lastMessage(parent[2]!)).toContain('Sub-agents sub-1, sub-2 completed.');
+    expect(s.opened.agents.manager.undelivered()).toEqual([]);
+
+    release('beta task');
+    await until(() => parent.length === 4);
+    expect(lastMessage(parent[3]!)).toContain('Sub-agent sub-2 completed.');
+    await settle();
+    expect(parent).toHaveLength(4);
   });
 
   it('does nothing when the user’s own prompt already carried the notice', async () => {
