@@ -1,50 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/core/loop/events.js';
+import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
-import { type OpenedSession, type SessionSetup, openSession } from '../../../src/core/session/open-session.js';
-import { type FakeReply, fakeStream } from '../../support/fake-stream.js';
+import type { SessionSetup } from '../../../src/core/session/open-session.js';
+import type { FakeReply } from '../../support/fake-stream.js';
+import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 import { expectExited } from '../../support/process.js';
 
-const opened: OpenedSession[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((o) => o.close()));
-});
-
-const isChild = (request: ModelRequest) => request.system.includes('You are a sub-agent');
+const openWith = useTestSessions();
+const open = (respond: Parameters<typeof openWith>[0], flags: SessionSetup['flags'] = {}) => openWith(respond, { flags });
+const isChild = isChildRequest;
 const lastText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
-
-async function open(
-  respond: (request: ModelRequest, index: number) => FakeReply | Promise<FakeReply>,
-  flags: SessionSetup['flags'] = {},
-) {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-agents-'));
-  const cwd = path.join(base, 'project');
-  mkdirSync(cwd);
-  const stream = fakeStream(respond);
-  const session = await openSession({
-    cwd,
-    env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test-key-123456' },
-    headless: true,
-    flags,
-    stream,
-  });
-  opened.push(session);
-  const events: AgentEvent[] = [];
-  session.onBackgroundEvent((e) => events.push(e));
-  const submit = async (prompt: string | undefined) => {
-    const run = session.session.submit(prompt, new AbortController().signal);
-    let next = await run.next();
-    while (!next.done) {
-      events.push(next.value);
-      next = await run.next();
-    }
-    return next.value;
-  };
-  return { session, stream, events, submit, cwd };
-}
 
 /** Resolves when `check` holds, polling the event loop. */
 async function until(check: () => boolean, ms = 3000): Promise<void> {
@@ -186,24 +152,16 @@ describe('sub-agents in a session', () => {
     expect(session.agents.manager.undelivered()).toEqual([]);
   });
 
-  it('reads agent definitions from .outrider/agents and .claude/agents', async () => {
-    const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-defs-'));
-    const cwd = path.join(base, 'p');
-    mkdirSync(path.join(cwd, '.claude/agents'), { recursive: true });
+  it('reads agent definitions from .claude/agents (Claude Code tool names mapped)', async () => {
+    const dirs = testDirs();
+    mkdirSync(path.join(dirs.cwd, '.claude/agents'), { recursive: true });
     writeFileSync(
-      path.join(cwd, '.claude/agents/reviewer.md'),
+      path.join(dirs.cwd, '.claude/agents/reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review code.\n',
     );
-    const o = await openSession({
-      cwd,
-      env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'k-123456789' },
-      headless: true,
-      flags: {},
-      stream: fakeStream([]),
-    });
-    opened.push(o);
-    const start = o.session.tools.schemas().find((t) => t.name === 'agent_start')!;
+    const { session } = await openWith(() => ({ text: 'unused' }), { dirs });
+    const start = session.session.tools.schemas().find((t) => t.name === 'agent_start')!;
     expect(start.description).toContain('reviewer: Reviews diffs');
-    expect(o.warnings).toEqual([]);
+    expect(session.warnings).toEqual([]);
   });
 });

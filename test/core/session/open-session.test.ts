@@ -1,48 +1,17 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/core/loop/events.js';
+import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
-import { type OpenedSession, type SessionSetup, openSession } from '../../../src/core/session/open-session.js';
+import type { SessionSetup } from '../../../src/core/session/open-session.js';
 import { LOST_RESULT } from '../../../src/core/session/repair-history.js';
-import { type FakeReply, fakeStream } from '../../support/fake-stream.js';
+import type { FakeReply } from '../../support/fake-stream.js';
+import { type TestDirs, isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 
-const opened: OpenedSession[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((o) => o.close()));
-});
-
-function dirs() {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-open-'));
-  const cwd = path.join(base, 'project');
-  mkdirSync(cwd);
-  return { cwd, env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test-key-123456' } };
-}
-
-async function open(
-  where: { cwd: string; env: Record<string, string> },
-  respond: (request: ModelRequest, index: number) => FakeReply | Promise<FakeReply>,
-  flags: SessionSetup['flags'] = {},
-) {
-  const stream = fakeStream(respond);
-  const session = await openSession({ ...where, headless: true, flags, stream });
-  opened.push(session);
-  const events: AgentEvent[] = [];
-  session.onBackgroundEvent((e) => events.push(e));
-  const submit = async (prompt: string | undefined) => {
-    const run = session.session.submit(prompt, new AbortController().signal);
-    let next = await run.next();
-    while (!next.done) {
-      events.push(next.value);
-      next = await run.next();
-    }
-    return next.value;
-  };
-  return { session, stream, events, submit };
-}
-
-const isChild = (request: ModelRequest) => request.system.includes('You are a sub-agent');
+const openWith = useTestSessions();
+const dirs = testDirs;
+const open = (where: TestDirs, respond: Parameters<typeof openWith>[0], flags: SessionSetup['flags'] = {}) =>
+  openWith(respond, { flags, dirs: where });
+const isChild = isChildRequest;
 
 describe('openSession', () => {
   it('resumes a session that crashed mid-tool with every call answered', async () => {
