@@ -2,28 +2,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
-import { REPO, TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, Reply } from '../support/mock-provider.js';
+import { useMockProject } from '../support/e2e-project.js';
+import { REPO, runCli } from '../support/run-cli.js';
 
-let mock: MockProvider;
-let project: string;
-let home: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.reset();
-  ({ project, home } = tempDirs());
-  mkdirSync(project, { recursive: true });
-  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
-});
+const t = useMockProject();
 
 const run = (args: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) =>
-  runCli(args, { cwd: project, env: { ...env, ...extra.env }, timeoutMs: extra.timeoutMs });
+  runCli(args, { cwd: t.project, env: { ...t.env, ...extra.env }, timeoutMs: extra.timeoutMs });
 
 interface WireBlock {
   type: string;
@@ -50,10 +37,10 @@ const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('
 
 describe('--max-turns', () => {
   it('stops a model that keeps calling tools after one turn: exit 1, one request, the limit named', async () => {
-    mock.respond(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }));
+    t.mock.respond(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }));
     const result = await run(['-p', 'keep looking', '--max-turns', '1']);
     expect(result.code).toBe(1);
-    expect(mock.requests).toHaveLength(1);
+    expect(t.mock.requests).toHaveLength(1);
     expect(result.stderr).toContain('reached the limit of 1 turns');
     expect(result.stderr).toContain('--max-turns');
   });
@@ -61,34 +48,34 @@ describe('--max-turns', () => {
 
 describe('--permission-mode', () => {
   it('accept-edits: write_file creates a file in the project, but bash `touch x` is still denied headless', async () => {
-    mock.script(
+    t.mock.script(
       { toolCalls: [{ name: 'write_file', args: { path: 'plan.md', content: 'step 1\n' } }] },
       { toolCalls: [{ name: 'bash', args: { command: 'touch x' } }] },
       { text: 'wrote the plan; could not touch x' },
     );
     const result = await run(['-p', 'write the plan', '--permission-mode', 'accept-edits']);
     expect(result.code).toBe(0);
-    expect(readFileSync(path.join(project, 'plan.md'), 'utf8')).toBe('step 1\n');
-    const [write, bash] = toolResults(mock.requests[2]!);
+    expect(readFileSync(path.join(t.project, 'plan.md'), 'utf8')).toBe('step 1\n');
+    const [write, bash] = toolResults(t.mock.requests[2]!);
     expect(write!.is_error).toBeFalsy();
     expect(bash!.is_error).toBe(true);
     expect(resultText(bash!)).toMatch(/bash needs approval, and there is no one to ask in headless mode: rerun with --yolo/);
-    expect(existsSync(path.join(project, 'x'))).toBe(false);
+    expect(existsSync(path.join(t.project, 'x'))).toBe(false);
   });
 
   it('plan: write_file is denied with the plan-mode message, a read-only `ls` runs', async () => {
-    writeFileSync(path.join(project, 'existing-file.txt'), 'hello\n');
-    mock.script(
+    writeFileSync(path.join(t.project, 'existing-file.txt'), 'hello\n');
+    t.mock.script(
       { toolCalls: [{ name: 'write_file', args: { path: 'new.txt', content: 'x' } }] },
       { toolCalls: [{ name: 'bash', args: { command: 'ls' } }] },
       { text: 'planned' },
     );
     const result = await run(['-p', 'plan the change', '--permission-mode', 'plan']);
     expect(result.code).toBe(0);
-    const [write, ls] = toolResults(mock.requests[2]!);
+    const [write, ls] = toolResults(t.mock.requests[2]!);
     expect(write!.is_error).toBe(true);
     expect(resultText(write!)).toMatch(/^plan mode: write_file is not allowed/);
-    expect(existsSync(path.join(project, 'new.txt'))).toBe(false);
+    expect(existsSync(path.join(t.project, 'new.txt'))).toBe(false);
     expect(ls!.is_error).toBeFalsy();
     expect(resultText(ls!)).toContain('existing-file.txt');
   });
@@ -96,21 +83,21 @@ describe('--permission-mode', () => {
 
 describe('--tool-mode text', () => {
   it('sends no native tools, describes them in the system text, and runs a <tool_call> from the reply', async () => {
-    writeFileSync(path.join(project, 'marker-file.txt'), 'm\n');
-    mock.script(
+    writeFileSync(path.join(t.project, 'marker-file.txt'), 'm\n');
+    t.mock.script(
       { text: 'Let me look.\n<tool_call>{"name":"list_dir","arguments":{}}</tool_call>' },
       { text: 'The folder holds marker-file.txt.' },
     );
     // A local OpenAI-compatible server without tool support: no key needed.
     const result = await runCli(
-      ['-p', 'what is here?', '--provider', 'openai', '--base-url', mock.openaiBaseURL, '--model', 'local-model', '--tool-mode', 'text'],
-      { cwd: project, env: { OUTRIDER_HOME: home } },
+      ['-p', 'what is here?', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'local-model', '--tool-mode', 'text'],
+      { cwd: t.project, env: { OUTRIDER_HOME: t.home } },
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('The folder holds marker-file.txt.\n');
-    expect(mock.requests).toHaveLength(2);
-    const [first, second] = mock.requests as [RecordedRequest, RecordedRequest];
+    expect(t.mock.requests).toHaveLength(2);
+    const [first, second] = t.mock.requests as [RecordedRequest, RecordedRequest];
     expect(first.format).toBe('openai');
     expect(first.body.tools ?? []).toEqual([]);
     expect(second.body.tools ?? []).toEqual([]);
@@ -129,21 +116,21 @@ describe('--tool-mode text', () => {
 describe('retries', () => {
   it('a 529 then a success: one retry line on stderr, exit 0', async () => {
     // retry-after: 0 makes the retry immediate (no jittered backoff), so the test stays fast.
-    mock.script({ fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' });
+    t.mock.script({ fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' });
     const result = await run(['-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('made it\n');
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^outrider: overloaded \(529\); retry 1\/4 in 0s$/);
-    expect(mock.requests).toHaveLength(2);
+    expect(t.mock.requests).toHaveLength(2);
   });
 });
 
 describe('--max-budget-tokens', () => {
   it('stops a running sub-agent past the budget and refuses a new one with an error naming the budget', async () => {
-    mkdirSync(path.join(project, 'src'));
-    writeFileSync(path.join(project, 'src/app.ts'), 'export const app = 1;\n');
+    mkdirSync(path.join(t.project, 'src'));
+    writeFileSync(path.join(t.project, 'src/app.ts'), 'export const app = 1;\n');
     const parentReplies: Reply[] = [
       { toolCalls: [{ name: 'agent_start', args: { task: 'Read src/app.ts and say what it exports' } }] },
       { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] },
@@ -151,7 +138,7 @@ describe('--max-budget-tokens', () => {
       { text: 'The budget is spent.' },
     ];
     let parentCalls = 0;
-    mock.respond((request): Reply => {
+    t.mock.respond((request): Reply => {
       if (isChild(request)) {
         // The child's first answer alone blows the budget; it is stopped before a second.
         return request.body.messages.length === 1
@@ -168,9 +155,9 @@ describe('--max-budget-tokens', () => {
     expect(out.jobs).toHaveLength(1);
     expect(out.jobs[0]).toMatchObject({ id: 'sub-1', status: 'aborted' });
 
-    const parentRequests = mock.requests.filter((r) => !isChild(r));
+    const parentRequests = t.mock.requests.filter((r) => !isChild(r));
     expect(parentRequests).toHaveLength(4);
-    expect(mock.requests.filter(isChild)).toHaveLength(1);
+    expect(t.mock.requests.filter(isChild)).toHaveLength(1);
     const last = parentRequests[3]!;
     const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>).filter((m) => m.role === 'assistant').at(-1)!;
     const secondStart = lastAssistant.content.find((b) => b.type === 'tool_use' && b.name === 'agent_start')!;
@@ -248,7 +235,7 @@ describe('--help', () => {
 
   it('the same recorder does see the Anthropic SDK load for a real prompt', async () => {
     const recorder = loadRecorder();
-    mock.script({ text: 'ok' });
+    t.mock.script({ text: 'ok' });
     const result = await run(['-p', 'hi'], { env: { NODE_OPTIONS: recorder.nodeOptions } });
     expect(result.code).toBe(0);
     const chunks = loadedDistChunks(recorder.log);

@@ -1,27 +1,13 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, startMockProvider } from '../support/mock-provider.js';
-import { TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { useMockProject } from '../support/e2e-project.js';
+import { TEST_KEY, runCli } from '../support/run-cli.js';
 
-let mock: MockProvider;
-let project: string;
-let home: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => {
-  mock.reset();
-  ({ project, home } = tempDirs());
-  mkdirSync(project, { recursive: true });
-  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
-});
+const t = useMockProject();
 
 const run = (args: string[], extra: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runCli(args, { cwd: project, env: { ...env, ...extra.env }, stdin: extra.stdin });
+  runCli(args, { cwd: t.project, env: { ...t.env, ...extra.env }, stdin: extra.stdin });
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -31,34 +17,34 @@ function allFiles(dir: string): string[] {
 
 describe('outrider -p', () => {
   it('prints the answer as text and exits 0', async () => {
-    mock.script({ text: 'The config is parsed in src/config.ts.' });
+    t.mock.script({ text: 'The config is parsed in src/config.ts.' });
     const result = await run(['-p', 'where is the config parsed?']);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('The config is parsed in src/config.ts.\n');
     expect(result.code).toBe(0);
-    expect(mock.requests[0]!.body.messages.at(-1).content.at(-1).text).toBe('where is the config parsed?');
+    expect(t.mock.requests[0]!.body.messages.at(-1).content.at(-1).text).toBe('where is the config parsed?');
   });
 
   it('reads the prompt from stdin', async () => {
-    mock.script({ text: 'ok' });
+    t.mock.script({ text: 'ok' });
     const result = await run(['-p'], { stdin: 'explain the build\n' });
     expect(result.code).toBe(0);
-    expect(mock.requests[0]!.body.messages[0].content.at(-1).text).toBe('explain the build\n');
+    expect(t.mock.requests[0]!.body.messages[0].content.at(-1).text).toBe('explain the build\n');
   });
 
   it('runs tools and answers from their results', async () => {
-    writeFileSync(path.join(project, 'notes.txt'), 'alpha\nbeta\n');
-    mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'It lists alpha and beta.' });
+    writeFileSync(path.join(t.project, 'notes.txt'), 'alpha\nbeta\n');
+    t.mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'It lists alpha and beta.' });
     const result = await run(['-p', 'what is in notes.txt?']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('It lists alpha and beta.\n');
-    const toolResult = mock.requests[1]!.body.messages.at(-1).content[0];
+    const toolResult = t.mock.requests[1]!.body.messages.at(-1).content[0];
     expect(toolResult.type).toBe('tool_result');
     expect(JSON.stringify(toolResult.content)).toContain('alpha');
   });
 
   it('json: one object with the result, session id, turns, usage, cost and duration', async () => {
-    mock.script({ text: 'done', usage: { input: 1000, output: 50 } });
+    t.mock.script({ text: 'done', usage: { input: 1000, output: 50 } });
     const result = await run(['-p', 'hi', '--output-format', 'json']);
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
@@ -71,7 +57,7 @@ describe('outrider -p', () => {
   });
 
   it('stream-json: an init line, every event, and a result line', async () => {
-    mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
+    t.mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
     const result = await run(['-p', 'look', '--output-format', 'stream-json']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -84,24 +70,24 @@ describe('outrider -p', () => {
   });
 
   it('denies a write in headless mode without a flag, naming the flags that allow it', async () => {
-    mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'could not write' });
+    t.mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'could not write' });
     const result = await run(['-p', 'write a.txt']);
     expect(result.code).toBe(0);
-    const toolResult = mock.requests[1]!.body.messages.at(-1).content[0];
+    const toolResult = t.mock.requests[1]!.body.messages.at(-1).content[0];
     expect(toolResult.is_error).toBe(true);
     expect(JSON.stringify(toolResult.content)).toContain('--permission-mode accept-edits');
-    expect(readdirSync(project)).not.toContain('a.txt');
+    expect(readdirSync(t.project)).not.toContain('a.txt');
   });
 
   it('--yolo lets the write happen', async () => {
-    mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
+    t.mock.script({ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
     const result = await run(['-p', 'write a.txt', '--yolo']);
     expect(result.code).toBe(0);
-    expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(path.join(t.project, 'a.txt'), 'utf8')).toBe('x');
   });
 
   it('exits 1 with a one-line reason when the provider rejects the key', async () => {
-    mock.script({ fault: { kind: 'status', status: 401 } });
+    t.mock.script({ fault: { kind: 'status', status: 401 } });
     const result = await run(['-p', 'hi']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('outrider: Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.');
@@ -109,10 +95,10 @@ describe('outrider -p', () => {
   });
 
   it('exits 2 when no key is set, saying which variable to set', async () => {
-    const result = await runCli(['-p', 'hi'], { cwd: project, env: { OUTRIDER_HOME: home } });
+    const result = await runCli(['-p', 'hi'], { cwd: t.project, env: { OUTRIDER_HOME: t.home } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/set ANTHROPIC_API_KEY or OPENAI_API_KEY/);
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it('exits 2 on a bad flag', async () => {
@@ -122,44 +108,44 @@ describe('outrider -p', () => {
     const agents = await run(['-p', 'hi', '--max-agents', '40']);
     expect(agents.code).toBe(2);
     expect(agents.stderr).toMatch(/--max-agents.*from 1 to 32/);
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it('exits 2 with one line naming the file and key when settings are invalid', async () => {
-    mkdirSync(path.join(project, '.outrider'));
-    writeFileSync(path.join(project, '.outrider/settings.json'), JSON.stringify({ agents: { maxConcurrent: 'four' } }));
+    mkdirSync(path.join(t.project, '.outrider'));
+    writeFileSync(path.join(t.project, '.outrider/settings.json'), JSON.stringify({ agents: { maxConcurrent: 'four' } }));
     const result = await run(['-p', 'hi']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('.outrider/settings.json: agents.maxConcurrent');
-    expect(mock.requests).toHaveLength(0);
+    expect(t.mock.requests).toHaveLength(0);
   });
 
   it('talks to an OpenAI-compatible server with --provider openai --base-url', async () => {
-    mock.script({ text: 'hello from a local model' });
-    const result = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', mock.openaiBaseURL, '--model', 'qwen2.5-coder'], {
-      cwd: project,
-      env: { OUTRIDER_HOME: home },
+    t.mock.script({ text: 'hello from a local model' });
+    const result = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'qwen2.5-coder'], {
+      cwd: t.project,
+      env: { OUTRIDER_HOME: t.home },
     });
     expect(result.stdout).toBe('hello from a local model\n');
-    expect(mock.requests[0]!.format).toBe('openai');
-    expect(mock.requests[0]!.body.model).toBe('qwen2.5-coder');
+    expect(t.mock.requests[0]!.format).toBe('openai');
+    expect(t.mock.requests[0]!.body.model).toBe('qwen2.5-coder');
   });
 
   it('--continue resumes the last session of this directory, and no file holds the key', async () => {
-    mock.script({ text: 'first answer' }, { text: 'second answer' });
+    t.mock.script({ text: 'first answer' }, { text: 'second answer' });
     expect((await run(['-p', 'first question'])).code).toBe(0);
     const second = await run(['-p', 'second question', '--continue', '--output-format', 'json']);
     expect(second.code).toBe(0);
-    const texts = JSON.stringify(mock.requests[1]!.body.messages);
+    const texts = JSON.stringify(t.mock.requests[1]!.body.messages);
     expect(texts).toContain('first question');
     expect(texts).toContain('first answer');
-    expect(mock.requests[1]!.body.system).toEqual(mock.requests[0]!.body.system);
-    for (const file of allFiles(home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
+    expect(t.mock.requests[1]!.body.system).toEqual(t.mock.requests[0]!.body.system);
+    for (const file of allFiles(t.home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
   });
 
   it('--resume with an id resumes that session; without one it lists this directory\'s sessions', async () => {
-    mock.script({ text: 'one' }, { text: 'two' });
+    t.mock.script({ text: 'one' }, { text: 'two' });
     const first = JSON.parse((await run(['-p', 'remember the word kiwi', '--output-format', 'json'])).stdout);
     const listing = await run(['--resume']);
     expect(listing.code).toBe(0);
@@ -167,16 +153,16 @@ describe('outrider -p', () => {
     expect(listing.stdout).toContain('remember the word kiwi');
     const resumed = await run(['-p', 'which word?', '--resume', first.session_id.slice(0, 17), '--output-format', 'json']);
     expect(JSON.parse(resumed.stdout).session_id).toBe(first.session_id);
-    expect(JSON.stringify(mock.requests[1]!.body.messages)).toContain('remember the word kiwi');
+    expect(JSON.stringify(t.mock.requests[1]!.body.messages)).toContain('remember the word kiwi');
     const unknown = await run(['-p', 'x', '--resume', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no session "nope"/);
   });
 
   it('compacts and retries once when the provider says the prompt is too long', async () => {
-    mock.script({ text: 'a1' }, { text: 'a2' }, { text: 'a3' });
+    t.mock.script({ text: 'a1' }, { text: 'a2' }, { text: 'a3' });
     for (const q of ['q1', 'q2', 'q3']) expect((await run(['-p', q, ...(q === 'q1' ? [] : ['--continue'])])).code).toBe(0);
-    mock.script(
+    t.mock.script(
       { fault: { kind: 'status', status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' } },
       { text: 'SUMMARY: the user asked q1, q2, q3' },
       { text: 'answer after compaction' },
@@ -186,7 +172,7 @@ describe('outrider -p', () => {
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.some((l) => l.type === 'compact')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'answer after compaction' });
-    const [tooLong, summary, retry] = mock.requests.slice(-3).map((r) => r.body);
+    const [tooLong, summary, retry] = t.mock.requests.slice(-3).map((r) => r.body);
     expect(summary.tools ?? []).toEqual([]);
     expect(JSON.stringify(summary.system)).toBe(JSON.stringify(tooLong.system));
     expect(JSON.stringify(retry.messages[0])).toContain('[Summary of the earlier conversation]');

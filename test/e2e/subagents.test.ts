@@ -1,26 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
-import { TEST_KEY, runCli, tempDirs } from '../support/run-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest, Reply } from '../support/mock-provider.js';
+import { useMockProject } from '../support/e2e-project.js';
+import { runCli } from '../support/run-cli.js';
 
-let mock: MockProvider;
-let project: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-afterAll(() => mock.close());
+const t = useMockProject();
 beforeEach(() => {
-  mock.reset();
-  let home: string;
-  ({ project, home } = tempDirs());
-  mkdirSync(path.join(project, 'src'), { recursive: true });
+  mkdirSync(path.join(t.project, 'src'), { recursive: true });
   for (const area of ['auth', 'billing', 'search', 'storage']) {
-    writeFileSync(path.join(project, 'src', `${area}.ts`), `export function ${area}() { throw new Error('${area} failed'); }\n`);
+    writeFileSync(path.join(t.project, 'src', `${area}.ts`), `export function ${area}() { throw new Error('${area} failed'); }\n`);
   }
-  env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
 });
 
 const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('You are a sub-agent');
@@ -29,7 +19,7 @@ const lastMessage = (r: RecordedRequest) => JSON.stringify(r.body.messages.at(-1
 
 /** A parent that starts one child per area in ONE response, then answers from the notice and polls. */
 function scriptedRun(areas: string[]) {
-  mock.respond((request): Reply => {
+  t.mock.respond((request): Reply => {
     if (isChild(request)) {
       const area = areas.find((a) => childTask(request).includes(`src/${a}.ts`))!;
       if (request.body.messages.length === 1) return { toolCalls: [{ name: 'read_file', args: { path: `src/${area}.ts` } }] };
@@ -59,7 +49,7 @@ describe('headless sub-agents end to end', () => {
     scriptedRun(['auth', 'billing', 'search']);
     const result = await runCli(
       ['-p', 'Investigate how auth, billing and search each handle errors; compare them', '--output-format', 'stream-json'],
-      { cwd: project, env },
+      { cwd: t.project, env: t.env },
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -71,7 +61,7 @@ describe('headless sub-agents end to end', () => {
       expect.stringMatching(/^Sub-agent sub-3 started/),
     ]);
     // Ids follow the order the model wrote the calls in.
-    const firstChildRequests = mock.requests.filter((r) => isChild(r) && r.body.messages.length === 1);
+    const firstChildRequests = t.mock.requests.filter((r) => isChild(r) && r.body.messages.length === 1);
     expect(firstChildRequests).toHaveLength(3);
     const jobStates = lines.filter((l) => l.type === 'job_state').map((l) => `${l.jobId}:${l.state}`);
     for (const id of ['sub-1', 'sub-2', 'sub-3']) {
@@ -89,28 +79,28 @@ describe('headless sub-agents end to end', () => {
 
   it('--no-wait-agents exits after the parent turn without waiting', async () => {
     scriptedRun(['auth']);
-    const result = await runCli(['-p', 'check auth', '--no-wait-agents', '--output-format', 'json'], { cwd: project, env });
+    const result = await runCli(['-p', 'check auth', '--no-wait-agents', '--output-format', 'json'], { cwd: t.project, env: t.env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('Started the sub-agents; waiting for their reports.');
   });
 
   it('four children run in parallel: well under the serial time', async () => {
     const latency = 300;
-    mock.setLatency(latency);
+    t.mock.setLatency(latency);
     scriptedRun(['auth', 'billing', 'search', 'storage']);
-    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: project, env, timeoutMs: 30_000 });
+    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: t.project, env: t.env, timeoutMs: 30_000 });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('Compared 4 reports.');
-    const requests = mock.requests.length;
+    const requests = t.mock.requests.length;
     const serialMs = requests * latency;
-    const childRequests = mock.requests.filter(isChild).length;
+    const childRequests = t.mock.requests.filter(isChild).length;
     console.log(`4 sub-agents, ${latency} ms mock latency: ${requests} requests (${childRequests} by children); serial ≥ ${serialMs} ms, measured ${result.ms} ms`);
     // Parent: start, poll, answer (3+); children: 2 each, 4 at once → about 5 latencies, not 11.
     expect(result.ms).toBeLessThan(serialMs * 0.75);
   });
 
   it('a fork replays the parent request byte for byte and appends only its task', async () => {
-    mock.respond((request): Reply => {
+    t.mock.respond((request): Reply => {
       const last = lastMessage(request);
       if (JSON.stringify(request.body.messages).includes('forked sub-agent')) return { text: 'fork report' };
       if (request.body.messages.length === 1) {
@@ -120,16 +110,16 @@ describe('headless sub-agents end to end', () => {
       if (last.includes('fork report')) return { text: 'The fork reported back.' };
       return { text: 'Forked; waiting.' };
     });
-    const result = await runCli(['-p', 'fork a helper', '--output-format', 'json'], { cwd: project, env });
+    const result = await runCli(['-p', 'fork a helper', '--output-format', 'json'], { cwd: t.project, env: t.env });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('The fork reported back.');
     const strip = (value: unknown) => JSON.parse(JSON.stringify(value), (k, v) => (k === 'cache_control' ? undefined : v));
-    const parent = mock.requests[0]!.body;
-    const fork = mock.requests.find((r) => JSON.stringify(r.body.messages).includes('forked sub-agent'))!.body;
+    const parent = t.mock.requests[0]!.body;
+    const fork = t.mock.requests.find((r) => JSON.stringify(r.body.messages).includes('forked sub-agent'))!.body;
     // The cacheable prefix: same system and tools to the byte, and the parent's messages first.
     expect(JSON.stringify(fork.system)).toBe(JSON.stringify(parent.system));
     expect(JSON.stringify(fork.tools)).toBe(JSON.stringify(parent.tools));
-    const parentSecond = strip(mock.requests[1]!.body.messages);
+    const parentSecond = strip(t.mock.requests[1]!.body.messages);
     expect(strip(fork.messages.slice(0, 2))).toEqual(parentSecond.slice(0, 2));
     expect(fork.messages).toHaveLength(3);
     expect(JSON.stringify(fork.messages[2])).toContain('Summarise what we discussed');

@@ -30,6 +30,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const { session } = options;
   // After a failed attempt, wait for the history to grow before paying for another one.
   let failedAtLength = -1;
+  // The tool schemas never change in a session: their size is measured once.
+  let schemaTokens: number | undefined;
 
   async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: AgentEvent; history: Message[] }> {
     const result = await compactHistory(
@@ -59,7 +61,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
     async compactIfNeeded(history, signal) {
       // The last request's real count is the best figure, but it misses what was added since
       // (tool results can be large) and is unknown right after a resume: estimate too.
-      const estimate = estimateTokens(history, session.system) + Math.ceil(JSON.stringify(session.tools.schemas()).length / 4);
+      schemaTokens ??= Math.ceil(JSON.stringify(session.tools.schemas()).length / 4);
+      const estimate = estimateTokens(history, session.system) + schemaTokens;
       const due = needsCompaction({
         contextTokens: Math.max(session.contextTokens(), estimate),
         contextWindow: options.contextWindow,
