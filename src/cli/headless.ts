@@ -1,9 +1,12 @@
+import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
-import type { AgentEvent, StopCause } from '../core/loop/events.js';
+import type { StopCause } from '../core/loop/events.js';
 import { messageText } from '../core/providers/types.js';
+import type { SequencedEvent } from '../core/session/event-stream.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
-import { EXIT, type CliOptions } from './program.js';
-import { describeStartupError, sessionSetupFromCli } from './setup.js';
+import { oneLine } from '../core/text.js';
+import { type CliOptions, EXIT } from '../start/options.js';
+import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -43,27 +46,28 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   }
   for (const warning of opened.warnings) io.stderr.write(`outrider: ${warning}\n`);
 
-  const onEvent = (event: AgentEvent) => {
-    if (format === 'stream-json') emit(event);
-    else if (options.debug) io.stderr.write(`[event] ${JSON.stringify(event)}\n`);
+  // The session's one stream: turn and job events in the order they happened.
+  const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
+    if (format === 'stream-json') emit({ seq, ...event });
+    else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
     if (format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(`outrider: ${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s\n`);
     }
-  };
-  opened.onBackgroundEvent(onEvent);
+  });
 
   let result: LoopResult | undefined;
   try {
-    result = await drive(session.submit(prompt, controller.signal), onEvent);
+    result = await session.submit(prompt, controller.signal);
     // Jobs still running when the parent finished: wait, then one more turn with the notice.
     while (options.waitAgents && result.cause.kind === 'completed' && !controller.signal.aborted) {
       if (!(await opened.waitForAgents(controller.signal))) break;
-      result = await drive(session.submit(undefined, controller.signal), onEvent);
+      result = await session.submit(undefined, controller.signal);
     }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await opened.close();
+    unsubscribe();
   }
 
   const lastAssistant = [...session.messages()].reverse().find((m) => m.role === 'assistant' && messageText(m));
@@ -80,7 +84,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     duration_ms: Date.now() - startedAt,
     usage: opened.totals(),
     total_cost_usd: opened.cost(),
-    jobs: opened.jobSummaries(),
+    jobs: opened.jobs().map(jobSummary),
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -88,13 +92,18 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   return failed ? EXIT.failed : EXIT.ok;
 }
 
-async function drive(run: AsyncGenerator<AgentEvent, LoopResult>, onEvent: (event: AgentEvent) => void): Promise<LoopResult> {
-  let next = await run.next();
-  while (!next.done) {
-    onEvent(next.value);
-    next = await run.next();
-  }
-  return next.value;
+/** One job in the headless JSON result. */
+function jobSummary(job: Job) {
+  return {
+    id: job.id,
+    definition: job.definition,
+    status: job.state,
+    task: oneLine(job.task, 80),
+    turns: job.turns,
+    tool_calls: job.toolCalls,
+    tokens: job.usage,
+    duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
+  };
 }
 
 function describeCause(cause: StopCause): string {

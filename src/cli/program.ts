@@ -1,28 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-
-/** Options every front end shares, parsed from the command line. */
-export interface CliOptions {
-  print?: string | boolean;
-  outputFormat: 'text' | 'json' | 'stream-json';
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  toolMode?: string;
-  permissionMode?: string;
-  yolo?: boolean;
-  maxTurns?: number;
-  continue?: boolean;
-  resume?: string | boolean;
-  addDir?: string[];
-  maxAgents?: number;
-  waitAgents: boolean;
-  maxBudgetTokens?: number;
-  debug?: boolean;
-}
-
-/** Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+import { type CliOptions, EXIT } from '../start/options.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
-import type { AgentEvent } from '../core/loop/events.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ApprovalAnswer } from '../core/permissions/types.js';
 import type { ApprovalBroker } from './approval-broker.js';
 import { ActivityRows } from './components/activity-rows.js';
@@ -9,17 +8,21 @@ import { ApprovalPrompt } from './components/approval-prompt.js';
 import { Footer } from './components/footer.js';
 import { PromptInput } from './components/prompt-input.js';
 import { LiveRegion, TranscriptView } from './components/transcript-view.js';
-import { useAgents } from './hooks/use-agents.js';
+import { type Clock, realClock } from './clock.js';
 import { useApprovals } from './hooks/use-approvals.js';
+import { useClockTick } from './hooks/use-clock-tick.js';
 import { useCommands } from './hooks/use-commands.js';
 import { useConfirmPress } from './hooks/use-confirm-press.js';
 import { useGlobalKeys } from './hooks/use-global-keys.js';
 import { useLineEditor } from './hooks/use-line-editor.js';
 import { useTerminalWidth } from './hooks/use-terminal-width.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
+import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
-import { type EntryBody, type TranscriptState, initialTranscript, transcriptReducer } from './state/transcript.js';
+import { activeJobs, orderedJobs } from './state/jobs.js';
+import type { EntryBody } from './state/transcript.js';
+import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
 
 export interface AppProps {
@@ -29,15 +32,15 @@ export interface AppProps {
   onQuit: () => void;
   /** How long a first Ctrl+C or Ctrl+K waits for its second press (default 2 s). */
   confirmWindowMs?: number;
-  /** Coalescing window of sub-agent rows (default 150 ms). */
-  rowFlushMs?: number;
-  /** Coalescing window of the parent's streamed events (default 40 ms). */
-  streamFlushMs?: number;
+  /** Events arriving within this window are shown in one render (default 50 ms: at most 20 renders a second). */
+  flushMs?: number;
   /** Sub-agent completions this close together start one wake-on-complete turn (default 300 ms). */
   wakeWindowMs?: number;
+  /** Every timer of the app runs on this clock (tests pass a fake). */
+  clock?: Clock;
 }
 
-function startState(session: UiSession): TranscriptState {
+function startState(session: UiSession): UiState {
   const intro: EntryBody[] = [
     { kind: 'info', text: `outrider · ${session.model} · /help for keys and commands` },
     ...(session.resumedMessages > 0
@@ -45,36 +48,32 @@ function startState(session: UiSession): TranscriptState {
       : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
-  return intro.reduce((state, entry) => transcriptReducer(state, { type: 'append', entry }), initialTranscript);
+  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete });
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlushMs = 150, streamFlushMs, wakeWindowMs = 300 }: AppProps) {
-  const [transcript, dispatch] = useReducer(transcriptReducer, session, startState);
-  const say = useCallback((entry: EntryBody) => dispatch({ type: 'append', entry }), []);
+export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock }: AppProps) {
+  // Everything shown comes from the session's one event stream, through one store.
+  const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
+  const { transcript } = state;
   const width = useTerminalWidth();
   const pending = useApprovals(approvals);
-  const { runner, turn } = useTurnRunner(session, dispatch, streamFlushMs);
+  const { runner, turn } = useTurnRunner(session, say);
   const editor = useLineEditor();
   const [view, setView] = useState<'main' | 'agents'>('main');
   const [quitting, setQuitting] = useState(false);
 
   const busy = turn.busy !== undefined;
-  const noteCompletions = useWakeOnComplete(session, runner, wakeWindowMs);
-  const onJobEvents = useCallback(
-    (events: AgentEvent[]) => {
-      // With wake-on-complete the model hears of it without a prompt: no hint saying otherwise.
-      const idle = runner.snapshot().busy === undefined && !session.wakeOnComplete;
-      dispatch({ type: 'events', events, idle });
-      noteCompletions(events);
-    },
-    [runner, session, noteCompletions],
-  );
-  const agents = useAgents(session, rowFlushMs, onJobEvents);
-  const activeJobs = agents.jobs.filter((job) => job.state === 'queued' || job.state === 'running').length;
+  useWakeOnComplete({ enabled: session.wakeOnComplete, store, runner, clock, windowMs: wakeWindowMs });
+  const rows = useMemo(() => activeJobs(state.jobs), [state.jobs]);
+  const allJobs = useMemo(() => orderedJobs(state.jobs), [state.jobs]);
+  const runningJobs = rows.length;
+  // Elapsed times move once a second while a job runs; every render reads the clock afresh.
+  useClockTick(clock, runningJobs > 0);
+  const now = clock.now();
 
-  const ctrlC = useConfirmPress(confirmWindowMs);
-  const ctrlK = useConfirmPress(confirmWindowMs);
+  const ctrlC = useConfirmPress(confirmWindowMs, clock);
+  const ctrlK = useConfirmPress(confirmWindowMs, clock);
 
   const quit = useCallback(() => {
     runner.dispose();
@@ -91,7 +90,6 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
     runner,
     say,
     openAgents: () => setView('agents'),
-    refreshJobs: agents.refresh,
     quit,
   });
 
@@ -114,7 +112,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
   useGlobalKeys({
     ctrlC,
     ctrlK,
-    activeJobs,
+    activeJobs: runningJobs,
     escapeInterrupts: !approval && view === 'main',
     onQuit: quit,
     onStopAll: () => commands.stopJobs('all'),
@@ -142,7 +140,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
   const message = ctrlC.armed
     ? 'press Ctrl+C again to quit (stops every sub-agent)'
     : ctrlK.armed
-      ? `press Ctrl+K again to stop ${activeJobs} sub-agent${activeJobs === 1 ? '' : 's'}`
+      ? `press Ctrl+K again to stop ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}`
       : undefined;
 
   if (quitting) {
@@ -150,7 +148,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
     return (
       <Box flexDirection="column">
         <TranscriptView entries={transcript.entries} width={width} />
-        {activeJobs > 0 ? <Text dimColor>{`stopping ${activeJobs} sub-agent${activeJobs === 1 ? '' : 's'}…`}</Text> : null}
+        {runningJobs > 0 ? <Text dimColor>{`stopping ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}…`}</Text> : null}
       </Box>
     );
   }
@@ -159,14 +157,13 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
     <Box flexDirection="column">
       <TranscriptView entries={transcript.entries} width={width} />
       <LiveRegion text={transcript.liveText} thinking={transcript.thinking} tools={transcript.tools} busy={busy} width={width} />
-      <ActivityRows rows={agents.rows} jobs={agents.jobs} now={agents.now} width={width} waiting={waiting} />
+      <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} />
       {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} /> : null}
       {view === 'agents' ? (
         <AgentsView
-          jobs={agents.jobs}
-          now={agents.now}
+          jobs={allJobs}
+          now={now}
           width={width}
-          transcriptOf={session.transcriptOf}
           active={!approval}
           onStop={commands.stopJobs}
           onClose={() => setView('main')}
@@ -182,7 +179,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, rowFlu
           width={width}
         />
       )}
-      <Footer model={session.model} contextTokens={session.contextTokens()} jobs={agents.jobs} now={agents.now} width={width} message={message} />
+      <Footer model={session.model} contextTokens={state.contextTokens} jobs={allJobs.map((v) => v.job)} now={now} width={width} message={message} />
     </Box>
   );
 }

@@ -1,10 +1,5 @@
 import type { StopCause } from '../core/loop/events.js';
 
-/** Whitespace (newlines included) collapsed to single spaces: one line of text. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /**
  * Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut. Counts
  * code points, so a surrogate pair is never split; the renderer truncates again as a

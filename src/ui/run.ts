@@ -1,7 +1,7 @@
 import { render } from 'ink';
 import { createElement } from 'react';
-import { EXIT, type CliOptions } from '../cli/program.js';
-import { describeStartupError, sessionSetupFromCli } from '../cli/setup.js';
+import { type CliOptions, EXIT } from '../start/options.js';
+import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
 import { App } from './App.js';
 import { ApprovalBroker } from './approval-broker.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { AgentEvent } from '../../src/core/loop/events.js';
+import type { SessionEvent } from '../../src/core/session/event-stream.js';
 import type { ModelRequest } from '../../src/core/providers/types.js';
 import { type OpenedSession, type SessionSetup, openSession } from '../../src/core/session/open-session.js';
 import { type FakeReply, fakeStream } from './fake-stream.js';
@@ -22,8 +22,9 @@ export function testDirs(): TestDirs {
 
 /**
  * Real sessions (openSession: every part wired as in production) over a fake stream,
- * closed after each test. `open` returns the session, the recorded requests, every event
- * (turn events and background job events alike) and a `submit` that runs a turn to its end.
+ * closed after each test. `open` returns the session, the recorded requests, every event of
+ * the session's one stream (turn and job events, with their sequence numbers) and a `submit`
+ * that runs a turn to its end.
  */
 export function useTestSessions() {
   const opened: OpenedSession[] = [];
@@ -39,18 +40,14 @@ export function useTestSessions() {
     const stream = fakeStream(respond);
     const session = await openSession({ ...dirs, headless: true, flags: options.flags ?? {}, stream });
     opened.push(session);
-    const events: AgentEvent[] = [];
-    session.onBackgroundEvent((e) => events.push(e));
-    const submit = async (prompt: string | undefined) => {
-      const run = session.session.submit(prompt, new AbortController().signal);
-      let next = await run.next();
-      while (!next.done) {
-        events.push(next.value);
-        next = await run.next();
-      }
-      return next.value;
-    };
-    return { session, stream, events, submit, cwd: dirs.cwd };
+    const events: SessionEvent[] = [];
+    const seqs: number[] = [];
+    session.events.subscribe(({ seq, event }) => {
+      seqs.push(seq);
+      events.push(event);
+    });
+    const submit = (prompt: string | undefined) => session.session.submit(prompt, new AbortController().signal);
+    return { session, stream, events, seqs, submit, cwd: dirs.cwd };
   };
 }
 

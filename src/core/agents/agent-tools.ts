@@ -21,7 +21,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       'its agent allows edits. Its final message is its entire return value. Keep working while it runs; you are ' +
       'told when it completes, then call agent_poll. Several starts in one response run in parallel. ' +
       `Agents: ${catalogue}.`,
-    kind: 'read-only',
+    kind: 'agent',
+    parallel: true,
     schema: z.object({
       task: z.string().trim().min(1, 'task must say what to investigate'),
       instructions: z.string().optional(),
@@ -46,7 +47,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     description:
       "Get a sub-agent's result. Waits until it ends (or a timeout, then reports progress). Call it when you need " +
       'the result or after a completion notice.',
-    kind: 'read-only',
+    kind: 'agent',
+    parallel: true,
     schema: idSchema,
     label: (args) => args.id,
     execute: async (args, ctx) => guardAsync(async () => manager.describePoll(await manager.poll(args.id, ctx.signal))),
@@ -55,7 +57,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
   const stop = defineTool({
     name: 'agent_stop',
     description: 'Stop a queued or running sub-agent by id.',
-    kind: 'read-only',
+    kind: 'agent',
+    parallel: true,
     schema: idSchema,
     label: (args) => args.id,
     execute: async (args) =>

@@ -1,8 +1,8 @@
-import { type LoopResult, agentLoop } from '../loop/agent-loop.js';
-import type { ChildEvent } from '../loop/events.js';
+import { type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
+import { drain } from '../loop/drain.js';
 import { type Limits, totalTokens } from '../loop/limits.js';
 import type { ToolGate } from '../loop/tool-runner.js';
-import { type Message, type StreamFn, type ToolSchema, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
+import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
@@ -34,6 +34,8 @@ export interface ChildRunDeps {
   gateFor?: (jobId: string) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
+  /** The clock the duration limit is measured with (tests pass a fake). */
+  now?: () => number;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -49,30 +51,17 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
       maxDuration: definition.maxDurationMs ?? deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration,
     };
 
-    const task = taskMessage(request);
-    let system: string;
-    let schemas: ToolSchema[] | undefined;
-    let history: Message[];
-    if (request.mode === 'fork') {
-      const snapshot = request.fork;
-      if (!snapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
-      system = snapshot.system;
-      schemas = snapshot.schemas;
-      history = [...snapshot.messages, forkTaskMessage(snapshot.messages, task)];
-    } else {
-      system = `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
-      history = [{ role: 'user', content: [{ type: 'text', text: task }] }];
-    }
-    for (const message of history.slice(request.mode === 'fork' ? -1 : 0)) transcript?.append(message);
+    const now = deps.now ?? Date.now;
+    const context = childContext(request, definition, { tools, workspace: deps.workspace });
+    for (const message of context.messages.slice(request.mode === 'fork' ? -1 : 0)) transcript?.append(message);
 
-    const startedAt = Date.now();
+    const startedAt = now();
     let used: Usage = emptyUsage();
     let turns = 0;
     let result: LoopResult | undefined;
     for (let attempt = 0; attempt <= MAX_NUDGES; attempt += 1) {
       const loop = agentLoop(
-        history,
-        { system, tools, workspace: deps.workspace, schemas },
+        context,
         {
           stream: deps.stream,
           model: definition.model === 'inherit' ? deps.model : definition.model,
@@ -81,30 +70,49 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
           limits: {
             maxTurns: limits.maxTurns - turns,
             maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
-            maxDuration: limits.maxDuration - (Date.now() - startedAt),
+            maxDuration: limits.maxDuration - (now() - startedAt),
           },
           gate: deps.gateFor?.(request.id),
           limitOutput: deps.limitOutput,
           onMessage: (message) => transcript?.append(message),
+          now,
         },
         request.signal,
       );
-      let next = await loop.next();
-      while (!next.done) {
-        request.onEvent(next.value as ChildEvent);
-        next = await loop.next();
-      }
-      result = next.value;
+      result = await drain(loop, request.onEvent);
       used = addUsage(used, result.usage);
       turns += result.turns;
-      history = result.history;
-      if (result.cause.kind !== 'completed' || lastAssistantHasText(history) || attempt === MAX_NUDGES) break;
+      if (result.cause.kind !== 'completed' || lastAssistantHasText(context.messages) || attempt === MAX_NUDGES) break;
       if (turns >= limits.maxTurns) break;
       const nudge: Message = { role: 'user', content: [{ type: 'text', text: NUDGE }] };
-      history = [...history, nudge];
+      context.messages.push(nudge);
       transcript?.append(nudge);
     }
-    return outcomeOf(result!, history);
+    return outcomeOf(result!, context.messages);
+  };
+}
+
+/** A typed child starts fresh with its definition's prompt; a fork replays the parent's exact prefix. */
+function childContext(
+  request: ChildRunRequest,
+  definition: AgentDefinition,
+  parts: { tools: ToolRegistry; workspace: Workspace },
+): LoopContext {
+  const task = taskMessage(request);
+  if (request.mode === 'fork') {
+    const snapshot = request.fork;
+    if (!snapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
+    return {
+      ...parts,
+      system: snapshot.system,
+      schemas: snapshot.schemas,
+      messages: [...snapshot.messages, forkTaskMessage(snapshot.messages, task)],
+    };
+  }
+  return {
+    ...parts,
+    system: `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`,
+    messages: [{ role: 'user', content: [{ type: 'text', text: task }] }],
   };
 }
 

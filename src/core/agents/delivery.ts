@@ -23,19 +23,21 @@ export class DeliveryTracker {
     this.waiting.set(id, (this.waiting.get(id) ?? 0) + 1);
   }
 
-  /** A poll stops waiting; `claimed` when it returned the job's result to the model. */
-  pollEnded(id: string, claimed: boolean): void {
+  /** A poll stops waiting; `claimed` when it returned the job's result to the model. True when that settled it. */
+  pollEnded(id: string, claimed: boolean): boolean {
     const left = (this.waiting.get(id) ?? 1) - 1;
     if (left > 0) this.waiting.set(id, left);
     else this.waiting.delete(id);
-    if (claimed) this.claim(id);
+    return claimed && this.claim(id);
   }
 
-  /** A poll returned the result of a job that had already ended. */
-  claim(id: string): void {
+  /** A poll returned the result of a job that had already ended; true when that settled it. */
+  claim(id: string): boolean {
     this.pending.delete(id);
     this.inFlight.delete(id);
+    if (this.settled.has(id)) return false;
     this.settled.add(id);
+    return true;
   }
 
   /** Ids to announce now, oldest first; they stay in flight until `confirm` or `interrupted`. */
@@ -48,12 +50,15 @@ export class DeliveryTracker {
     return batch;
   }
 
-  /** The notice naming `ids` joined the parent's history. */
-  confirm(ids: string[]): void {
+  /** The notice naming `ids` joined the parent's history; returns the ids this settled. */
+  confirm(ids: readonly string[]): string[] {
+    const confirmed: string[] = [];
     for (const id of ids) {
       if (!this.inFlight.delete(id)) continue;
       this.settled.add(id);
+      confirmed.push(id);
     }
+    return confirmed;
   }
 
   /** The parent turn was interrupted: notices handed out but not sent go back to pending. */

@@ -1,10 +1,9 @@
 import PQueue from 'p-queue';
-import type { ChildEvent, JobState } from '../loop/events.js';
+import type { LoopEvent } from '../loop/events.js';
 import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
-import { statusSegment } from './job-status.js';
-import { NO_TEXT_OUTPUT, completionLine, completionNotice, describePoll, oneLine } from './job-texts.js';
-import type { ChildOutcome, ForkSnapshot, Job, JobManagerOptions, PollResult, StartOptions, Timers } from './job-types.js';
+import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
+import type { ChildOutcome, ForkSnapshot, Job, JobManagerOptions, JobState, PollResult, StartOptions, Timers } from './job-types.js';
 
 export type {
   ChildOutcome,
@@ -12,7 +11,9 @@ export type {
   ChildRunner,
   ForkSnapshot,
   Job,
+  JobEvent,
   JobManagerOptions,
+  JobState,
   PollResult,
   StartOptions,
   Timers,
@@ -27,8 +28,6 @@ const CLOSE_GRACE_MS = 2000;
 
 interface JobRecord extends Job {
   controller: AbortController;
-  /** The last characters the child streamed in this step, for its row. */
-  streamed: string;
   /** Resolves when the job's state becomes final (at once on stop). */
   finished: Promise<void>;
   markFinished: () => void;
@@ -43,8 +42,6 @@ export class JobManager {
   private readonly queue: PQueue;
   private readonly delivery = new DeliveryTracker();
   private readonly reservations = new Map<string, number>();
-  /** Notices handed out, by message object, until they join the history. */
-  private readonly notices = new WeakMap<Message, string[]>();
   private nextNumber: number;
   private closed = false;
   private readonly now: () => number;
@@ -102,14 +99,11 @@ export class JobManager {
       definition,
       mode,
       task,
-      label: oneLine(task, 80),
       createdAt: this.now(),
       turns: 0,
       toolCalls: 0,
       contextTokens: 0,
       usage: emptyUsage(),
-      activity: 'queued',
-      streamed: '',
       controller: new AbortController(),
       finished,
       markFinished,
@@ -118,7 +112,6 @@ export class JobManager {
     };
     this.jobs.set(id, job);
     this.emitState(job);
-    this.options.emit?.({ type: 'job_row', key: id, text: job.activity, rank: number });
     let markSettled = () => {};
     job.settled = new Promise<void>((resolve) => {
       markSettled = resolve;
@@ -136,7 +129,7 @@ export class JobManager {
   async poll(idOrNumber: string, signal: AbortSignal): Promise<PollResult> {
     const job = this.find(idOrNumber);
     if (isEnded(job.state)) {
-      this.delivery.claim(job.id);
+      if (this.delivery.claim(job.id)) this.emitDelivered([job.id], 'poll');
       return { kind: 'ended', job: this.snapshot(job) };
     }
     this.delivery.pollStarted(job.id);
@@ -157,7 +150,7 @@ export class JobManager {
     signal.removeEventListener('abort', onAbort);
     // A job that ended in the same tick as a timeout is returned, not left for a notice.
     const ended = isEnded(job.state) && outcome !== 'interrupted';
-    this.delivery.pollEnded(job.id, ended);
+    if (this.delivery.pollEnded(job.id, ended)) this.emitDelivered([job.id], 'poll');
     if (ended) return { kind: 'ended', job: this.snapshot(job) };
     return { kind: outcome === 'interrupted' ? 'interrupted' : 'running', job: this.snapshot(job) };
   }
@@ -202,15 +195,17 @@ export class JobManager {
   boundaryMessages(): Message[] {
     const ids = this.delivery.takeBatch((a, b) => this.numberOf(a) - this.numberOf(b));
     if (ids.length === 0) return [];
-    const notice: Message = { role: 'user', content: [{ type: 'text', text: completionNotice(ids) }] };
-    this.notices.set(notice, ids);
-    return [notice];
+    return [{ role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
   }
 
-  /** A message joined the parent's history: if it is a completion notice, it was delivered. */
+  /**
+   * A message joined the parent's history: if it is a completion notice, its jobs were
+   * delivered. Known by the ids it carries, not by object identity, so a copy counts too.
+   */
   confirm(message: Message): void {
-    const ids = this.notices.get(message);
-    if (ids) this.delivery.confirm(ids);
+    if (!message.noticeFor?.length) return;
+    const confirmed = this.delivery.confirm(message.noticeFor);
+    if (confirmed.length) this.emitDelivered(confirmed, 'notice');
   }
 
   /** The parent turn was interrupted: notices not yet sent stay pending. */
@@ -259,7 +254,6 @@ export class JobManager {
     if (job.controller.signal.aborted) return;
     job.state = 'running';
     job.startedAt = this.now();
-    job.activity = 'starting…';
     this.emitState(job);
     let outcome: ChildOutcome;
     try {
@@ -284,26 +278,16 @@ export class JobManager {
     job.endedAt = this.now();
     this.delivery.ended(job.id);
     this.finish(job);
-    this.options.emit?.({ type: 'job_notice', text: completionLine(job), jobIds: [job.id] });
   }
 
-  private onChildEvent(job: JobRecord, event: ChildEvent): void {
+  private onChildEvent(job: JobRecord, event: LoopEvent): void {
     if (job.state === 'aborted') return;
     switch (event.type) {
       case 'turn_start':
         job.turns = event.turn;
-        job.streamed = '';
-        job.activity = 'thinking…';
-        break;
-      case 'text_delta':
-        // Streamed text arrives in fragments: the row shows a rolling tail, not the last chunk.
-        job.streamed = (job.streamed + event.text).slice(-200);
-        job.activity = `writing: ${oneLine(job.streamed, 60, 'tail')}`;
         break;
       case 'tool_start':
         job.toolCalls += 1;
-        job.streamed = '';
-        job.activity = `${event.name} ${event.label}`.trim();
         break;
       case 'usage':
         job.usage = addUsage(job.usage, event.usage);
@@ -314,9 +298,6 @@ export class JobManager {
         break;
     }
     this.options.emit?.({ type: 'job_event', jobId: job.id, event });
-    if (event.type === 'turn_start' || event.type === 'tool_start' || event.type === 'text_delta') {
-      this.options.emit?.({ type: 'job_row', key: job.id, text: job.activity, rank: job.number });
-    }
   }
 
   private abort(job: JobRecord): void {
@@ -327,17 +308,16 @@ export class JobManager {
   }
 
   private finish(job: JobRecord): void {
-    job.activity = job.state;
     job.markFinished();
     this.emitState(job);
-    this.options.emit?.({ type: 'job_row', key: job.id, text: '', rank: job.number });
   }
 
   private emitState(job: JobRecord): void {
-    const emit = this.options.emit;
-    if (!emit) return;
-    emit({ type: 'job_state', jobId: job.id, state: job.state, definition: job.definition, label: job.label });
-    emit({ type: 'job_status', ...statusSegment(this.list(), this.now()) });
+    this.options.emit?.({ type: 'job_state', job: this.snapshot(job) });
+  }
+
+  private emitDelivered(jobIds: string[], via: 'notice' | 'poll'): void {
+    this.options.emit?.({ type: 'job_delivered', jobIds, via });
   }
 
   private find(idOrNumber: string): JobRecord {
@@ -355,7 +335,7 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, streamed: _t, fork: _k, ...rest } = job;
+    const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, ...rest } = job;
     return { ...rest, usage: { ...rest.usage } };
   }
 }

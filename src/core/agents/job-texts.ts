@@ -1,5 +1,5 @@
-import { formatDuration, formatTokens } from './job-status.js';
-import type { Job, PollResult } from './job-manager.js';
+import { formatDuration, formatTokens } from '../text.js';
+import type { PollResult } from './job-types.js';
 
 /** What a child returns when its last message had no text. */
 export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
@@ -28,16 +28,4 @@ export function describePoll(result: PollResult, now: number): { content: string
 export function completionNotice(ids: string[]): string {
   if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
   return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
-}
-
-/** The user-facing line when a job ends. */
-export function completionLine(job: Job): string {
-  return job.state === 'done' ? `${job.id} finished: ${job.label}` : `${job.id} failed: ${job.error ?? 'error'}`;
-}
-
-/** Whitespace folded to one line, cut to `max` characters from the start or (for a tail) the end. */
-export function oneLine(text: string, max: number, keep: 'head' | 'tail' = 'head'): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line.length <= max) return line;
-  return keep === 'head' ? `${line.slice(0, max - 1)}…` : `…${line.slice(-(max - 1))}`;
 }

@@ -1,5 +1,22 @@
-import type { ChildEvent, JobEvent, JobState } from '../loop/events.js';
+import type { LoopEvent } from '../loop/events.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
+
+export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
+
+/**
+ * Facts the job manager reports: state changes (with a snapshot of the job), a child's own
+ * events, deliveries to the parent model, and the session budget. No display strings: the
+ * front ends word them.
+ */
+export type JobEvent =
+  /** A job was queued, started, or ended; `job` is its snapshot at that moment. */
+  | { type: 'job_state'; job: Job }
+  /** One event of a child's own loop, tagged with its job. */
+  | { type: 'job_event'; jobId: string; event: LoopEvent }
+  /** These jobs' results reached the parent model: by a notice in its history, or a poll's result. */
+  | { type: 'job_delivered'; jobIds: string[]; via: 'notice' | 'poll' }
+  /** The session's token budget is spent: no new jobs, and these were stopped. */
+  | { type: 'budget_reached'; budget: number; used: number; stopped: string[] };
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -26,7 +43,7 @@ export interface ChildRunRequest {
   /** Fork mode: the parent's conversation as it stood when agent_start ran. */
   fork?: ForkSnapshot;
   signal: AbortSignal;
-  onEvent: (event: ChildEvent) => void;
+  onEvent: (event: LoopEvent) => void;
 }
 
 /** Runs one child loop to its end; throwing counts as an error outcome. */
@@ -49,8 +66,6 @@ export interface Job {
   definition: string;
   mode: 'typed' | 'fork';
   task: string;
-  /** One line: the task cut short. */
-  label: string;
   createdAt: number;
   startedAt?: number;
   endedAt?: number;
@@ -60,8 +75,6 @@ export interface Job {
   toolCalls: number;
   contextTokens: number;
   usage: Usage;
-  /** What it is doing now: the current tool and its argument, streamed text, `thinking…`. */
-  activity: string;
 }
 
 /** What a poll ended with. */

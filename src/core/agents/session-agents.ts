@@ -1,4 +1,3 @@
-import type { JobEvent } from '../loop/events.js';
 import type { ToolGate } from '../loop/tool-runner.js';
 import type { Message, StreamFn } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
@@ -6,7 +5,7 @@ import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildTranscript, createChildRunner } from './child-run.js';
 import type { AgentDefinition } from './definitions.js';
-import { type ForkSnapshot, JobManager, type Timers } from './job-manager.js';
+import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
@@ -92,9 +91,8 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     budgetSpent = true;
     const stopped = manager.active().map((job) => job.id);
     manager.stopAll();
-    const text = `Token budget reached: ${budgetMessage()}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`;
-    notes.push(text);
-    options.emit({ type: 'job_notice', text, jobIds: stopped });
+    notes.push(`Token budget reached: ${budgetMessage()}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
+    options.emit({ type: 'budget_reached', budget, used: ledger.totalTokens(), stopped });
   }
 
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));

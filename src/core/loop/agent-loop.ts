@@ -11,16 +11,21 @@ import {
   ProviderError,
   toolUses,
 } from '../providers/types.js';
-import type { Workspace } from '../tools/define.js';
+import { type Workspace, runsAlongside } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
-import type { AgentEvent, StopCause } from './events.js';
+import type { LoopEvent, StopCause } from './events.js';
 import { type Limits, durationLimit, reachedLimit } from './limits.js';
 import { type PreparedCall, type ToolGate, interruptedResult, prepareCall, runPreparedCall } from './tool-runner.js';
 
-/** What the loop works with: the byte-stable system prompt and the tools. */
+/**
+ * What the loop works with: the byte-stable system prompt, the tools, and the conversation.
+ * The caller owns `messages`: the loop appends to it in place and, when a hook compacts the
+ * history, replaces it on this object, so the caller always reads the live conversation.
+ */
 export interface LoopContext {
   system: string;
+  messages: Message[];
   tools: ToolRegistry;
   workspace: Workspace;
   /** Schemas to send instead of `tools.schemas()` (fork mode replays the parent's). */
@@ -57,13 +62,11 @@ export interface LoopConfig {
 /** A history that replaces the current one (compaction), and the event that tells of it. */
 export interface HistoryReplacement {
   history: Message[];
-  event: AgentEvent;
+  event: LoopEvent;
 }
 
-/** What a run leaves behind. */
+/** What a run leaves behind (the conversation itself is in the caller's context). */
 export interface LoopResult {
-  /** The whole history after the run (it may be shorter than the input after a compaction). */
-  history: Message[];
   /** The messages this run added. */
   newMessages: Message[];
   cause: StopCause;
@@ -73,19 +76,13 @@ export interface LoopResult {
 
 /**
  * Runs model calls and tool calls until a response asks for no tool, a limit is reached,
- * or `signal` aborts. Yields every event; returns the history. Failures of tools become
- * tool results; only provider failures and aborts end the run early.
+ * or `signal` aborts, appending every message to `context.messages`. Yields every event.
+ * Failures of tools become tool results; only provider failures and aborts end the run early.
  */
-export async function* agentLoop(
-  messages: Message[],
-  context: LoopContext,
-  config: LoopConfig,
-  signal: AbortSignal,
-): AsyncGenerator<AgentEvent, LoopResult> {
+export async function* agentLoop(context: LoopContext, config: LoopConfig, signal: AbortSignal): AsyncGenerator<LoopEvent, LoopResult> {
   const now = config.now ?? Date.now;
   const limits = config.limits ?? {};
   const startedAt = now();
-  let history = [...messages];
   const newMessages: Message[] = [];
   let usage = emptyUsage();
   let turns = 0;
@@ -104,7 +101,7 @@ export async function* agentLoop(
       : undefined;
 
   const append = (message: Message) => {
-    history.push(message);
+    context.messages.push(message);
     newMessages.push(message);
     config.onMessage?.(message);
   };
@@ -119,10 +116,10 @@ export async function* agentLoop(
     signal.removeEventListener('abort', onAbort);
   }
   yield { type: 'run_end', cause };
-  return { history, newMessages, cause, usage, turns };
+  return { newMessages, cause, usage, turns };
 
   /** Model call, tools, boundary; again, until something ends the run. */
-  async function* steps(): AsyncGenerator<AgentEvent, StopCause> {
+  async function* steps(): AsyncGenerator<LoopEvent, StopCause> {
     for (;;) {
       if (run.signal.aborted) return abortCause();
       // Limits first: a notice injected now would sit in the history unseen if the run then stopped.
@@ -134,9 +131,9 @@ export async function* agentLoop(
         append(injected);
         yield { type: 'injected', message: injected };
       }
-      const compacted = await config.beforeModelCall?.(history, run.signal);
+      const compacted = await config.beforeModelCall?.(context.messages, run.signal);
       if (compacted) {
-        history = [...compacted.history];
+        context.messages = [...compacted.history];
         yield compacted.event;
       }
 
@@ -161,7 +158,7 @@ export async function* agentLoop(
 
   /** Streams one model response, retrying once through compaction when the context is too long. */
   async function* callModel(): AsyncGenerator<
-    AgentEvent,
+    LoopEvent,
     { kind: 'ok'; message: Message } | { kind: 'failed'; cause: StopCause }
   > {
     let compacted = false;
@@ -172,7 +169,7 @@ export async function* agentLoop(
           {
             model: config.model,
             system: context.system,
-            messages: [...history],
+            messages: [...context.messages],
             tools: context.schemas ?? context.tools.schemas(),
             maxTokens: config.maxTokens,
           },
@@ -210,9 +207,9 @@ export async function* agentLoop(
         }
         if (error instanceof ProviderError && error.options.contextTooLong && !compacted && config.onContextTooLong) {
           compacted = true;
-          const shorter = await config.onContextTooLong(history, run.signal);
+          const shorter = await config.onContextTooLong(context.messages, run.signal);
           if (shorter) {
-            history = [...shorter.history];
+            context.messages = [...shorter.history];
             yield shorter.event;
             continue;
           }
@@ -224,11 +221,11 @@ export async function* agentLoop(
   }
 
   /** Runs one response's tool calls: together when all are read-only, else in order. */
-  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<AgentEvent, ContentBlock[]> {
+  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ContentBlock[]> {
     const prepared = calls.map((call) => prepareCall(call, context.tools));
-    const concurrent = prepared.every((p) => p.ok && p.tool.kind === 'read-only');
+    const concurrent = prepared.every((p) => p.ok && runsAlongside(p.tool));
     const results = new Map<string, ToolResultBlock>();
-    const events = new AsyncQueue<AgentEvent>();
+    const events = new AsyncQueue<LoopEvent>();
 
     const runOne = async (p: PreparedCall) => {
       if (run.signal.aborted) return;

@@ -7,11 +7,8 @@ export type StopCause =
   | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration'; detail: string }
   | { kind: 'error'; message: string };
 
-/**
- * The one event union the core speaks. Front ends switch over `type` with a `never`
- * check, so a new event fails to compile until every front end handles it.
- */
-export type AgentEvent =
+/** What `agentLoop` yields: one run of model calls and tool calls (the parent's or a child's). */
+export type LoopEvent =
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
@@ -26,20 +23,4 @@ export type AgentEvent =
   | { type: 'compact'; removedMessages: number; summaryChars: number }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'turn_end'; turn: number }
-  | { type: 'run_end'; cause: StopCause }
-  | JobEvent;
-
-export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
-
-/** Events of the job manager: per-job activity, rows, the status segment and notices. */
-export type JobEvent =
-  /** One event of a child's own loop, tagged with its job. */
-  | { type: 'job_event'; jobId: string; event: ChildEvent }
-  | { type: 'job_state'; jobId: string; state: JobState; definition: string; label: string }
-  /** A keyed activity row; empty text removes it. Rank is the job number. */
-  | { type: 'job_row'; key: string; text: string; rank: number }
-  | { type: 'job_status'; text: string; short: string }
-  | { type: 'job_notice'; text: string; jobIds: string[] };
-
-/** The events of a child loop that the manager forwards (never nested job events). */
-export type ChildEvent = Exclude<AgentEvent, JobEvent>;
+  | { type: 'run_end'; cause: StopCause };

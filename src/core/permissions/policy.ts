@@ -21,6 +21,12 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
       : allow(`${toolName} only reads`);
   }
 
+  if (kind === 'agent') {
+    // Starting, polling or stopping the session's own sub-agents changes nothing by itself;
+    // each child's tools pass this same policy, labelled with its job.
+    return allow(`${toolName} drives this session's sub-agents, whose own tools are checked in turn`);
+  }
+
   if (mode === 'plan') {
     // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
     const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;

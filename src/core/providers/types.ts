@@ -17,7 +17,16 @@ export const INVALID_JSON_KEY = '__invalid_json';
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
 
 /** One conversation message. Tool results travel in user messages, as Anthropic does. */
-export type Message = { role: 'user' | 'assistant'; content: ContentBlock[] };
+export type Message = {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+  /**
+   * Set on a sub-agent completion notice: the jobs it announces. Delivery is confirmed by
+   * these ids, so a copy of the message (a clone, a resumed transcript) says the same.
+   * Never sent to a provider.
+   */
+  noticeFor?: string[];
+};
 
 /** A tool as the model sees it: JSON Schema parameters. */
 export interface ToolSchema {

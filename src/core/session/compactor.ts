@@ -1,5 +1,5 @@
 import type { HistoryReplacement } from '../loop/agent-loop.js';
-import type { AgentEvent } from '../loop/events.js';
+import type { LoopEvent } from '../loop/events.js';
 import type { Message, StreamFn } from '../providers/types.js';
 import { CompactionError, compactHistory, estimateTokens, needsCompaction } from './compaction.js';
 import type { Session } from './session.js';
@@ -23,7 +23,7 @@ export interface Compactor {
   /** The provider said the request is too long: a shorter history to retry with, or undefined. */
   compactForRetry(history: Message[], signal: AbortSignal): Promise<HistoryReplacement | undefined>;
   /** `/compact`: now, whatever the size. */
-  compactNow(signal: AbortSignal): Promise<AgentEvent>;
+  compactNow(signal: AbortSignal): Promise<LoopEvent>;
 }
 
 export function createCompactor(options: CompactorOptions): Compactor {
@@ -33,7 +33,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
   // The tool schemas never change in a session: their size is measured once.
   let schemaTokens: number | undefined;
 
-  async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: AgentEvent; history: Message[] }> {
+  async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: LoopEvent; history: Message[] }> {
     const result = await compactHistory(
       {
         history,
@@ -52,7 +52,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     return { event: { type: 'compact', removedMessages: result.removedMessages, summaryChars }, history: result.history };
   }
 
-  const failed = (error: unknown): AgentEvent => {
+  const failed = (error: unknown): LoopEvent => {
     if (!(error instanceof CompactionError) && !(error instanceof Error)) throw error;
     return { type: 'notice', level: 'warn', text: `compaction failed: ${error.message}` };
   };

@@ -1,13 +1,12 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SessionLedger } from '../agents/ledger.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
-import type { Job } from '../agents/job-manager.js';
+import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { SETTINGS_DEFAULTS, type Settings, loadSettings, mergeSettings } from '../config/settings.js';
-import type { AgentEvent, JobEvent } from '../loop/events.js';
 import type { Limits } from '../loop/limits.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
@@ -19,7 +18,10 @@ import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
+import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
+import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
+import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
 import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
@@ -51,30 +53,22 @@ export interface OpenedSession {
   wakeOnComplete: boolean;
   /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
   warnings: string[];
-  /** Job events happen outside turns too; front ends subscribe here. */
-  onBackgroundEvent(listener: (event: AgentEvent) => void): () => void;
+  /** The one ordered stream of turn and job events (`session.events`); front ends read only this. */
+  events: EventStream;
   /** Headless: waits for running jobs; true when a notice is owed to the model. */
   waitForAgents(signal: AbortSignal): Promise<boolean>;
-  /** Compacts the history now (`/compact`). */
-  compact(signal: AbortSignal): Promise<AgentEvent | undefined>;
+  /** Compacts the history now (`/compact`); the event is published to the stream too. */
+  compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   totals(): Usage;
   /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
   cost(): number | undefined;
   /** Cost of some usage at this session's model prices (settings' overrides included). */
   costOf(usage: Usage): number | undefined;
-  jobSummaries(): JobSummary[];
+  /** Every job of this run, oldest first. */
+  jobs(): Job[];
+  /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
+  storedJobs: StoredJob[];
   close(): Promise<void>;
-}
-
-export interface JobSummary {
-  id: string;
-  definition: string;
-  status: Job['state'];
-  task: string;
-  turns: number;
-  tool_calls: number;
-  tokens: Usage;
-  duration_ms: number | undefined;
 }
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -112,9 +106,15 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
   const ledger = new SessionLedger();
 
-  const listeners = new Set<(event: AgentEvent) => void>();
+  const events = new EventStream();
+  const childTranscripts = new Map<string, TranscriptWriter>();
   const broadcast = (event: JobEvent) => {
-    for (const listener of listeners) listener(event);
+    // The job's end goes into its transcript, so it can be listed after a resume.
+    if (event.type === 'job_state' && isEnded(event.job.state)) {
+      childTranscripts.get(event.job.id)?.event('job_end', jobEndRecord(event.job));
+      childTranscripts.delete(event.job.id);
+    }
+    events.publish(event);
   };
   const { definitions, warnings: definitionWarnings } = loadDefinitions({
     userDir: home.userAgentsDir,
@@ -139,11 +139,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     limitOutput: results.limiter(),
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
-      return new TranscriptWriter(
+      const writer = new TranscriptWriter(
         agentTranscriptPath(paths, jobId),
         { sessionId: `${id}/${jobId}`, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model, parentSessionId: id, jobId, definition: definition.name, task },
-        { onError: (error) => broadcast({ type: 'job_notice', text: `could not write ${jobId}'s transcript: ${error.message}`, jobIds: [jobId] }), env: setup.env },
+        { onError: (error) => events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }), env: setup.env },
       );
+      childTranscripts.set(jobId, writer);
+      return writer;
     },
     firstJobNumber: resumed?.firstJobNumber,
     forkSnapshot: () => {
@@ -177,6 +179,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     limitOutput: results.limiter(),
     history: resumed?.history,
     ledger,
+    events,
   });
   const compactor = createCompactor({
     session,
@@ -211,29 +214,21 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     agents,
     warnings,
     wakeOnComplete: settings.wakeOnComplete ?? false,
-    onBackgroundEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    events,
     async waitForAgents(signal) {
       await agents.manager.idle(signal);
       return !signal.aborted && agents.manager.undelivered().length > 0;
     },
-    compact: (signal) => compactor.compactNow(signal),
+    async compact(signal) {
+      const event = await compactor.compactNow(signal);
+      events.publish(event);
+      return event;
+    },
     totals: () => ledger.totals(),
     cost: () => costOf(ledger.totals(), info),
     costOf: (usage) => costOf(usage, info),
-    jobSummaries: () =>
-      agents.manager.list().map((job) => ({
-        id: job.id,
-        definition: job.definition,
-        status: job.state,
-        task: job.label,
-        turns: job.turns,
-        tool_calls: job.toolCalls,
-        tokens: job.usage,
-        duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
-      })),
+    jobs: () => agents.manager.list(),
+    storedJobs: resumed?.storedJobs ?? [],
     close: () => agents.manager.close(),
   };
 }
@@ -245,7 +240,7 @@ function permissionMode(settings: Settings): PermissionMode {
 /** One line per job for the compaction summary, so running jobs survive it. */
 function describeJobs(jobs: Job[]): string | undefined {
   if (jobs.length === 0) return undefined;
-  return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${job.label}`).join('\n');
+  return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${oneLine(job.task, 80)}`).join('\n');
 }
 
 function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined) {
@@ -257,19 +252,5 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   const { history, repaired } = answerDanglingToolCalls(read.history);
   const warnings = [...read.warnings];
   if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
-  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths.agentsDir) };
-}
-
-/** Job numbers continue after a resumed session's earlier jobs, so no transcript is reused. */
-function nextJobNumber(agentsDir: string): number {
-  let highest = 0;
-  try {
-    for (const name of readdirSync(agentsDir)) {
-      const match = /^sub-(\d+)\.jsonl$/.exec(name);
-      if (match) highest = Math.max(highest, Number(match[1]));
-    }
-  } catch {
-    // No agents folder: no earlier jobs.
-  }
-  return highest + 1;
+  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
 }

@@ -1,11 +1,12 @@
 import { SessionLedger } from '../agents/ledger.js';
-import { type LoopConfig, type LoopResult, agentLoop } from '../loop/agent-loop.js';
-import type { AgentEvent } from '../loop/events.js';
+import { type LoopConfig, type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
+import { drain } from '../loop/drain.js';
 import type { Limits } from '../loop/limits.js';
 import type { ToolGate } from '../loop/tool-runner.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import { EventStream } from './event-stream.js';
 
 /** Hooks a session's owner plugs in: persistence, sub-agent delivery, compaction. */
 export interface SessionHooks {
@@ -40,28 +41,38 @@ export interface SessionOptions {
   hooks?: SessionHooks;
   /** The session's token accounting; sub-agents add to it too. */
   ledger?: SessionLedger;
+  /** Where the session publishes its events (the job manager publishes to the same stream). */
+  events?: EventStream;
 }
 
-/** The conversation the user is having: history, prompt, tools and the parent's own usage. */
+/**
+ * The conversation the user is having: the one owner of its history (the loop appends to
+ * the session's context in place), the prompt, the tools and the parent's own usage.
+ */
 export class Session {
   readonly id: string;
-  readonly system: string;
   readonly tools: ToolRegistry;
   readonly workspace: Workspace;
   readonly ledger: SessionLedger;
-  private history: Message[];
+  /** The one ordered stream of the session's turn and job events. */
+  readonly events: EventStream;
+  private readonly context: LoopContext;
   private lastContextTokens = 0;
   private turnCount = 0;
   private hooks: SessionHooks;
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
-    this.system = options.system;
     this.tools = options.tools;
     this.workspace = options.workspace;
-    this.history = [...(options.history ?? [])];
+    this.context = { system: options.system, tools: options.tools, workspace: options.workspace, messages: [...(options.history ?? [])] };
     this.hooks = options.hooks ?? {};
     this.ledger = options.ledger ?? new SessionLedger();
+    this.events = options.events ?? new EventStream();
+  }
+
+  get system(): string {
+    return this.context.system;
   }
 
   /** Adds hooks after construction (the job manager needs the session to exist first). */
@@ -69,13 +80,14 @@ export class Session {
     this.hooks = { ...this.hooks, ...hooks };
   }
 
+  /** The live history: during a turn it already holds what the turn has added so far. */
   messages(): readonly Message[] {
-    return this.history;
+    return this.context.messages;
   }
 
   /** Replaces the history (compaction); the system prompt is untouched. */
-  replaceHistory(history: Message[]): void {
-    this.history = [...history];
+  replaceHistory(history: readonly Message[]): void {
+    this.context.messages = [...history];
   }
 
   /** The parent's own token usage (the ledger's totals add every sub-agent). */
@@ -93,34 +105,24 @@ export class Session {
   }
 
   /**
-   * Runs one user turn to its end, yielding every event. Without a prompt the turn carries
-   * only what `turnStartMessages` gives (headless mode's last turn for sub-agent notices).
+   * Runs one user turn to its end; its events go to `events`. Without a prompt the turn
+   * carries only what `turnStartMessages` gives (the turn that hands over sub-agent notices).
    */
-  async *submit(prompt: string | undefined, signal: AbortSignal): AsyncGenerator<AgentEvent, LoopResult> {
+  async submit(prompt: string | undefined, signal: AbortSignal): Promise<LoopResult> {
     const hooks = this.hooks;
-    // `history` stays live during the turn, so a fork started mid-turn sees the parent's exact prefix.
     const record = (message: Message) => {
-      this.history.push(message);
+      this.context.messages.push(message);
       hooks.onMessage?.(message);
     };
+    this.events.publish(prompt === undefined ? { type: 'submit' } : { type: 'submit', prompt });
     for (const message of hooks.turnStartMessages?.() ?? []) {
       record(message);
-      yield { type: 'injected', message };
+      this.events.publish({ type: 'injected', message });
     }
     if (prompt !== undefined) record({ role: 'user', content: [{ type: 'text', text: prompt }] });
 
-    // A replaced history (compaction) becomes the session's too, so it stays live.
-    const adopt =
-      (hook: LoopConfig['beforeModelCall']): LoopConfig['beforeModelCall'] =>
-      hook &&
-      (async (history, abort) => {
-        const replacement = await hook(history, abort);
-        if (replacement) this.history = [...replacement.history];
-        return replacement;
-      });
     const loop = agentLoop(
-      this.history,
-      { system: this.system, tools: this.tools, workspace: this.workspace },
+      this.context,
       {
         stream: this.options.stream,
         model: this.options.model,
@@ -130,25 +132,21 @@ export class Session {
         limitOutput: this.options.limitOutput,
         boundaryMessages: hooks.boundaryMessages,
         beforeToolBatch: hooks.beforeToolBatch,
-        onMessage: record,
-        beforeModelCall: adopt(hooks.beforeModelCall),
-        onContextTooLong: adopt(hooks.onContextTooLong),
+        // The loop appends to the context itself; the hook only persists and confirms.
+        onMessage: (message) => hooks.onMessage?.(message),
+        beforeModelCall: hooks.beforeModelCall,
+        onContextTooLong: hooks.onContextTooLong,
       },
       signal,
     );
-    let next = await loop.next();
-    while (!next.done) {
-      const event = next.value;
+    const result = await drain(loop, (event) => {
       if (event.type === 'usage') {
         this.ledger.addParent(event.usage);
         const u = event.usage;
         this.lastContextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
       }
-      yield event;
-      next = await loop.next();
-    }
-    const result = next.value;
-    this.history = result.history;
+      this.events.publish(event);
+    });
     this.turnCount += result.turns;
     hooks.onTurnEnd?.(result);
     return result;

@@ -25,14 +25,23 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
-/** read-only tools may run concurrently and are allowed in every permission mode. */
-export type ToolKind = 'read-only' | 'mutating';
+/**
+ * What a tool may do, for the permission policy: `read-only` tools only read, `mutating`
+ * ones change files or run programs, `agent` tools drive the session's own sub-agents
+ * (whose tools are gated in turn).
+ */
+export type ToolKind = 'read-only' | 'mutating' | 'agent';
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   schema: S;
   kind: ToolKind;
+  /**
+   * May run alongside the other calls of the same response. Independent of `kind`: a poll
+   * waits and a stop kills processes, yet both are safe beside any other call. Default: read-only tools.
+   */
+  parallel?: boolean;
   /** Paths the call would touch, for the permission policy (relative or absolute). */
   paths?: (args: z.infer<S>) => string[];
   /** A short label for activity rows: the tool's first argument, usually. */
@@ -43,6 +52,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 /** Declares a tool once: name, description, zod schema, kind and behaviour. */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
+}
+
+/** Whether a call of `tool` may run at the same time as the other calls of its response. */
+export function runsAlongside(tool: AnyTool): boolean {
+  return tool.parallel ?? tool.kind === 'read-only';
 }
 
 /** Any tool, whatever its schema. */

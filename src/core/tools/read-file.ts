@@ -3,7 +3,8 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { defineTool } from './define.js';
-import { formatSize, isMissing } from './fs-errors.js';
+import { formatSize } from '../text.js';
+import { isMissing } from './fs-errors.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
 
 export const READ_DEFAULT_LIMIT = 2_000;

@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
-import type { Job } from '../../core/agents/job-manager.js';
-import { type ActivityRow, type RowMap, formatRow, orderedRows } from '../state/activity-rows.js';
+import { formatRow } from '../state/activity-rows.js';
+import type { JobView } from '../state/jobs.js';
 
 export interface ActivityRowsProps {
-  rows: RowMap;
-  jobs: readonly Job[];
+  /** The jobs still queued or running, by job number. */
+  jobs: readonly JobView[];
   now: number;
   width: number;
   /** Jobs waiting for the user's approval, with what they ask: their row says so. */
@@ -12,18 +12,15 @@ export interface ActivityRowsProps {
 }
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
-export function ActivityRows({ rows, jobs, now, width, waiting }: ActivityRowsProps) {
-  const ordered = orderedRows(rows);
-  if (ordered.length === 0) return null;
-  const byId = new Map(jobs.map((job) => [job.id, job]));
+export function ActivityRows({ jobs, now, width, waiting }: ActivityRowsProps) {
+  if (jobs.length === 0) return null;
   return (
     <Box flexDirection="column">
-      {ordered.map((row) => {
-        const asks = waiting?.get(row.key);
-        const shown: ActivityRow = asks ? { ...row, text: `waiting for approval: ${asks}` } : row;
+      {jobs.map((view) => {
+        const asks = waiting?.get(view.job.id);
         return (
-          <Text key={row.key} wrap="truncate-end" color={asks ? 'yellow' : undefined}>
-            {formatRow(shown, byId.get(row.key), now, width)}
+          <Text key={view.job.id} wrap="truncate-end" color={asks ? 'yellow' : undefined}>
+            {formatRow(view, now, width, asks ? `waiting for approval: ${asks}` : undefined)}
           </Text>
         );
       })}

@@ -1,13 +1,12 @@
 import { Box, Text } from 'ink';
-import type { Job } from '../../core/agents/job-manager.js';
-import { cutLine, oneLine } from '../format.js';
-import { jobFigures } from '../state/activity-rows.js';
-import type { AgentTail } from '../state/agent-tail.js';
+import { oneLine } from '../../core/text.js';
+import { cutLine } from '../format.js';
+import { jobFigures } from '../state/job-status.js';
+import { type JobView, describeActivity } from '../state/jobs.js';
 import { stateColor } from './agents-list.js';
 
 export interface AgentDetailProps {
-  job: Job;
-  tail: AgentTail;
+  view: JobView;
   now: number;
   width: number;
 }
@@ -16,7 +15,8 @@ export interface AgentDetailProps {
 const RESULT_LINES = 15;
 
 /** One job: its task, what it does now, its result or error, and the tail of its transcript. */
-export function AgentDetail({ job, tail, now, width }: AgentDetailProps) {
+export function AgentDetail({ view, now, width }: AgentDetailProps) {
+  const { job, tail } = view;
   const inner = width - 4;
   const ended = job.state === 'done' || job.state === 'error' || job.state === 'aborted';
   const resultLines = (job.result ?? '').split('\n');
@@ -31,7 +31,7 @@ export function AgentDetail({ job, tail, now, width }: AgentDetailProps) {
         <Text bold>Task: </Text>
         {job.task}
       </Text>
-      {!ended ? <Text wrap="truncate-end">{cutLine(`Now: ${oneLine(job.activity)}`, inner)}</Text> : null}
+      {!ended ? <Text wrap="truncate-end">{cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state))}`, inner)}</Text> : null}
       {job.error ? <Text color="red">{`Error: ${job.error}`}</Text> : null}
       {ended && job.result ? (
         <Box flexDirection="column">
@@ -41,8 +41,8 @@ export function AgentDetail({ job, tail, now, width }: AgentDetailProps) {
         </Box>
       ) : null}
       <Text bold>Transcript (latest messages):</Text>
-      {tail.lines.length === 0 ? <Text dimColor>{`  ${tail.note ?? 'no messages yet'}`}</Text> : null}
-      {tail.lines.map((line, i) => (
+      {tail.length === 0 ? <Text dimColor>{'  no messages yet'}</Text> : null}
+      {tail.map((line, i) => (
         <Text key={i} dimColor wrap="truncate-end">
           {cutLine(`  ${line}`, inner)}
         </Text>

@@ -1,20 +1,15 @@
 import { Box, Text } from 'ink';
-import { formatDuration, formatTokens } from '../../core/agents/job-status.js';
 import type { Job } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
-import { cutLine, oneLine, plural } from '../format.js';
+import { formatTokens, oneLine } from '../../core/text.js';
+import { cutLine, plural } from '../format.js';
+import { elapsedOf } from '../state/job-status.js';
 
 export interface AgentsListProps {
   jobs: readonly Job[];
   selected: number;
   now: number;
   width: number;
-}
-
-/** Time since a job started (or was queued), frozen when it ended. */
-export function elapsedOf(job: Job, now: number): string {
-  const since = job.state === 'queued' ? job.createdAt : (job.startedAt ?? job.createdAt);
-  return formatDuration((job.endedAt ?? now) - since);
 }
 
 /** Every job of the session: id, state, definition, label, elapsed, tokens, tool calls. */
@@ -46,7 +41,7 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
         const fixed = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>
-            {cutLine(`${fixed}${oneLine(job.label)}`, inner)}
+            {cutLine(`${fixed}${oneLine(job.task)}`, inner)}
           </Text>
         );
       })}

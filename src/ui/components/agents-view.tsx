@@ -1,23 +1,22 @@
 import { useInput } from 'ink';
-import { useMemo, useRef, useState } from 'react';
-import type { Job } from '../../core/agents/job-manager.js';
-import { readAgentTail } from '../state/agent-tail.js';
+import { useRef, useState } from 'react';
+import { isEnded } from '../../core/agents/job-manager.js';
+import type { JobView } from '../state/jobs.js';
 import { AgentDetail } from './agent-detail.js';
 import { AgentsList } from './agents-list.js';
 
 export interface AgentsViewProps {
-  jobs: readonly Job[];
+  /** Every job, by job number. */
+  jobs: readonly JobView[];
   now: number;
   width: number;
-  /** Where a job's transcript file is. */
-  transcriptOf: (jobId: string) => string;
   active: boolean;
   onStop: (id: string) => void;
   onClose: () => void;
 }
 
 /** /agents: the list, and one job opened from it. ↑/↓ move, Enter opens, x stops, Esc goes back. */
-export function AgentsView({ jobs, now, width, transcriptOf, active, onStop, onClose }: AgentsViewProps) {
+export function AgentsView({ jobs, now, width, active, onStop, onClose }: AgentsViewProps) {
   const [selected, setSelected] = useState(0);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   // Mirrors of the state for the key handler: keys that arrive in one chunk ("↓⏎") all reach
@@ -25,7 +24,8 @@ export function AgentsView({ jobs, now, width, transcriptOf, active, onStop, onC
   const latest = useRef({ selected: 0, openId: undefined as string | undefined });
   const last = Math.max(0, jobs.length - 1);
   const index = Math.min(selected, last);
-  const open = openId === undefined ? undefined : jobs.find((job) => job.id === openId);
+  const find = (id: string | undefined) => (id === undefined ? undefined : jobs.find((view) => view.job.id === id));
+  const open = find(openId);
 
   const select = (next: number) => {
     latest.current.selected = Math.max(0, Math.min(last, next));
@@ -39,27 +39,18 @@ export function AgentsView({ jobs, now, width, transcriptOf, active, onStop, onC
   useInput(
     (input, key) => {
       const current = Math.min(latest.current.selected, last);
-      const opened = latest.current.openId === undefined ? undefined : jobs.find((job) => job.id === latest.current.openId);
+      const opened = find(latest.current.openId);
       if (key.escape) return opened ? openJob(undefined) : onClose();
       if (!opened && key.upArrow) return select(current - 1);
       if (!opened && key.downArrow) return select(current + 1);
-      if (!opened && key.return && jobs[current]) return openJob(jobs[current]!.id);
-      const target = opened ?? jobs[current];
-      if (input === 'x' && target && (target.state === 'queued' || target.state === 'running')) onStop(target.id);
+      if (!opened && key.return && jobs[current]) return openJob(jobs[current]!.job.id);
+      const target = (opened ?? jobs[current])?.job;
+      if (input === 'x' && target && !isEnded(target.state)) onStop(target.id);
       return undefined;
     },
     { isActive: active },
   );
 
-  // Re-read the transcript when the job moved on (a turn, a tool, its end), at most once a second.
-  const second = Math.floor(now / 1000);
-  const tailKey = open ? `${open.id}:${open.state}:${open.turns}:${open.toolCalls}:${second}` : '';
-  const tail = useMemo(
-    () => (open ? readAgentTail(transcriptOf(open.id)) : { lines: [] }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [tailKey, transcriptOf],
-  );
-
-  if (open) return <AgentDetail job={open} tail={tail} now={now} width={width} />;
-  return <AgentsList jobs={jobs} selected={index} now={now} width={width} />;
+  if (open) return <AgentDetail view={open} now={now} width={width} />;
+  return <AgentsList jobs={jobs.map((view) => view.job)} selected={index} now={now} width={width} />;
 }

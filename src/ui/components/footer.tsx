@@ -1,8 +1,9 @@
 import { Box, Text } from 'ink';
-import { formatTokens, statusSegment } from '../../core/agents/job-status.js';
 import type { Job } from '../../core/agents/job-manager.js';
+import { formatTokens } from '../../core/text.js';
 import { cutLine } from '../format.js';
 import { footerHint } from '../keymap.js';
+import { statusSegment } from '../state/job-status.js';
 
 export interface FooterProps {
   model: string;
@@ -19,7 +20,7 @@ export const NARROW = 80;
 
 /** Model, context and the sub-agent status segment; then the key hint. */
 export function Footer({ model, contextTokens, jobs, now, width, message }: FooterProps) {
-  const status = statusSegment([...jobs], now);
+  const status = statusSegment(jobs, now);
   const segment = width < NARROW ? status.short : status.text;
   const parts = [model, `ctx ${formatTokens(contextTokens)}`, ...(segment ? [segment] : [])];
   return (

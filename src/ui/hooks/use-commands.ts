@@ -12,12 +12,11 @@ export interface CommandContext {
   runner: TurnRunner;
   say: (entry: EntryBody) => void;
   openAgents: () => void;
-  refreshJobs: () => void;
   quit: () => void;
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, refreshJobs, quit }: CommandContext) {
+export function useCommands({ session, runner, say, openAgents, quit }: CommandContext) {
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -32,9 +31,8 @@ export function useCommands({ session, runner, say, openAgents, refreshJobs, qui
           say({ kind: 'error', text: error.message });
         }
       }
-      refreshJobs();
     },
-    [session, say, refreshJobs],
+    [session, say],
   );
 
   const run = useCallback(

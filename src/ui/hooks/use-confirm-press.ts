@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Clock } from '../clock.js';
 
 /** A key that acts on its second press within `windowMs`; the first press only arms it. */
 export interface ConfirmPress {
@@ -8,17 +9,17 @@ export interface ConfirmPress {
   disarm(): void;
 }
 
-export function useConfirmPress(windowMs: number): ConfirmPress {
+export function useConfirmPress(windowMs: number, clock: Clock): ConfirmPress {
   const [armed, setArmed] = useState(false);
   const armedRef = useRef(false);
-  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const timer = useRef<unknown>(undefined);
 
   const disarm = useCallback(() => {
-    clearTimeout(timer.current);
+    if (timer.current !== undefined) clock.clearTimeout(timer.current);
     timer.current = undefined;
     armedRef.current = false;
     setArmed(false);
-  }, []);
+  }, [clock]);
 
   const press = useCallback((): boolean => {
     if (armedRef.current) {
@@ -27,10 +28,15 @@ export function useConfirmPress(windowMs: number): ConfirmPress {
     }
     armedRef.current = true;
     setArmed(true);
-    timer.current = setTimeout(disarm, windowMs);
+    timer.current = clock.setTimeout(disarm, windowMs);
     return false;
-  }, [disarm, windowMs]);
+  }, [disarm, windowMs, clock]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(
+    () => () => {
+      if (timer.current !== undefined) clock.clearTimeout(timer.current);
+    },
+    [clock],
+  );
   return { armed, press, disarm };
 }

@@ -1,41 +1,36 @@
-import { useCallback, useEffect, useRef } from 'react';
-import type { AgentEvent } from '../../core/loop/events.js';
+import { useEffect } from 'react';
+import type { Clock } from '../clock.js';
+import { owedJobs } from '../state/jobs.js';
 import type { TurnRunner } from '../state/turn-runner.js';
+import type { UiStore } from '../state/ui-store.js';
 import { WakeScheduler } from '../state/wake-scheduler.js';
-import type { UiSession } from '../ui-session.js';
 
 /**
- * When the session has wake-on-complete, a sub-agent completing while idle starts a turn by
- * itself; returns the function the app hands its job events to (it does nothing when off).
+ * Wake-on-complete: when a completion is owed to the model and the parent is idle, a turn
+ * starts by itself (one per window, however many completions it covers). Does nothing when off.
  */
-export function useWakeOnComplete(session: UiSession, runner: TurnRunner, windowMs: number): (events: AgentEvent[]) => void {
-  const scheduler = useRef<WakeScheduler | undefined>(undefined);
+export function useWakeOnComplete(options: { enabled: boolean; store: UiStore; runner: TurnRunner; clock: Clock; windowMs: number }): void {
+  const { enabled, store, runner, clock, windowMs } = options;
   useEffect(() => {
-    if (!session.wakeOnComplete) return;
-    const created = new WakeScheduler({
-      windowMs,
-      isIdle: () => runner.snapshot().busy === undefined,
-      owed: () => session.owesNotice(),
-      wake: () => runner.wake(),
+    if (!enabled) return;
+    const owed = () => owedJobs(store.snapshot().jobs).length > 0;
+    const idle = () => runner.snapshot().busy === undefined;
+    const scheduler = new WakeScheduler({ windowMs, isIdle: idle, owed, wake: () => runner.wake(), timers: clock });
+    // A completion that arrives while idle, or one still owed when a turn ends (it landed after
+    // the turn's last step boundary): either is the moment to wake.
+    const unsubscribeStore = store.onBatch(() => {
+      if (owed()) scheduler.completed();
     });
-    scheduler.current = created;
-    // A job that completed during a turn, after its last step boundary, is still owed when the
-    // turn ends: the end of the turn is then the moment to wake for it.
-    let wasBusy = runner.snapshot().busy !== undefined;
-    const unsubscribe = runner.subscribe(() => {
-      const busy = runner.snapshot().busy !== undefined;
-      if (wasBusy && !busy && session.owesNotice()) created.completed();
+    let wasBusy = !idle();
+    const unsubscribeRunner = runner.subscribe(() => {
+      const busy = !idle();
+      if (wasBusy && !busy && owed()) scheduler.completed();
       wasBusy = busy;
     });
     return () => {
-      unsubscribe();
-      created.dispose();
-      scheduler.current = undefined;
+      unsubscribeStore();
+      unsubscribeRunner();
+      scheduler.dispose();
     };
-  }, [session, runner, windowMs]);
-
-  return useCallback((events: AgentEvent[]) => {
-    // Completion notices name their jobs; the owed check at wake time sorts out the rest.
-    if (events.some((event) => event.type === 'job_notice' && event.jobIds.length > 0)) scheduler.current?.completed();
-  }, []);
+  }, [enabled, store, runner, clock, windowMs]);
 }

@@ -1,4 +1,4 @@
-import { formatTokens } from '../../core/agents/job-status.js';
+import { formatTokens } from '../../core/text.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import type { CostRow } from '../ui-session.js';
 

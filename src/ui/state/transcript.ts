@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../../core/loop/events.js';
 import { messageText } from '../../core/providers/types.js';
+import type { SessionEvent } from '../../core/session/event-stream.js';
 import { causeText, resultSummary, retryText } from '../format.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
@@ -12,8 +12,8 @@ export type EntryBody =
   | { kind: 'retry'; text: string }
   | { kind: 'injected'; text: string }
   | { kind: 'notice'; level: 'info' | 'warn'; text: string }
-  /** Sub-agent completion notices that arrived together. */
-  | { kind: 'jobs'; lines: string[]; idle: boolean }
+  /** Sub-agents that ended together; `idle` when the model hears of them only with the next prompt. */
+  | { kind: 'jobs'; ids: string[]; lines: string[]; idle: boolean }
   /** How a turn ended when it did not complete. */
   | { kind: 'end'; text: string; isError: boolean }
   | { kind: 'info'; text: string }
@@ -39,16 +39,13 @@ export interface TranscriptState {
   thinking: boolean;
   tools: LiveTool[];
   nextId: number;
-  /** Counts event batches, so notices of one batch share one entry. */
+  /** Counts event batches, so completions of one batch share one entry. */
   batch: number;
   /** The batch the last `jobs` entry was made in. */
   jobsBatch: number;
+  /** A parent turn is running (from its `submit` to its `run_end`). */
+  turnRunning: boolean;
 }
-
-export type TranscriptAction =
-  /** Events of one coalesced batch, in order; `idle` when no turn is running. */
-  | { type: 'events'; events: AgentEvent[]; idle?: boolean }
-  | { type: 'append'; entry: EntryBody };
 
 export const initialTranscript: TranscriptState = {
   entries: [],
@@ -58,16 +55,16 @@ export const initialTranscript: TranscriptState = {
   nextId: 1,
   batch: 0,
   jobsBatch: -1,
+  turnRunning: false,
 };
 
-export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
-  if (action.type === 'append') return append(state, action.entry);
-  let next: TranscriptState = { ...state, batch: state.batch + 1 };
-  for (const event of action.events) next = applyEvent(next, event, action.idle ?? false);
-  return next;
+/** Starts a batch: the events that follow, until the next call, share completion entries. */
+export function startBatch(state: TranscriptState): TranscriptState {
+  return { ...state, batch: state.batch + 1 };
 }
 
-function append(state: TranscriptState, entry: EntryBody): TranscriptState {
+/** Adds one finished entry. */
+export function append(state: TranscriptState, entry: EntryBody): TranscriptState {
   return { ...state, entries: [...state.entries, { ...entry, id: state.nextId }], nextId: state.nextId + 1 };
 }
 
@@ -78,9 +75,31 @@ function settleLive(state: TranscriptState): TranscriptState {
   return text ? append(settled, { kind: 'assistant', text }) : settled;
 }
 
-/** One event into the state. Every event type is named, so a new one fails to compile here. */
-function applyEvent(state: TranscriptState, event: AgentEvent, idle: boolean): TranscriptState {
+/** A job that ended done or error gets a line; which one reads how is the caller's (`line`). */
+export function jobEnded(state: TranscriptState, id: string, line: string): TranscriptState {
+  const last = state.entries[state.entries.length - 1];
+  if (last?.kind === 'jobs' && state.jobsBatch === state.batch) {
+    const merged: Entry = { ...last, ids: [...last.ids, id], lines: [...last.lines, line] };
+    return { ...state, entries: [...state.entries.slice(0, -1), merged] };
+  }
+  return { ...append(state, { kind: 'jobs', ids: [id], lines: [line], idle: false }), jobsBatch: state.batch };
+}
+
+/** Marks this batch's completion entry as waiting for the next prompt (the caller knows what is still owed). */
+export function markIdleCompletions(state: TranscriptState, stillOwed: (id: string) => boolean): TranscriptState {
+  const last = state.entries[state.entries.length - 1];
+  if (last?.kind !== 'jobs' || state.jobsBatch !== state.batch || state.turnRunning || !last.ids.some(stillOwed)) return state;
+  return { ...state, entries: [...state.entries.slice(0, -1), { ...last, idle: true }] };
+}
+
+/**
+ * One session event into the transcript. Every event type is named, so a new one fails to
+ * compile here. Job events are the job reducer's, except the ones the caller turns into lines.
+ */
+export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent): TranscriptState {
   switch (event.type) {
+    case 'submit':
+      return { ...append(state, event.prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: event.prompt }), turnRunning: true };
     case 'text_delta':
       return { ...state, liveText: state.liveText + event.text, thinking: false };
     case 'thinking_delta':
@@ -122,26 +141,23 @@ function applyEvent(state: TranscriptState, event: AgentEvent, idle: boolean): T
     case 'notice':
       return append(state, { kind: 'notice', level: event.level, text: event.text });
     case 'run_end': {
-      const settled = settleLive(state);
+      const settled = { ...settleLive(state), turnRunning: false };
       const text = causeText(event.cause);
       return text ? append(settled, { kind: 'end', text, isError: event.cause.kind !== 'aborted' }) : settled;
     }
-    case 'job_notice': {
-      const last = state.entries[state.entries.length - 1];
-      if (last?.kind === 'jobs' && state.jobsBatch === state.batch) {
-        const merged: Entry = { ...last, lines: [...last.lines, event.text], idle };
-        return { ...state, entries: [...state.entries.slice(0, -1), merged] };
-      }
-      return { ...append(state, { kind: 'jobs', lines: [event.text], idle }), jobsBatch: state.batch };
-    }
+    case 'budget_reached':
+      return append(state, {
+        kind: 'notice',
+        level: 'warn',
+        text: `token budget reached: ${event.used} of ${event.budget} tokens used, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
+      });
     case 'turn_start':
     case 'turn_end':
     case 'usage':
-    // Job rows, states and the status segment live in the activity area, not the transcript.
+    // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
     case 'job_event':
     case 'job_state':
-    case 'job_row':
-    case 'job_status':
+    case 'job_delivered':
       return state;
     default: {
       const unhandled: never = event;

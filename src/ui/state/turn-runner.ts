@@ -1,7 +1,5 @@
-import type { AgentEvent } from '../../core/loop/events.js';
 import type { UiSession } from '../ui-session.js';
-import { EventBuffer } from './event-buffer.js';
-import type { TranscriptAction } from './transcript.js';
+import type { EntryBody } from './transcript.js';
 
 /** What the parent is busy with, and the prompts typed meanwhile. */
 export interface TurnSnapshot {
@@ -12,28 +10,24 @@ export interface TurnSnapshot {
 
 export interface TurnRunnerOptions {
   session: Pick<UiSession, 'submit' | 'compact'>;
-  dispatch: (action: TranscriptAction) => void;
-  /** How long streamed events are gathered before one render (default 40 ms). */
-  flushMs?: number;
+  /** Adds a line of the runner's own (a failure, compaction starting); the turn's events come from the session's stream. */
+  say: (entry: EntryBody) => void;
 }
 
 type Task = { kind: 'prompt'; text: string } | { kind: 'wake' } | { kind: 'compact' };
 
 /**
  * Runs the parent's turns one at a time: a prompt sent while a turn runs waits in the
- * queue and goes when the turn ends. Events are coalesced before they reach the
- * transcript, so a fast stream costs one render per window, not one per token.
+ * queue and goes when the turn ends. What a turn does reaches the screen through the
+ * session's event stream; the runner only says what the stream cannot (a turn that threw).
  */
 export class TurnRunner {
   private state: TurnSnapshot = { queued: [] };
   private controller: AbortController | undefined;
   private disposed = false;
-  private readonly buffer: EventBuffer<AgentEvent>;
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly options: TurnRunnerOptions) {
-    this.buffer = new EventBuffer(options.flushMs ?? 40, (events) => options.dispatch({ type: 'events', events }));
-  }
+  constructor(private readonly options: TurnRunnerOptions) {}
 
   readonly snapshot = (): TurnSnapshot => this.state;
 
@@ -78,33 +72,26 @@ export class TurnRunner {
   dispose(): void {
     this.disposed = true;
     this.controller?.abort(new Error('the app is quitting'));
-    this.buffer.dispose();
   }
 
   private async run(task: Task): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.set({ ...this.state, busy: task.kind });
-    const { dispatch } = this.options;
+    const { say } = this.options;
     try {
       if (task.kind !== 'compact') {
-        const prompt = task.kind === 'prompt' ? task.text : undefined;
-        dispatch({ type: 'append', entry: prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: prompt } });
-        const turn = this.options.session.submit(prompt, controller.signal);
-        for (let next = await turn.next(); !next.done; next = await turn.next()) this.buffer.push(next.value);
+        await this.options.session.submit(task.kind === 'prompt' ? task.text : undefined, controller.signal);
       } else {
-        dispatch({ type: 'append', entry: { kind: 'info', text: 'compacting the conversation…' } });
+        say({ kind: 'info', text: 'compacting the conversation…' });
         const event = await this.options.session.compact(controller.signal);
-        if (event) this.buffer.push(event);
-        else dispatch({ type: 'append', entry: { kind: 'info', text: 'nothing to compact yet' } });
+        if (!event) say({ kind: 'info', text: 'nothing to compact yet' });
       }
     } catch (error) {
-      this.buffer.flush();
       const what = task.kind === 'compact' ? 'compaction' : 'the turn';
       const text = controller.signal.aborted ? `${what} was interrupted` : `${what} failed: ${describe(error)}`;
-      if (!this.disposed) dispatch({ type: 'append', entry: controller.signal.aborted ? { kind: 'info', text } : { kind: 'error', text } });
+      if (!this.disposed) say(controller.signal.aborted ? { kind: 'info', text } : { kind: 'error', text });
     } finally {
-      this.buffer.flush();
       this.controller = undefined;
     }
     if (this.disposed) return;

@@ -6,7 +6,7 @@ import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '.
 import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
 import type { AgentDefinition } from '../../../src/core/agents/definitions.js';
 import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
-import type { ChildEvent } from '../../../src/core/loop/events.js';
+import type { LoopEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { builtinTools } from '../../../src/core/tools/builtin.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
@@ -23,7 +23,7 @@ function definitions(extra: AgentDefinition[] = []) {
 
 function runChild(script: FakeScript, options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {}) {
   const stream = fakeStream(script);
-  const events: ChildEvent[] = [];
+  const events: LoopEvent[] = [];
   const transcript: Message[] = [];
   const runner = createChildRunner({
     definitions: () => definitions(options.extra),

@@ -55,9 +55,15 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
       for (const id of unique) seen.log.push(`notice:${id}`);
     }
   };
+  // The parent's history. Between steps it is cloned (a fork's snapshot, a transcript read
+  // back) or compacted, and a notice may be copied before it joins: delivery must not care.
+  let history: Message[] = [];
   const boundary = () => {
-    const messages = manager.boundaryMessages();
-    for (const m of messages) manager.confirm(m);
+    const messages = manager.boundaryMessages().map((m) => (random() < 0.5 ? structuredClone(m) : m));
+    for (const m of messages) {
+      history.push(m);
+      manager.confirm(m);
+    }
     record(messages);
     // Invariant: after a boundary, every ended done/error job no poll waits on has reached the model.
     const waitedOn = new Set(activePollIds);
@@ -109,10 +115,19 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
     } else if (r < 0.77) {
       const controller = pick([...interrupters]);
       controller?.abort();
-    } else if (r < 0.85) {
+    } else if (r < 0.82) {
       // A turn interrupted after the notice was handed out but before it was sent.
       manager.boundaryMessages();
       manager.interrupted();
+    } else if (r < 0.85) {
+      const kind = random();
+      if (kind < 0.4) history = structuredClone(history);
+      else if (kind < 0.8) history = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }, ...history.slice(-2)];
+      else {
+        // A message of the history handed to the manager again (a copy re-appended): no second delivery.
+        const again = pick(history);
+        if (again) manager.confirm(structuredClone(again));
+      }
     } else {
       await settle(1);
       boundary();
@@ -136,7 +151,7 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
 }
 
 describe('completion delivery, as a property over random interleavings', () => {
-  it('delivers every done/error job exactly once, never an aborted one, never after its poll', async () => {
+  it('delivers every done/error job exactly once, never an aborted one, never after its poll, however the history is copied or compacted', async () => {
     const seeds = 300;
     let delivered = 0;
     for (let seed = 1; seed <= seeds; seed += 1) {

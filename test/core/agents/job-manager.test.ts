@@ -6,7 +6,7 @@ import {
   JobManager,
   type JobManagerOptions,
 } from '../../../src/core/agents/job-manager.js';
-import type { JobEvent } from '../../../src/core/loop/events.js';
+import type { JobEvent } from '../../../src/core/agents/job-types.js';
 import type { Message, ToolUseBlock } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 
@@ -378,40 +378,48 @@ describe('JobManager: completion delivery', () => {
     expect(manager.undelivered()).toEqual([]);
   });
 
-  it('emits rows ranked by job number, a status segment and a notice per completion', async () => {
+  it('reports facts only: a snapshot per state change, the child\'s own events, and each delivery', async () => {
     const { manager, runner, events } = setup();
     manager.start('first task');
     manager.start('second task');
     await settle();
-    runner.running.get('sub-2')!.request.onEvent({ type: 'tool_start', id: 't', name: 'read_file', label: 'src/a.ts', args: {} });
+    const toolStart = { type: 'tool_start' as const, id: 't', name: 'read_file', label: 'src/a.ts', args: {} };
+    runner.running.get('sub-2')!.request.onEvent(toolStart);
     runner.finish('sub-1');
     await settle();
-    expect(events).toContainEqual({ type: 'job_row', key: 'sub-2', text: 'read_file src/a.ts', rank: 2 });
-    expect(events).toContainEqual({ type: 'job_row', key: 'sub-1', text: '', rank: 1 });
-    expect(events.filter((e) => e.type === 'job_status').at(-1)).toMatchObject({
-      text: 'subagents: 1 running (oldest 0s), 1 done',
-    });
-    expect(events).toContainEqual({ type: 'job_notice', text: 'sub-1 finished: first task', jobIds: ['sub-1'] });
-    expect(events.filter((e) => e.type === 'job_event' && e.jobId === 'sub-2')).toHaveLength(1);
+    const states = events.flatMap((e) => (e.type === 'job_state' ? [`${e.job.id}:${e.job.state}`] : []));
+    // A free slot starts a job in the same call that queued it.
+    expect(states).toEqual(['sub-1:queued', 'sub-1:running', 'sub-2:queued', 'sub-2:running', 'sub-1:done']);
+    const done = events.find((e) => e.type === 'job_state' && e.job.state === 'done');
+    expect(done).toMatchObject({ job: { id: 'sub-1', number: 1, task: 'first task', result: 'report of sub-1', toolCalls: 0 } });
+    expect(events).toContainEqual({ type: 'job_event', jobId: 'sub-2', event: toolStart });
+    // Nothing in the stream is worded for a screen.
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(['job_state', 'job_event']));
+
+    await manager.poll('sub-1', never);
+    expect(events.at(-1)).toEqual({ type: 'job_delivered', jobIds: ['sub-1'], via: 'poll' });
+    runner.finish('sub-2');
+    await settle();
+    const [notice] = manager.boundaryMessages();
+    expect(notice!.noticeFor).toEqual(['sub-2']);
+    manager.confirm(notice!);
+    expect(events.at(-1)).toEqual({ type: 'job_delivered', jobIds: ['sub-2'], via: 'notice' });
   });
 
-  it('gives a queued job its row at once, and shows a rolling tail of what a child streams', async () => {
-    const { manager, runner, events } = setup({ maxConcurrent: 1 });
+  it('confirms a notice by the ids it carries, so a copy of the message (a clone, a transcript) counts', async () => {
+    const { manager, runner, events } = setup();
     manager.start('a');
-    manager.start('b');
-    expect(events).toContainEqual({ type: 'job_row', key: 'sub-2', text: 'queued', rank: 2 });
     await settle();
-    const { onEvent } = runner.running.get('sub-1')!.request;
-    for (const chunk of ['The auth module ', 'wraps every error ', 'in an AuthError and ', 'rethrows it.']) {
-      onEvent({ type: 'text_delta', text: chunk });
-    }
-    const rows = events.filter((e) => e.type === 'job_row' && e.key === 'sub-1');
-    expect(rows.at(-1)).toEqual({
-      type: 'job_row',
-      key: 'sub-1',
-      text: 'writing: …h module wraps every error in an AuthError and rethrows it.',
-      rank: 1,
-    });
+    runner.finish('sub-1');
+    await settle();
+    const [notice] = manager.boundaryMessages();
+    manager.confirm(JSON.parse(JSON.stringify(notice)));
+    manager.interrupted();
+    expect(manager.boundaryMessages()).toEqual([]);
+    expect(manager.undelivered()).toEqual([]);
+    // Confirming again (the same notice replayed) delivers nothing twice.
+    manager.confirm(structuredClone(notice!));
+    expect(events.filter((e) => e.type === 'job_delivered')).toHaveLength(1);
   });
 
   it('takes a fork\'s snapshot when it is started, not when a slot frees up', async () => {

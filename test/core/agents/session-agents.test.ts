@@ -47,7 +47,10 @@ describe('sub-agents in a session', () => {
     const file = path.join(session.paths.agentsDir, 'sub-1.jsonl');
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'meta', parentSessionId: session.session.id, jobId: 'sub-1', definition: 'explore', task: 'look around' });
-    expect(lines.slice(1).map((l) => l.message.role)).toEqual(['user', 'assistant']);
+    expect(lines.slice(1, 3).map((l) => l.message.role)).toEqual(['user', 'assistant']);
+    // How it ended is kept with it, so a resumed session can list it.
+    expect(lines[3]).toMatchObject({ type: 'event', name: 'job_end', data: { state: 'done', turns: 1 } });
+    expect(lines).toHaveLength(4);
   });
 
   it('stops running jobs and refuses new ones once the session budget is spent, saying so', async () => {
@@ -71,8 +74,8 @@ describe('sub-agents in a session', () => {
     await submit('go');
     expect(session.agents.manager.get('sub-1').state).toBe('aborted');
     expect(childCalls).toBe(2);
-    const notice = events.find((e) => e.type === 'job_notice' && e.text.startsWith('Token budget reached'));
-    expect(notice).toMatchObject({ jobIds: ['sub-1'] });
+    const reached = events.find((e) => e.type === 'budget_reached');
+    expect(reached).toMatchObject({ stopped: ['sub-1'] });
     const refusal = session.session.messages().flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
     expect(refusal).toMatchObject({ isError: true });
     expect(JSON.stringify(session.session.messages())).toContain('Token budget reached');

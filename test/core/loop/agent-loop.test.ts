@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type LoopConfig, type LoopResult, agentLoop } from '../../../src/core/loop/agent-loop.js';
-import type { AgentEvent } from '../../../src/core/loop/events.js';
+import type { LoopEvent } from '../../../src/core/loop/events.js';
 import { INVALID_JSON_KEY, type Message, ProviderError, type StreamFn, type ToolResultBlock } from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
@@ -86,10 +86,10 @@ async function run(
 ) {
   const stream = fakeStream(script);
   const { registry, active } = makeTools(options.log);
-  const events: AgentEvent[] = [];
+  const events: LoopEvent[] = [];
+  const context = { system: 'SYSTEM', tools: registry, workspace, messages: options.history ?? [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
   const gen = agentLoop(
-    options.history ?? [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-    { system: 'SYSTEM', tools: registry, workspace },
+    context,
     { stream, model: 'm', maxTokens: 1000, ...options.config },
     options.signal ?? new AbortController().signal,
   );
@@ -102,7 +102,8 @@ async function run(
     }
     events.push(next.value);
   }
-  return { result, events, stream, active };
+  // The loop appended to the caller's context: that is the history after the run.
+  return { result: { ...result, history: context.messages }, events, stream, active };
 }
 
 const toolResults = (message: Message) => message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
@@ -189,8 +190,7 @@ describe('agentLoop', () => {
     const controller = new AbortController();
     const stream = fakeStream([{ hang: true }]);
     const gen = agentLoop(
-      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-      { system: 's', tools: new ToolRegistry(), workspace },
+      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -213,13 +213,13 @@ describe('agentLoop', () => {
         signal.addEventListener('abort', fail, { once: true });
       });
     };
+    const context = { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
     const gen = agentLoop(
-      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-      { system: 's', tools: new ToolRegistry(), workspace },
+      context,
       { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) },
       controller.signal,
     );
-    const events: AgentEvent[] = [];
+    const events: LoopEvent[] = [];
     let next = await gen.next();
     while (!next.done) {
       events.push(next.value);
@@ -230,7 +230,7 @@ describe('agentLoop', () => {
     const partial: Message = { role: 'assistant', content: [{ type: 'text', text: 'Looking at the config loader' }] };
     expect(next.value.cause).toEqual({ kind: 'aborted' });
     expect(next.value.newMessages).toEqual([partial]);
-    expect(next.value.history).toEqual([{ role: 'user', content: [{ type: 'text', text: 'go' }] }, partial]);
+    expect(context.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'go' }] }, partial]);
     expect(seen).toEqual([partial]);
     expect(events.filter((e) => e.type === 'message_end')).toEqual([]);
   });
@@ -245,8 +245,7 @@ describe('agentLoop', () => {
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     };
     const gen = agentLoop(
-      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-      { system: 's', tools: new ToolRegistry(), workspace },
+      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -264,8 +263,7 @@ describe('agentLoop', () => {
       yield { type: 'text_delta', text: 'never' };
     };
     const gen = agentLoop(
-      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-      { system: 's', tools: new ToolRegistry(), workspace },
+      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );

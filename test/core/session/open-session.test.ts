@@ -93,7 +93,7 @@ describe('openSession', () => {
     );
     await submit('go');
     expect(session.agents.manager.get('sub-1').state).toBe('aborted');
-    expect(events.some((e) => e.type === 'job_notice' && e.text.startsWith('Token budget reached'))).toBe(true);
+    expect(events.some((e) => e.type === 'budget_reached')).toBe(true);
     release();
   });
 });

@@ -2,7 +2,7 @@ import { ConfigError } from '../core/config/provider-config.js';
 import { SettingsError } from '../core/config/settings.js';
 import type { SessionSetup } from '../core/session/open-session.js';
 import { SessionLookupError } from '../core/session/store.js';
-import type { CliOptions } from './program.js';
+import type { CliOptions } from './options.js';
 
 /** Maps command-line options onto a session setup: flags are the top settings layer. */
 export function sessionSetupFromCli(

@@ -1,0 +1,24 @@
+/** The command line as both front ends read it, and the exit codes they return. */
+
+/** Options every front end shares, parsed from the command line. */
+export interface CliOptions {
+  print?: string | boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  toolMode?: string;
+  permissionMode?: string;
+  yolo?: boolean;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string | boolean;
+  addDir?: string[];
+  maxAgents?: number;
+  waitAgents: boolean;
+  maxBudgetTokens?: number;
+  debug?: boolean;
+}
+
+/** Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -1,0 +1,160 @@
+import { type Job, isEnded } from '../../core/agents/job-manager.js';
+import type { LoopEvent } from '../../core/loop/events.js';
+import { addUsage } from '../../core/providers/types.js';
+import type { SessionEvent } from '../../core/session/event-stream.js';
+import type { StoredJob } from '../../core/session/job-store.js';
+import { oneLine } from '../../core/text.js';
+import { describeMessage } from './message-lines.js';
+
+/** What a job is doing now, as its events tell it. */
+export type Activity =
+  | { kind: 'queued' }
+  | { kind: 'starting' }
+  | { kind: 'thinking' }
+  /** The rolling tail of the text it streams. */
+  | { kind: 'writing'; tail: string }
+  | { kind: 'tool'; name: string; label: string }
+  | { kind: 'ended' };
+
+/** One job as the UI knows it: the manager's last snapshot, kept current by the job's own events. */
+export interface JobView {
+  job: Job;
+  activity: Activity;
+  /** The latest lines of its conversation (`assistant: …`, `result: …`), for /agents. */
+  tail: readonly string[];
+  /** Ended done or error and not yet delivered to the parent model. */
+  owed: boolean;
+}
+
+/** Every job of the session by id, derived only from the session's events (and, for a resumed session, the store). */
+export type JobsState = ReadonlyMap<string, JobView>;
+
+export const TAIL_LINES = 20;
+const STREAM_TAIL = 200;
+
+export const noJobs: JobsState = new Map();
+
+/** The jobs of a resumed session's earlier runs: finished, and owed to nobody. */
+export function jobsFromStore(stored: readonly StoredJob[]): JobsState {
+  const jobs = new Map<string, JobView>();
+  for (const { job, messages } of stored) {
+    jobs.set(job.id, { job, activity: { kind: 'ended' }, tail: messages.slice(-TAIL_LINES).map(describeMessage), owed: false });
+  }
+  return jobs;
+}
+
+/** Applies one session event; events that are not about jobs leave the state as it is. */
+export function applyJobEvent(jobs: JobsState, event: SessionEvent): JobsState {
+  switch (event.type) {
+    case 'job_state': {
+      const { job } = event;
+      const before = jobs.get(job.id);
+      return withJob(jobs, {
+        job,
+        activity: activityOnState(job.state, before?.activity),
+        tail: before?.tail ?? [],
+        owed: job.state === 'done' || job.state === 'error',
+      });
+    }
+    case 'job_event': {
+      const before = jobs.get(event.jobId);
+      if (!before || isEnded(before.job.state)) return jobs;
+      return withJob(jobs, applyChildEvent(before, event.event));
+    }
+    case 'job_delivered': {
+      let next: Map<string, JobView> | undefined;
+      for (const id of event.jobIds) {
+        const view = jobs.get(id);
+        if (!view?.owed) continue;
+        next ??= new Map(jobs);
+        next.set(id, { ...view, owed: false });
+      }
+      return next ?? jobs;
+    }
+    default:
+      return jobs;
+  }
+}
+
+/** A state change resets what a job is doing, except that a running job keeps its last activity. */
+function activityOnState(state: Job['state'], before: Activity | undefined): Activity {
+  if (isEnded(state)) return { kind: 'ended' };
+  if (state === 'queued') return { kind: 'queued' };
+  return before && before.kind !== 'queued' && before.kind !== 'ended' ? before : { kind: 'starting' };
+}
+
+/** A child's own event moves its counters, activity and tail, as the manager counts them. */
+function applyChildEvent(view: JobView, event: LoopEvent): JobView {
+  const { job } = view;
+  switch (event.type) {
+    case 'turn_start':
+      return { ...view, job: { ...job, turns: event.turn }, activity: { kind: 'thinking' } };
+    case 'text_delta': {
+      const previous = view.activity.kind === 'writing' ? view.activity.tail : '';
+      return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };
+    }
+    case 'tool_start':
+      return { ...view, job: { ...job, toolCalls: job.toolCalls + 1 }, activity: { kind: 'tool', name: event.name, label: event.label } };
+    case 'usage': {
+      const u = event.usage;
+      return { ...view, job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output } };
+    }
+    case 'message_end':
+      return withTail(view, describeMessage(event.message));
+    case 'tool_end':
+      return withTail(view, `result: ${event.isError ? '✗ ' : ''}${oneLine(event.content)}`);
+    case 'injected':
+      return withTail(view, describeMessage(event.message));
+    default:
+      return view;
+  }
+}
+
+function withTail(view: JobView, line: string): JobView {
+  return { ...view, tail: [...view.tail, line].slice(-TAIL_LINES) };
+}
+
+function withJob(jobs: JobsState, view: JobView): JobsState {
+  const next = new Map(jobs);
+  next.set(view.job.id, view);
+  return next;
+}
+
+/** Every job, by job number. */
+export function orderedJobs(jobs: JobsState): JobView[] {
+  return [...jobs.values()].sort((a, b) => a.job.number - b.job.number);
+}
+
+/** Jobs still queued or running, by job number: the activity rows. */
+export function activeJobs(jobs: JobsState): JobView[] {
+  return orderedJobs(jobs).filter((view) => !isEnded(view.job.state));
+}
+
+/** Ids of jobs whose completion the parent model has not heard of yet. */
+export function owedJobs(jobs: JobsState): string[] {
+  return orderedJobs(jobs)
+    .filter((view) => view.owed)
+    .map((view) => view.job.id);
+}
+
+/** `grep auth`, `writing: …the tail`, `thinking…`: one line saying what the job does now. */
+export function describeActivity(activity: Activity, state: Job['state']): string {
+  switch (activity.kind) {
+    case 'queued':
+      return 'queued';
+    case 'starting':
+      return 'starting…';
+    case 'thinking':
+      return 'thinking…';
+    case 'writing':
+      return `writing: ${oneLine(activity.tail, 60, 'tail')}`;
+    case 'tool':
+      return `${activity.name} ${activity.label}`.trim();
+    case 'ended':
+      return state;
+    default: {
+      const unhandled: never = activity;
+      return String(unhandled);
+    }
+  }
+}

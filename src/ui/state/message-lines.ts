@@ -1,0 +1,26 @@
+import type { ContentBlock, Message } from '../../core/providers/types.js';
+import { oneLine } from '../../core/text.js';
+
+/** `assistant: I found… · → read_file src/x.ts`, `tool result: export function…`. */
+export function describeMessage(message: Message): string {
+  const parts = message.content.map(describeBlock).filter((part) => part !== '');
+  const role = message.content.every((b) => b.type === 'tool_result') ? 'result' : message.role;
+  return `${role}: ${parts.join(' · ') || '(empty)'}`;
+}
+
+function describeBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return oneLine(block.text);
+    case 'thinking':
+      return '(thinking)';
+    case 'tool_use':
+      return `→ ${block.name} ${oneLine(JSON.stringify(block.input ?? {}))}`;
+    case 'tool_result':
+      return `${block.isError ? '✗ ' : ''}${oneLine(block.content)}`;
+    default: {
+      const unhandled: never = block;
+      return String(unhandled);
+    }
+  }
+}

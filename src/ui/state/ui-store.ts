@@ -1,0 +1,98 @@
+import type { SequencedEvent } from '../../core/session/event-stream.js';
+import { type JobsState, applyJobEvent, jobsFromStore } from './jobs.js';
+import { completionLine } from './job-status.js';
+import type { StoredJob } from '../../core/session/job-store.js';
+import {
+  type EntryBody,
+  type TranscriptState,
+  append,
+  applyTranscriptEvent,
+  initialTranscript,
+  jobEnded,
+  markIdleCompletions,
+  startBatch,
+} from './transcript.js';
+
+/** Everything the screen shows, derived from the session's events and the app's own lines. */
+export interface UiState {
+  transcript: TranscriptState;
+  jobs: JobsState;
+  /** Tokens of the parent's context window as of its last response. */
+  contextTokens: number;
+  /** Say under a completion that the model hears of it with the next prompt (wake-on-complete off). */
+  hintIdleCompletions: boolean;
+}
+
+/** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
+export type UiItem = { kind: 'event'; item: SequencedEvent } | { kind: 'line'; entry: EntryBody };
+
+export function initialUiState(options: { intro: EntryBody[]; storedJobs: readonly StoredJob[]; wakeOnComplete: boolean }): UiState {
+  return {
+    transcript: options.intro.reduce(append, initialTranscript),
+    jobs: jobsFromStore(options.storedJobs),
+    contextTokens: 0,
+    hintIdleCompletions: !options.wakeOnComplete,
+  };
+}
+
+/** Applies one batch in order: the pure reducer behind the store. */
+export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
+  let transcript = startBatch(state.transcript);
+  let { jobs, contextTokens } = state;
+  for (const item of items) {
+    if (item.kind === 'line') {
+      transcript = append(transcript, item.entry);
+      continue;
+    }
+    const { event } = item.item;
+    jobs = applyJobEvent(jobs, event);
+    transcript = applyTranscriptEvent(transcript, event);
+    if (event.type === 'job_state' && (event.job.state === 'done' || event.job.state === 'error')) {
+      transcript = jobEnded(transcript, event.job.id, completionLine(event.job));
+    }
+    if (event.type === 'usage') {
+      const u = event.usage;
+      contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
+    }
+  }
+  if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
+  return { ...state, transcript, jobs, contextTokens };
+}
+
+/**
+ * Holds the UI state outside React, so what derives from it (wake-on-complete) reads the
+ * state of the batch just applied; React renders it through `useSyncExternalStore`.
+ */
+export class UiStore {
+  private state: UiState;
+  private readonly listeners = new Set<() => void>();
+  private readonly batchListeners = new Set<(items: readonly UiItem[], state: UiState) => void>();
+
+  constructor(initial: UiState) {
+    this.state = initial;
+  }
+
+  readonly snapshot = (): UiState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Called after each batch with its items and the state it led to. */
+  onBatch(listener: (items: readonly UiItem[], state: UiState) => void): () => void {
+    this.batchListeners.add(listener);
+    return () => {
+      this.batchListeners.delete(listener);
+    };
+  }
+
+  apply(items: readonly UiItem[]): void {
+    if (items.length === 0) return;
+    this.state = reduceBatch(this.state, items);
+    for (const listener of this.listeners) listener();
+    for (const listener of this.batchListeners) listener(items, this.state);
+  }
+}
