@@ -63,7 +63,10 @@ describe('headless sub-agents end to end', () => {
     // Ids follow the order the model wrote the calls in.
     const firstChildRequests = t.mock.requests.filter((r) => isChild(r) && r.body.messages.length === 1);
     expect(firstChildRequests).toHaveLength(3);
-    const jobStates = lines.filter((l) => l.type === 'job_state').map((l) => `${l.jobId}:${l.state}`);
+    const jobStates = lines.filter((l) => l.type === 'job_state').map((l) => `${l.job.id}:${l.job.state}`);
+    // One stream: turn and job events numbered in the order they happened.
+    const seqs = lines.filter((l) => l.type !== 'system' && l.type !== 'result').map((l) => l.seq);
+    expect(seqs).toEqual(seqs.map((_: number, i: number) => i + 1));
     for (const id of ['sub-1', 'sub-2', 'sub-3']) {
       expect(jobStates).toEqual(expect.arrayContaining([`${id}:queued`, `${id}:running`, `${id}:done`]));
     }

@@ -140,7 +140,8 @@ describe('the interactive TUI', () => {
       };
     });
     type(pane, 'investigate with two sub-agents');
-    const busy = await screen(pane, /sub-2 {2}.*running/);
+    // The parent's answer and both live rows, on one screen (children answer 2.5 s later).
+    const busy = await screen(pane, /Two sub-agents are on it\.[\s\S]*sub-2 {2}.*running/);
     expect(busy).toMatch(/sub-1 {2}.*running \d+s · 0 tools/);
     expect(busy).toMatch(/subagents: 2 running \(oldest \d+s\)/);
     expect(busy.indexOf('sub-1  ')).toBeLessThan(busy.indexOf('sub-2  '));

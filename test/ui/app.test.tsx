@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message, ModelRequest, StreamFn } from '../../src/core/providers/types.js';
 import type { FakeReply } from '../support/fake-stream.js';
-import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, tick, until } from './harness.js';
+import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, settle, until as waitFor } from './harness.js';
 
 let session: TestSession | undefined;
 afterEach(async () => {
@@ -36,7 +36,7 @@ function twoHangingJobs(request: ModelRequest): FakeReply {
 describe('the app', () => {
   it('sends a prompt and shows the answer, with the model and context in the footer', async () => {
     const s = await open([{ text: 'Hi! How can I help?', usage: { input: 1200, output: 30 } }]);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     expect(frame(rendered)).toContain(`outrider · ${s.opened.model} · /help`);
     await send(rendered, 'hello');
     const text = await until(() => {
@@ -48,11 +48,12 @@ describe('the app', () => {
 
   it('quits on the second Ctrl+C within the window, not the first', async () => {
     const s = await open([]);
-    const { rendered, quits } = await mountApp(s, { confirmWindowMs: 150 });
+    const { rendered, quits, clock } = await mountApp(s, { confirmWindowMs: 150 });
     await keys(rendered, KEY.ctrlC);
     expect(frame(rendered)).toContain('press Ctrl+C again to quit');
     expect(quits.count).toBe(0);
-    await tick(250);
+    clock.advance(250);
+    await settle();
     expect(frame(rendered)).not.toContain('press Ctrl+C again');
     await keys(rendered, KEY.ctrlC);
     expect(quits.count).toBe(0);
@@ -62,7 +63,7 @@ describe('the app', () => {
 
   it('stops every running sub-agent on a confirmed Ctrl+K, and keeps the rows ordered meanwhile', async () => {
     const s = await open(twoHangingJobs);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await keys(rendered, KEY.ctrlK);
     await until(() => frame(rendered).includes('no sub-agents are running'));
 
@@ -95,7 +96,7 @@ describe('the app', () => {
       if (parentCalls === 2) return { hang: true };
       return { text: 'Back again.' };
     });
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'start one and think');
     await until(() => /sub-1 {2}thinking…/.test(frame(rendered)) && s.opened.agents.manager.active().length === 1);
     await until(() => parentCalls === 2);
@@ -117,7 +118,7 @@ describe('the app', () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const s = await open([{ text: 'First answer.', wait: gate }, { text: 'Second answer.' }]);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'first');
     await until(() => frame(rendered).includes('working…'));
     await send(rendered, 'second');
@@ -134,7 +135,7 @@ describe('the app', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'other.txt', content: 'no' } }] },
       { text: 'Done writing.' },
     ]);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'write two files');
     await until(() => frame(rendered).includes('The agent asks: run write_file notes.txt?'));
     await keys(rendered, 'y');
@@ -155,7 +156,7 @@ describe('the app', () => {
       if (lastText(request).includes('tool_result')) return { text: 'Started.' };
       return { toolCalls: [{ name: 'agent_start', args: { task: 'write child.txt', agent: 'general' } }] };
     });
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'delegate a write');
     await until(() => frame(rendered).includes('sub-1 asks: run write_file child.txt?'));
     await until(() => frame(rendered).includes('sub-1  waiting for approval: write_file child.txt'));
@@ -167,7 +168,7 @@ describe('the app', () => {
 
   it('answers /help, /cost, /agents stop and unknown commands in the transcript', async () => {
     const s = await open([{ text: 'ok', usage: { input: 2000, output: 100 } }]);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'hi');
     await until(() => frame(rendered).includes('ok'));
     await send(rendered, '/help');
@@ -193,7 +194,7 @@ describe('the app', () => {
 
   it('opens /agents over the input and goes back with Esc', async () => {
     const s = await open(twoHangingJobs);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'start two');
     await until(() => s.opened.agents.manager.active().length === 2 && frame(rendered).includes('Both started.'));
     await send(rendered, '/agents');
@@ -205,16 +206,16 @@ describe('the app', () => {
     await until(() => !frame(rendered).includes('Sub-agents (2)') && frame(rendered).includes('│ › '));
   });
 
-  it('coalesces a fast stream and a storm of row updates into a few renders', async () => {
+  it('coalesces a fast stream and a storm of job events into one render per window', async () => {
     const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 };
     const end = (message: Message) => ({ type: 'message_end' as const, message, stopReason: 'end_turn' as const, usage });
     let parentCalls = 0;
     const stream: StreamFn = async function* (request) {
       if (fromChild(request.system)) {
-        // A child streaming 300 tokens over a few hundred milliseconds: one job_row each.
+        // A child streaming 300 tokens, each in its own macrotask: 300 job events.
         for (let i = 0; i < 300; i++) {
           yield { type: 'text_delta', text: `t${i} ` };
-          await tick(1);
+          await new Promise((resolve) => setImmediate(resolve));
         }
         yield end({ role: 'assistant', content: [{ type: 'text', text: 'child done' }] });
         return;
@@ -223,7 +224,6 @@ describe('the app', () => {
       if (parentCalls === 1) {
         for (let i = 0; i < 400; i++) {
           yield { type: 'text_delta', text: 'x' };
-          // Each token in its own macrotask, as tokens from a socket arrive.
           await new Promise((resolve) => setImmediate(resolve));
         }
         yield end({ role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(400) }] });
@@ -235,23 +235,33 @@ describe('the app', () => {
       }
     };
     const s = await open([], { stream });
-    const { rendered } = await mountApp(s, { rowFlushMs: 150, streamFlushMs: 40 });
+    const { rendered, clock, until } = await mountApp(s);
+    const busy = () => s.opened.session.messages().length;
 
+    // The whole turn streams while no time passes on the app's clock: its 400 deltas wait in one batch.
+    await keys(rendered, 'go', KEY.enter);
+    // Waited for without moving the app's clock, so nothing it buffers is shown meanwhile.
+    await waitFor(() => busy() === 2, { what: 'the first turn to end' });
     let before = rendered.frames.length;
-    await send(rendered, 'go');
-    // 400 characters wrap over several lines; count them instead.
-    await until(() => (frame(rendered).match(/x/g) ?? []).length >= 400 && !frame(rendered).includes('working…'));
-    expect(rendered.frames.length - before).toBeLessThan(40);
+    clock.advance(50);
+    await settle();
+    expect((frame(rendered).match(/x/g) ?? []).length).toBeGreaterThanOrEqual(400);
+    expect(rendered.frames.length - before).toBeLessThanOrEqual(2);
 
+    // A child's 300 events and its end, all inside one window: one render.
+    await keys(rendered, 'delegate', KEY.enter);
+    await waitFor(() => s.opened.agents.manager.list()[0]?.state === 'done' && busy() >= 6, { what: 'the child and the turn to end' });
     before = rendered.frames.length;
-    await send(rendered, 'delegate');
-    await until(() => frame(rendered).includes('◆ sub-1 finished: stream a lot'), 5000);
-    expect(rendered.frames.length - before).toBeLessThan(60);
+    clock.advance(50);
+    await settle();
+    expect(frame(rendered)).toContain('◆ sub-1 finished: stream a lot');
+    expect(rendered.frames.length - before).toBeLessThanOrEqual(2);
+    await until(() => !frame(rendered).includes('working…'), 'the app to go idle');
   });
 
   it('/compact compacts the history, or says why it could not', async () => {
     const s = await open([{ text: 'ok' }]);
-    const { rendered } = await mountApp(s);
+    const { rendered, until } = await mountApp(s);
     await send(rendered, 'hi');
     await until(() => frame(rendered).includes('ok'));
     await send(rendered, '/compact');
@@ -261,7 +271,7 @@ describe('the app', () => {
 
   it('says when it resumed a session', async () => {
     const first = await openTestSession([{ text: 'noted' }]);
-    const { rendered } = await mountApp(first);
+    const { rendered, until } = await mountApp(first);
     await send(rendered, 'remember this');
     await until(() => frame(rendered).includes('noted'));
     rendered.unmount();
@@ -274,7 +284,7 @@ describe('the app', () => {
 
   it('/quit quits at once', async () => {
     const s = await open([]);
-    const { rendered, quits } = await mountApp(s);
+    const { rendered, quits, clock } = await mountApp(s);
     await send(rendered, '/quit');
     expect(quits.count).toBe(1);
   });

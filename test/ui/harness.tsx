@@ -7,6 +7,8 @@ import type { Job } from '../../src/core/agents/job-manager.js';
 import { type StreamFn, emptyUsage } from '../../src/core/providers/types.js';
 import { type OpenedSession, openSession } from '../../src/core/session/open-session.js';
 import { App, type AppProps } from '../../src/ui/App.js';
+import type { JobView } from '../../src/ui/state/jobs.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { ApprovalBroker } from '../../src/ui/approval-broker.js';
 import { type UiSession, uiSessionFrom } from '../../src/ui/ui-session.js';
 import { type FakeScript, fakeStream } from '../support/fake-stream.js';
@@ -26,20 +28,37 @@ export const KEY = {
   right: '\u001B[C',
 } as const;
 
-export const tick = (ms = 25) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets queued promise callbacks, I/O callbacks and React's commits run: no time passes on any clock. */
+export async function settle(rounds = 4): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
 
-/** Polls until `check` passes (it may throw), or rethrows its last failure after `timeoutMs`. */
-export async function until<T>(check: () => T | false | undefined, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits until `check` passes (it may throw), moving `clock` on by `stepMs` between tries so
+ * the app's batches flush; real time bounds the wait only as a safety net for real I/O
+ * (files, the fake model), and a miss fails naming what was awaited and the last frame.
+ */
+export async function until<T>(
+  check: () => T | false | undefined,
+  options: { clock?: FakeClock; stepMs?: number; what?: string; rendered?: Rendered; timeoutMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let last: unknown;
   for (;;) {
     try {
       const value = check();
       if (value !== false && value !== undefined) return value as T;
-      throw new Error('condition not met');
+      last = new Error('condition not met');
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      last = error;
     }
-    await tick(15);
+    if (Date.now() > deadline) {
+      const shown = options.rendered ? `\nlast frame:\n${frame(options.rendered)}` : '';
+      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}: ${(last as Error).message}${shown}`);
+    }
+    options.clock?.advance(options.stepMs ?? 50);
+    await settle(2);
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 
@@ -48,15 +67,18 @@ export type Rendered = ReturnType<typeof render>;
 /** Renders and waits for the first effects, so key handlers are attached before keys are sent. */
 export async function mount(tree: ReactElement): Promise<Rendered> {
   const rendered = render(tree);
-  await tick();
+  await settle();
   return rendered;
 }
 
-/** Writes keys one at a time, letting the app re-render between them as a person's typing would. */
+/**
+ * Writes keys one at a time, letting the app handle each and commit its render before the
+ * next, as a person's typing would. No clock moves: what a key does at once is seen at once.
+ */
 export async function keys(rendered: Rendered, ...sequence: string[]): Promise<void> {
   for (const key of sequence) {
     rendered.stdin.write(key);
-    await tick();
+    await settle();
   }
 }
 
@@ -76,16 +98,19 @@ export function job(overrides: Partial<Job> & { number: number }): Job {
     definition: 'explore',
     mode: 'typed',
     task: `task ${overrides.number}`,
-    label: `task ${overrides.number}`,
     createdAt: 0,
     startedAt: 0,
     turns: 1,
     toolCalls: 0,
     contextTokens: 0,
     usage: emptyUsage(),
-    activity: 'thinking…',
     ...overrides,
   };
+}
+
+/** A job as the UI holds it: the snapshot, what it does now, its tail. */
+export function jobView(overrides: Partial<Job> & { number: number }, extra: Partial<Omit<JobView, 'job'>> = {}): JobView {
+  return { job: job(overrides), activity: { kind: 'thinking' }, tail: [], owed: false, ...extra };
 }
 
 /** A real session (real loop, tools, job manager) whose model is an in-process fake stream. */
@@ -123,13 +148,18 @@ export async function openTestSession(
   };
 }
 
-/** Renders the whole app on a session, counting quits. */
+/**
+ * Renders the whole app on a session with a fake clock, counting quits. `until` waits for a
+ * condition while moving that clock, so batches flush without any real wait.
+ */
 export async function mountApp(session: TestSession, props: Partial<AppProps> = {}) {
   const quits = { count: 0 };
+  const clock = new FakeClock();
   const rendered = await mount(
-    <App session={session.ui} approvals={session.approvals} onQuit={() => (quits.count += 1)} rowFlushMs={20} streamFlushMs={5} {...props} />,
+    <App session={session.ui} approvals={session.approvals} onQuit={() => (quits.count += 1)} clock={clock} {...props} />,
   );
-  return { rendered, quits };
+  const wait = <T,>(check: () => T | false | undefined, what?: string) => until(check, { clock, rendered, what });
+  return { rendered, quits, clock, until: wait };
 }
 
 /** True for a request a sub-agent made (its system prompt carries the role contract). */

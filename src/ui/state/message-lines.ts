@@ -4,7 +4,8 @@ import { oneLine } from '../../core/text.js';
 /** `assistant: I found… · → read_file src/x.ts`, `tool result: export function…`. */
 export function describeMessage(message: Message): string {
   const parts = message.content.map(describeBlock).filter((part) => part !== '');
-  const role = message.content.every((b) => b.type === 'tool_result') ? 'result' : message.role;
+  const onlyResults = message.content.length > 0 && message.content.every((b) => b.type === 'tool_result');
+  const role = onlyResults ? 'result' : message.role;
   return `${role}: ${parts.join(' · ') || '(empty)'}`;
 }
 

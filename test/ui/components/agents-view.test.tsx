@@ -1,49 +1,47 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Job } from '../../../src/core/agents/job-manager.js';
+import { describe, expect, it } from 'vitest';
 import { AgentsView } from '../../../src/ui/components/agents-view.js';
-import { KEY, frame, job, keys, mount } from '../harness.js';
+import type { JobView } from '../../../src/ui/state/jobs.js';
+import { KEY, frame, jobView, keys, mount } from '../harness.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-agents-view-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const jobs: Job[] = [
-  job({
-    number: 1,
-    task: 'Find where the config is loaded and list its callers',
-    label: 'Find where the config is loaded and list its callers',
-    startedAt: 0,
-    toolCalls: 3,
-    usage: { input: 4000, output: 500, cacheRead: 0, cacheWrite: 0 },
-    activity: 'grep loadConfig',
-  }),
-  job({
-    number: 2,
-    state: 'done',
-    definition: 'general',
-    task: 'Summarize the README',
-    label: 'Summarize the README',
-    startedAt: 10_000,
-    endedAt: 25_000,
-    toolCalls: 1,
-    result: 'The README explains setup.\nIt has three sections.',
-  }),
-  job({ number: 3, state: 'error', task: 'Count files', label: 'Count files', startedAt: 0, endedAt: 5000, error: 'maxTurns limit reached (10 turns)' }),
+const jobs: JobView[] = [
+  jobView(
+    {
+      number: 1,
+      task: 'Find where the config is loaded and list its callers',
+      startedAt: 0,
+      toolCalls: 3,
+      usage: { input: 4000, output: 500, cacheRead: 0, cacheWrite: 0 },
+    },
+    {
+      activity: { kind: 'tool', name: 'grep', label: 'loadConfig' },
+      tail: [
+        'user: Task: Find where the config is loaded',
+        'assistant: Looking. · → grep {"pattern":"loadConfig"}',
+        'result: src/config.ts:12: export function loadConfig',
+      ],
+    },
+  ),
+  jobView(
+    {
+      number: 2,
+      state: 'done',
+      definition: 'general',
+      task: 'Summarize the README',
+      startedAt: 10_000,
+      endedAt: 25_000,
+      toolCalls: 1,
+      result: 'The README explains setup.\nIt has three sections.',
+    },
+    { activity: { kind: 'ended' } },
+  ),
+  jobView(
+    { number: 3, state: 'error', task: 'Count files', startedAt: 0, endedAt: 5000, error: 'maxTurns limit reached (10 turns)' },
+    { activity: { kind: 'ended' } },
+  ),
 ];
 
-const transcriptOf = (jobId: string) => path.join(dir, `${jobId}.jsonl`);
-
-function transcriptLine(message: unknown): string {
-  return `${JSON.stringify({ type: 'message', message, at: '2026-01-01T00:00:00.000Z' })}\n`;
-}
-
 async function view(onStop: (id: string) => void = () => {}, onClose: () => void = () => {}) {
-  return mount(<AgentsView jobs={jobs} now={80_000} width={100} transcriptOf={transcriptOf} active onStop={onStop} onClose={onClose} />);
+  return mount(<AgentsView jobs={jobs} now={80_000} width={100} active onStop={onStop} onClose={onClose} />);
 }
 
 describe('/agents', () => {
@@ -71,15 +69,7 @@ describe('/agents', () => {
     expect(stopped).toEqual(['sub-1']);
   });
 
-  it('opens a running job: task, live activity and the tail of its transcript; x stops it, Esc goes back', async () => {
-    const lines = [
-      `${JSON.stringify({ type: 'meta', version: 1, sessionId: 's/sub-1', cwd: dir, provider: 'anthropic', model: 'm', createdAt: 'now' })}\n`,
-      transcriptLine({ role: 'user', content: [{ type: 'text', text: 'Task:\nFind where the config is loaded' }] }),
-      transcriptLine({ role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 't1', name: 'grep', input: { pattern: 'loadConfig' } }] }),
-      transcriptLine({ role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: 'src/config.ts:12: export function loadConfig' }] }),
-      '{"type":"message","message":{"role":"assist', // a line cut by a crash
-    ];
-    writeFileSync(path.join(dir, 'sub-1.jsonl'), lines.join(''));
+  it('opens a running job: task, live activity and the tail of its conversation; x stops it, Esc goes back', async () => {
     const stopped: string[] = [];
     let closed = 0;
     const rendered = await view((id) => stopped.push(id), () => (closed += 1));
@@ -106,7 +96,7 @@ describe('/agents', () => {
     let text = frame(rendered);
     expect(text).toContain('Result:');
     expect(text).toMatch(/│ The README explains setup\. +│\n│ It has three sections\. +│/);
-    expect(text).toContain('no transcript yet');
+    expect(text).toContain('no messages yet');
     await keys(rendered, KEY.escape, KEY.down, KEY.enter);
     text = frame(rendered);
     expect(text).toContain('Error: maxTurns limit reached (10 turns)');
@@ -119,7 +109,7 @@ describe('/agents', () => {
   });
 
   it('says so when there are no jobs', async () => {
-    const rendered = await mount(<AgentsView jobs={[]} now={0} width={100} transcriptOf={transcriptOf} active onStop={() => {}} onClose={() => {}} />);
+    const rendered = await mount(<AgentsView jobs={[]} now={0} width={100} active onStop={() => {}} onClose={() => {}} />);
     expect(frame(rendered)).toContain('No sub-agents have been started in this session.');
   });
 });

@@ -1,23 +1,31 @@
 import { Box } from 'ink';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
+import type { SessionEvent } from '../../../src/core/session/event-stream.js';
 import { LiveRegion, TranscriptView } from '../../../src/ui/components/transcript-view.js';
-import {
-  type TranscriptAction,
-  type TranscriptState,
-  initialTranscript,
-  transcriptReducer,
-} from '../../../src/ui/state/transcript.js';
-import { frame, mount } from '../harness.js';
+import type { EntryBody, TranscriptState } from '../../../src/ui/state/transcript.js';
+import { type UiItem, initialUiState, reduceBatch } from '../../../src/ui/state/ui-store.js';
+import { frame, job, mount } from '../harness.js';
 
 const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
-function reduce(...actions: TranscriptAction[]): TranscriptState {
-  return actions.reduce(transcriptReducer, initialTranscript);
-}
+/** One batch of session events, as the app's buffer hands them over. */
+type Batch = UiItem[];
+let seq = 0;
+const events = (...list: SessionEvent[]): Batch => list.map((event) => ({ kind: 'event', item: { seq: ++seq, event } }));
+const line = (entry: EntryBody): Batch => [{ kind: 'line', entry }];
 
-const events = (...list: AgentEvent[]): TranscriptAction => ({ type: 'events', events: list });
+/** The transcript after these batches, through the app's own reducer. */
+function reduce(...batches: Batch[]): TranscriptState {
+  return batchesFrom(initialUiState({ intro: [], storedJobs: [], wakeOnComplete: false }), batches).transcript;
+}
+function batchesFrom(state: ReturnType<typeof initialUiState>, batches: Batch[]) {
+  return batches.reduce(reduceBatch, state);
+}
+/** One more batch onto a transcript state (the other parts of the UI state start empty). */
+function more(transcript: TranscriptState, batch: Batch): TranscriptState {
+  return reduceBatch({ ...initialUiState({ intro: [], storedJobs: [], wakeOnComplete: false }), transcript }, batch).transcript;
+}
 
 async function show(state: TranscriptState, busy = false): Promise<string> {
   const rendered = await mount(
@@ -38,14 +46,15 @@ describe('the transcript', () => {
     expect(streaming.liveText).toBe('Hello');
     expect(await show(streaming, true)).toContain('Hello');
 
-    const ended = transcriptReducer(streaming, events({ type: 'message_end', message: assistant('Hello there.'), stopReason: 'end_turn' }));
+    const ended = more(streaming, events({ type: 'message_end', message: assistant('Hello there.'), stopReason: 'end_turn' }));
     expect(ended.liveText).toBe('');
     expect(ended.entries).toEqual([{ id: 1, kind: 'assistant', text: 'Hello there.' }]);
     expect(await show(ended)).toContain('Hello there.');
   });
 
   it('shows a user prompt', async () => {
-    expect(await show(reduce({ type: 'append', entry: { kind: 'user', text: 'fix the bug' } }))).toContain('› fix the bug');
+    expect(await show(reduce(events({ type: 'submit', prompt: 'fix the bug' })))).toContain('› fix the bug');
+    expect(await show(reduce(line({ kind: 'info', text: 'a line of the app' })))).toContain('· a line of the app');
   });
 
   it('shows a running tool live, then one line with a short result summary', async () => {
@@ -59,7 +68,7 @@ describe('the transcript', () => {
     expect(live).toContain('● bash npm test');
     expect(live).toContain('⎿ RUNS b.test.ts');
 
-    const done = transcriptReducer(running, events({ type: 'tool_end', id: 't1', name: 'bash', content: 'PASS a\nPASS b\n', isError: false }));
+    const done = more(running, events({ type: 'tool_end', id: 't1', name: 'bash', content: 'PASS a\nPASS b\n', isError: false }));
     expect(done.tools).toHaveLength(0);
     const text = await show(done);
     expect(text).toContain('● bash npm test');
@@ -115,19 +124,37 @@ describe('the transcript', () => {
     expect(state.liveText).toBe('');
   });
 
-  it('batches completion notices that arrive together into one entry, and says when the model will hear', async () => {
+  it('puts jobs that end in one batch in one entry, and says when the model will hear of them', async () => {
     const state = reduce(
-      { type: 'events', idle: true, events: [
-        { type: 'job_notice', text: 'sub-1 finished: find the loader', jobIds: ['sub-1'] },
-        { type: 'job_row', key: 'sub-1', text: '', rank: 1 },
-        { type: 'job_notice', text: 'sub-2 failed: limit reached', jobIds: ['sub-2'] },
-      ] },
-      { type: 'events', events: [{ type: 'job_notice', text: 'sub-3 finished: later', jobIds: ['sub-3'] }] },
+      events(
+        { type: 'job_state', job: job({ number: 1, state: 'done', task: 'find the loader' }) },
+        { type: 'job_state', job: job({ number: 2, state: 'error', error: 'limit reached' }) },
+        { type: 'job_state', job: job({ number: 4, state: 'aborted' }) },
+      ),
+      events({ type: 'job_state', job: job({ number: 3, state: 'done', task: 'later' }) }),
     );
     expect(state.entries.map((e) => e.kind)).toEqual(['jobs', 'jobs']);
     const text = await show(state);
     expect(text).toContain('◆ sub-1 finished: find the loader\n◆ sub-2 failed: limit reached\n  the model hears of this with your next prompt');
     expect(text).toContain('◆ sub-3 finished: later');
+    expect(text).not.toContain('sub-4');
+  });
+
+  it('never claims a completion is owed when the model already has it, or while a turn runs', async () => {
+    const polled = reduce(
+      events(
+        { type: 'job_state', job: job({ number: 1, state: 'done', task: 'read it' }) },
+        { type: 'job_delivered', jobIds: ['sub-1'], via: 'poll' },
+      ),
+    );
+    expect(await show(polled)).not.toContain('the model hears of this');
+    const during = reduce(events({ type: 'submit', prompt: 'go' }, { type: 'job_state', job: job({ number: 2, state: 'done' }) }));
+    expect(await show(during)).not.toContain('the model hears of this');
+    // With wake-on-complete on, the model hears of it without a prompt: no hint at all.
+    const woken = batchesFrom(initialUiState({ intro: [], storedJobs: [], wakeOnComplete: true }), [
+      events({ type: 'job_state', job: job({ number: 3, state: 'done' }) }),
+    ]).transcript;
+    expect(await show(woken)).not.toContain('the model hears of this');
   });
 
   it('keeps interrupted text and says how the run ended when it did not complete', async () => {
@@ -148,9 +175,9 @@ describe('the transcript', () => {
         { type: 'turn_start', turn: 1 },
         { type: 'thinking_delta', text: 'hmm' },
         { type: 'usage', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
-        { type: 'job_state', jobId: 'sub-1', state: 'running', definition: 'explore', label: 'x' },
-        { type: 'job_status', text: 'subagents: 1 running', short: 'agents 1▶' },
+        { type: 'job_state', job: job({ number: 1 }) },
         { type: 'job_event', jobId: 'sub-1', event: { type: 'turn_start', turn: 1 } },
+        { type: 'job_delivered', jobIds: [], via: 'poll' },
         { type: 'turn_end', turn: 1 },
       ),
     );

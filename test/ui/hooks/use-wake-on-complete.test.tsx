@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { FakeReply } from '../../support/fake-stream.js';
-import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, tick, until } from '../harness.js';
+import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, settle as settleNow, until as waitFor } from '../harness.js';
 
 let session: TestSession | undefined;
 afterEach(async () => {
@@ -42,17 +42,25 @@ function delegation(tasks: string[], options: { holdStartedReply?: Promise<void>
 async function start(tasks: string[], wakeOnComplete: boolean, options?: Parameters<typeof delegation>[1]) {
   const plan = delegation(tasks, options);
   session = await openTestSession(plan.script, { wakeOnComplete });
-  const { rendered } = await mountApp(session);
-  await keys(rendered, 'delegate', KEY.enter);
-  return { ...plan, rendered, s: session };
+  const app = await mountApp(session);
+  await keys(app.rendered, 'delegate', KEY.enter);
+  /**
+   * Proves that nothing more happens: the session settles, then the app's clock passes a
+   * flush and a whole wake window (and more), and everything that could follow settles too.
+   */
+  const settle = async () => {
+    for (let i = 0; i < 4; i += 1) {
+      await settleNow();
+      app.clock.advance(400);
+    }
+    await settleNow();
+  };
+  return { ...plan, ...app, settle, s: session };
 }
-
-/** Long enough for a row flush and a wake window to pass with nothing happening. */
-const settle = () => tick(700);
 
 describe('wake-on-complete', () => {
   it('starts one turn by itself when a sub-agent completes while idle, carrying only the notice', async () => {
-    const { parent, release, rendered, s } = await start(['map the loader'], true);
+    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], true);
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     const text = await until(() => frame(rendered).includes('Noted.') && frame(rendered));
@@ -68,11 +76,12 @@ describe('wake-on-complete', () => {
   });
 
   it('starts one turn for completions that arrive close together', async () => {
-    const { parent, release, rendered, s } = await start(['alpha task', 'beta task'], true);
+    const { parent, release, rendered, s, until, settle, clock } = await start(['alpha task', 'beta task'], true);
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 2);
     release('alpha task');
-    await until(() => s.opened.agents.manager.get('sub-1').state === 'done');
-    await tick(100);
+    await waitFor(() => s.opened.agents.manager.get('sub-1').state === 'done', { what: 'sub-1 to end' });
+    // Inside the wake window: both completions share one turn.
+    clock.advance(100);
     release('beta task');
     await until(() => frame(rendered).includes('Noted.'));
     await settle();
@@ -83,11 +92,11 @@ describe('wake-on-complete', () => {
 
   it('a completion during a turn starts nothing then; the end of the turn wakes for it once', async () => {
     const hold = gate();
-    const { parent, release, rendered, s } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
-    await until(() => parent.length === 2);
+    const { parent, release, rendered, s, until, settle, clock } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
+    await waitFor(() => parent.length === 2, { what: 'the second parent request' });
     release('alpha task');
     await until(() => frame(rendered).includes('◆ sub-1 finished: alpha task'));
-    await tick(400);
+    await settle();
     // Still inside the turn: no second turn was started.
     expect(parent).toHaveLength(2);
     hold.release();
@@ -106,7 +115,7 @@ describe('wake-on-complete', () => {
   });
 
   it('does nothing when the user’s own prompt already carried the notice', async () => {
-    const { parent, release, rendered, s } = await start(['map the loader'], true, { later: () => ({ text: 'Answered.' }) });
+    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], true, { later: () => ({ text: 'Answered.' }) });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     await until(() => frame(rendered).includes('◆ sub-1 finished: map the loader'));
@@ -121,7 +130,7 @@ describe('wake-on-complete', () => {
 
   it('Esc interrupts the turn it started, and the app takes the next prompt', async () => {
     let laterCalls = 0;
-    const { release, rendered, s } = await start(['map the loader'], true, {
+    const { release, rendered, s, until, settle, clock } = await start(['map the loader'], true, {
       later: () => (++laterCalls === 1 ? { hang: true } : { text: 'Back again.' }),
     });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
@@ -134,7 +143,7 @@ describe('wake-on-complete', () => {
   });
 
   it('when off, a completion while idle starts no turn and the hint says so', async () => {
-    const { parent, release, rendered, s } = await start(['map the loader'], false);
+    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], false);
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     await until(() => frame(rendered).includes('the model hears of this with your next prompt'));
