@@ -282,6 +282,30 @@ describe('the app', () => {
     expect(frame(again)).toContain('· resumed: the model remembers 2 earlier messages');
   });
 
+  it('lists a resumed session\'s earlier jobs in /agents, from the session\'s store', async () => {
+    const first = await openTestSession((request) => {
+      if (fromChild(request.system)) return { text: 'the loader is in src/config.ts' };
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'find the loader' } }] };
+      if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      return { text: 'found it' };
+    });
+    const app = await mountApp(first);
+    await keys(app.rendered, 'go', KEY.enter);
+    await app.until(() => frame(app.rendered).includes('found it'));
+    app.rendered.unmount();
+    await first.opened.close();
+
+    const s = await open([], { dir: first.dir, continue: true });
+    const { rendered, until } = await mountApp(s);
+    await send(rendered, '/agents');
+    const list = await until(() => frame(rendered).includes('Sub-agents (1)') && frame(rendered));
+    expect(list).toMatch(/sub-1\s+done\s+explore.*find the loader/);
+    await keys(rendered, KEY.enter);
+    const detail = await until(() => frame(rendered).includes('Result:') && frame(rendered));
+    expect(detail).toContain('the loader is in src/config.ts');
+    expect(detail).toContain('user: Task: find the loader');
+  });
+
   it('/quit quits at once', async () => {
     const s = await open([]);
     const { rendered, quits, clock } = await mountApp(s);

@@ -220,35 +220,41 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
     }
   }
 
-  /** Runs one response's tool calls: together when all are read-only, else in order. */
+  /**
+   * Runs one response's tool calls: together when every one may run alongside the others,
+   * else in order. Each call's `tool_start` is yielded before the call runs, so whatever the
+   * call sets off (a sub-agent's first events) comes after it in the session's stream.
+   */
   async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ContentBlock[]> {
     const prepared = calls.map((call) => prepareCall(call, context.tools));
     const concurrent = prepared.every((p) => p.ok && runsAlongside(p.tool));
-    const results = new Map<string, ToolResultBlock>();
-    const events = new AsyncQueue<LoopEvent>();
+    // By position, not id: a model may repeat an id, and each call still gets its own result.
+    const results: (ToolResultBlock | undefined)[] = [];
+    const batches = concurrent ? [prepared.map((p, index) => ({ p, index }))] : prepared.map((p, index) => [{ p, index }]);
 
-    const runOne = async (p: PreparedCall) => {
-      if (run.signal.aborted) return;
-      events.push({ type: 'tool_start', id: p.call.id, name: p.call.name, label: p.label, args: p.ok ? p.args : p.call.input });
-      const result = await runPreparedCall(p, {
-        tools: context.tools,
-        workspace: context.workspace,
-        gate: config.gate,
-        limitOutput: config.limitOutput,
-        signal: run.signal,
-        onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
-      });
-      results.set(p.call.id, result);
-      events.push({ type: 'tool_end', id: p.call.id, name: p.call.name, content: result.content, isError: result.isError ?? false });
-    };
+    for (const batch of batches) {
+      if (run.signal.aborted) break;
+      for (const { p } of batch) {
+        yield { type: 'tool_start', id: p.call.id, name: p.call.name, label: p.label, args: p.ok ? p.args : p.call.input };
+      }
+      const events = new AsyncQueue<LoopEvent>();
+      const runOne = async ({ p, index }: { p: PreparedCall; index: number }) => {
+        const result = await runPreparedCall(p, {
+          tools: context.tools,
+          workspace: context.workspace,
+          gate: config.gate,
+          limitOutput: config.limitOutput,
+          signal: run.signal,
+          onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
+        });
+        results[index] = result;
+        events.push({ type: 'tool_end', id: p.call.id, name: p.call.name, content: result.content, isError: result.isError ?? false });
+      };
+      const done = Promise.all(batch.map(runOne)).finally(() => events.close());
+      for await (const event of events) yield event;
+      await done;
+    }
 
-    const done = (async () => {
-      if (concurrent) await Promise.all(prepared.map(runOne));
-      else for (const p of prepared) await runOne(p);
-    })().finally(() => events.close());
-    for await (const event of events) yield event;
-    await done;
-
-    return calls.map((call) => results.get(call.id) ?? interruptedResult(call));
+    return calls.map((call, index) => results[index] ?? interruptedResult(call));
   }
 }

@@ -168,6 +168,22 @@ describe('agentLoop', () => {
     expect(results[3]!.content).toBe('explode failed: disk on fire');
   });
 
+  it('gives each call its own result even when the model repeats an id', async () => {
+    const { result, events } = await run([
+      { toolCalls: [{ id: 'toolu_dup', name: 'change', args: { what: 'a' } }, { id: 'toolu_dup', name: 'change', args: { what: 'b' } }] },
+      { text: 'ok' },
+    ]);
+    const results = toolResults(result.history[2]!);
+    expect(results.map((r) => r.content)).toEqual(['changed a', 'changed b']);
+    // Every call's start comes before its end, in call order.
+    expect(events.filter((e) => e.type === 'tool_start' || e.type === 'tool_end').map((e) => e.type)).toEqual([
+      'tool_start',
+      'tool_end',
+      'tool_start',
+      'tool_end',
+    ]);
+  });
+
   it('stops at maxTurns, maxTotalTokens and maxDuration, naming the limit', async () => {
     const loop: FakeScript = () => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] });
     const turns = await run(loop, { config: { limits: { maxTurns: 3 } } });

@@ -47,8 +47,33 @@ describe('openSession', () => {
     expect(first.session.agents.manager.list().map((j) => j.id)).toEqual(['sub-1']);
     await first.session.close();
     const second = await open(where, script, { continue: true });
+    // The earlier run's job is read back from its transcript, as it ended.
+    expect(second.session.storedJobs.map(({ job }) => ({ id: job.id, state: job.state, task: job.task, result: job.result }))).toEqual([
+      { id: 'sub-1', state: 'done', task: 'look', result: 'child done' },
+    ]);
+    expect(second.session.storedJobs[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     await second.submit('go');
     expect(second.session.agents.manager.list().map((j) => j.id)).toEqual(['sub-2']);
+  });
+
+  it('reads back a job that the session ended while it ran as failed, saying so', async () => {
+    const where = dirs();
+    const first = await open(where, (request) => {
+      if (isChild(request)) return { hang: true };
+      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'never ends' } }] };
+      return { text: 'started' };
+    });
+    await first.submit('go');
+    // A crash: the process is gone before the job ends, so its transcript has no end record.
+    const agentsDir = first.session.paths.agentsDir;
+    const { readFileSync } = await import('node:fs');
+    const before = readFileSync(path.join(agentsDir, 'sub-1.jsonl'), 'utf8');
+    await first.session.close();
+    writeFileSync(path.join(agentsDir, 'sub-1.jsonl'), before);
+    const second = await open(where, () => ({ text: 'hi' }), { continue: true });
+    expect(second.session.storedJobs.map(({ job }) => [job.id, job.state, job.error])).toEqual([
+      ['sub-1', 'error', 'the session ended while this sub-agent ran'],
+    ]);
   });
 
   it('compacts between steps when the context nears the window, keeping the system prompt', async () => {
