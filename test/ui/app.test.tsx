@@ -308,7 +308,7 @@ describe('the app', () => {
 
   it('/quit quits at once', async () => {
     const s = await open([]);
-    const { rendered, quits, clock } = await mountApp(s);
+    const { rendered, quits } = await mountApp(s);
     await send(rendered, '/quit');
     expect(quits.count).toBe(1);
   });

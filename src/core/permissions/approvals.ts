@@ -97,7 +97,7 @@ export class ApprovalGate {
 /** Settles with the approver, or rejects as soon as `signal` aborts, so a forgetful front end cannot hang a turn. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const onAbort = (): void => reject(asError(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
@@ -106,8 +106,12 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error);
+        reject(asError(error));
       },
     );
   });
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

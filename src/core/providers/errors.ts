@@ -54,35 +54,37 @@ export function scrubSecret(text: string, secret: string): string {
   return text.split(secret).join(REDACTED);
 }
 
-type Loose = Record<string, any>;
+type Loose = Record<string, unknown>;
 
 function asObject(value: unknown): Loose | undefined {
   return typeof value === 'object' && value !== null ? (value as Loose) : undefined;
 }
 
+/** The first of `candidates` that is a non-empty string. */
+function firstString(...candidates: unknown[]): string | undefined {
+  return candidates.find((c): c is string => typeof c === 'string' && c !== '');
+}
+
 /** The provider's own error message, whichever SDK wrapped it. */
 function apiMessage(err: Loose): string | undefined {
   const body = asObject(err.error);
-  const message = body?.error?.message ?? body?.message ?? err.apiMessage;
-  return typeof message === 'string' && message !== '' ? message : undefined;
+  return firstString(asObject(body?.error)?.message, body?.message, err.apiMessage);
 }
 
 function apiType(err: Loose): string | undefined {
   const body = asObject(err.error);
-  const type = err.type ?? body?.error?.type ?? body?.type;
-  return typeof type === 'string' ? type : undefined;
+  return firstString(err.type, asObject(body?.error)?.type, body?.type);
 }
 
 function apiCode(err: Loose): string | undefined {
   const body = asObject(err.error);
-  const code = err.code ?? body?.code ?? body?.error?.code;
-  return typeof code === 'string' ? code : undefined;
+  return firstString(err.code, body?.code, asObject(body?.error)?.code);
 }
 
 function header(headers: unknown, name: string): string | null {
   const h = asObject(headers);
   if (!h) return null;
-  if (typeof h.get === 'function') return h.get(name) as string | null;
+  if (typeof h.get === 'function') return (h.get as (key: string) => string | null)(name);
   const value = h[name];
   return typeof value === 'string' ? value : null;
 }
@@ -196,7 +198,7 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
   return undefined;
 }
 
-type ErrorClass = abstract new (...args: any[]) => Error;
+type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** The error classes both SDKs export under the same names. */
 export interface SdkErrorClasses {

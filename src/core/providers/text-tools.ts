@@ -157,11 +157,11 @@ export function parseToolCall(raw: string): { name: string; input: unknown } {
   }
   const call = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   if (typeof call.name !== 'string' || call.name === '') return { name: INVALID_TOOL_CALL, input: { [INVALID_JSON_KEY]: raw } };
-  let input = call.arguments ?? call.parameters ?? call.input ?? {};
+  let input: unknown = call.arguments ?? call.parameters ?? call.input ?? {};
   // Some models encode the arguments a second time, as a JSON string.
   if (typeof input === 'string') {
     try {
-      input = JSON.parse(input);
+      input = JSON.parse(input) as unknown;
     } catch {
       return { name: call.name, input: { [INVALID_JSON_KEY]: input } };
     }

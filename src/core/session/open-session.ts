@@ -124,7 +124,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   warnings.push(...definitionWarnings);
 
-  let session: Session | undefined;
+  // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
+  let session: Session | undefined = undefined;
   const agents = createSessionAgents({
     definitions,
     parentTools: baseTools,

@@ -159,9 +159,11 @@ export function readTranscript(file: string): ReadTranscript {
       if (record.type !== 'meta') {
         throw new TranscriptError(`${file} is not an outrider transcript: it does not start with a meta record`);
       }
-      if (record.version !== TRANSCRIPT_VERSION) {
+      // A file from another outrider may carry any version: read it as data, not as the type says.
+      const version: unknown = record.version;
+      if (version !== TRANSCRIPT_VERSION) {
         throw new TranscriptError(
-          `${file} was written by transcript version ${record.version}; this outrider reads version ${TRANSCRIPT_VERSION} (upgrade outrider to read it)`,
+          `${file} was written by transcript version ${String(version)}; this outrider reads version ${String(TRANSCRIPT_VERSION)} (upgrade outrider to read it)`,
         );
       }
       meta = record;

@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import type { ToolSchema } from '../providers/types.js';
 import { type AnyTool, type ToolContext, type ToolOutput, describeZodError, toolSchema } from './define.js';
 
@@ -44,7 +45,7 @@ export class ToolRegistry {
 
   /** Parses arguments with the tool's schema: the parsed value, or an error for the model. */
   parseArgs(tool: AnyTool, input: unknown): { ok: true; args: unknown } | { ok: false; error: string } {
-    const parsed = tool.schema.safeParse(input ?? {});
+    const parsed = (tool.schema as z.ZodType).safeParse(input ?? {});
     if (parsed.success) return { ok: true, args: parsed.data };
     return { ok: false, error: `Invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}` };
   }

@@ -1,19 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import type { Clock } from '../clock.js';
 
-/** The time now, moved on every `everyMs` while `active` (elapsed times of running jobs). */
-export function useClockTick(clock: Clock, active: boolean, everyMs = 1000): number {
-  const [now, setNow] = useState(clock.now);
+/**
+ * Renders again every `everyMs` while `active`, so elapsed times of running jobs move; the
+ * component reads `clock.now()` itself when it renders.
+ */
+export function useClockTick(clock: Clock, active: boolean, everyMs = 1000): void {
+  const [, tick] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
-    setNow(clock.now());
     if (!active) return;
     let handle: unknown;
-    const tick = () => {
-      setNow(clock.now());
-      handle = clock.setTimeout(tick, everyMs);
+    const next = () => {
+      tick();
+      handle = clock.setTimeout(next, everyMs);
     };
-    handle = clock.setTimeout(tick, everyMs);
+    handle = clock.setTimeout(next, everyMs);
     return () => clock.clearTimeout(handle);
   }, [clock, active, everyMs]);
-  return now;
 }

@@ -151,10 +151,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
         level: 'warn',
         text: `token budget reached: ${event.used} of ${event.budget} tokens used, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
       });
+    // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
     case 'turn_start':
     case 'turn_end':
     case 'usage':
-    // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
     case 'job_event':
     case 'job_state':
     case 'job_delivered':

@@ -41,7 +41,7 @@ describe('activity rows', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(60);
     expect(lines[0]).toMatch(/^sub-1 {2}writing: ….*… {2}running 3s · 1 tool · 0 tok$/);
-    expect(lines[1]).toMatch(/^sub-2  bash multi line activ.*… {2}running/);
+    expect(lines[1]).toMatch(/^sub-2 {2}bash multi line activ.*… {2}running/);
 
     const narrow = formatRow(jobs[0]!, 3000, 30);
     expect(Array.from(narrow)).toHaveLength(30);

@@ -60,7 +60,7 @@ async function start(tasks: string[], wakeOnComplete: boolean, options?: Paramet
 
 describe('wake-on-complete', () => {
   it('starts one turn by itself when a sub-agent completes while idle, carrying only the notice', async () => {
-    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], true);
+    const { parent, release, rendered, s, until, settle } = await start(['map the loader'], true);
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     const text = await until(() => frame(rendered).includes('Noted.') && frame(rendered));
@@ -92,7 +92,7 @@ describe('wake-on-complete', () => {
 
   it('a completion during a turn starts nothing then; the end of the turn wakes for it once', async () => {
     const hold = gate();
-    const { parent, release, rendered, s, until, settle, clock } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
+    const { parent, release, rendered, s, until, settle } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
     await waitFor(() => parent.length === 2, { what: 'the second parent request' });
     release('alpha task');
     await until(() => frame(rendered).includes('◆ sub-1 finished: alpha task'));
@@ -115,7 +115,7 @@ describe('wake-on-complete', () => {
   });
 
   it('does nothing when the user’s own prompt already carried the notice', async () => {
-    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], true, { later: () => ({ text: 'Answered.' }) });
+    const { parent, release, rendered, s, until, settle } = await start(['map the loader'], true, { later: () => ({ text: 'Answered.' }) });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     await until(() => frame(rendered).includes('◆ sub-1 finished: map the loader'));
@@ -130,7 +130,7 @@ describe('wake-on-complete', () => {
 
   it('Esc interrupts the turn it started, and the app takes the next prompt', async () => {
     let laterCalls = 0;
-    const { release, rendered, s, until, settle, clock } = await start(['map the loader'], true, {
+    const { release, rendered, s, until } = await start(['map the loader'], true, {
       later: () => (++laterCalls === 1 ? { hang: true } : { text: 'Back again.' }),
     });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
@@ -143,7 +143,7 @@ describe('wake-on-complete', () => {
   });
 
   it('when off, a completion while idle starts no turn and the hint says so', async () => {
-    const { parent, release, rendered, s, until, settle, clock } = await start(['map the loader'], false);
+    const { parent, release, rendered, s, until, settle } = await start(['map the loader'], false);
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     await until(() => frame(rendered).includes('the model hears of this with your next prompt'));

@@ -1,0 +1,56 @@
+// ESLint with type information (typescript-eslint) and React's hook rules; formatting is Prettier's.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'dist.partial/', 'node_modules/', 'coverage/', 'bench/.run.mjs', 'bench/.node/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Unused names are errors, except the `_name` convention for what is dropped on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      // `void promise` marks a deliberately unawaited call; everything else must be handled.
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true }],
+      // A tool's execute is async by contract; a body with nothing to await is still a fine one.
+      '@typescript-eslint/require-await': 'off',
+      // Indexing is unchecked in this tsconfig, so `list[0]!` reads as "known to be there" and stays.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+    },
+  },
+  {
+    // The core knows no front end: nothing in it may import the UI, the CLI or the start-up they share.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'], message: 'src/core must not depend on a front end' }] }],
+    },
+  },
+  {
+    // React's hook rules for the UI only: elsewhere `use…` names (test fixtures) are not hooks.
+    files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // Tests read JSON off the wire and out of transcripts, and fakes are async without awaiting:
+    // the `any` of a parsed line and an await-less fake are what tests are made of.
+    files: ['test/**/*.ts', 'test/**/*.tsx', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { parserOptions: { projectService: false }, globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+  },
+);
