@@ -7,6 +7,7 @@ import { type OpenedSession, openSession } from '../core/session/open-session.js
 import { oneLine } from '../core/text.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
+import { stderrLines } from '../start/stderr-lines.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -19,9 +20,10 @@ export interface HeadlessIO {
 /** `outrider -p`: one prompt, run to the end (sub-agents included), printed as asked. */
 export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<number> {
   const startedAt = Date.now();
+  const say = stderrLines(io.env, io.stderr as { isTTY?: boolean });
   const prompt = typeof options.print === 'string' && options.print.trim() ? options.print : await readStdin(io.stdin);
   if (!prompt.trim()) {
-    io.stderr.write('outrider: no prompt: pass one with -p "<prompt>" or pipe it on stdin\n');
+    io.stderr.write(say.error('no prompt: pass one with -p "<prompt>" or pipe it on stdin'));
     return EXIT.usage;
   }
 
@@ -29,7 +31,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   try {
     opened = await openSession(sessionSetupFromCli(options, { env: io.env, cwd: io.cwd, headless: true }));
   } catch (error) {
-    io.stderr.write(`outrider: ${describeStartupError(error, options.debug)}\n`);
+    io.stderr.write(say.error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
 
@@ -44,14 +46,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   if (format === 'stream-json') {
     emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
   }
-  for (const warning of opened.warnings) io.stderr.write(`outrider: ${warning}\n`);
+  for (const warning of opened.warnings) io.stderr.write(say.warn(warning));
 
   // The session's one stream: turn and job events in the order they happened.
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
     if (format === 'stream-json') emit({ seq, ...event });
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
     if (format !== 'stream-json' && event.type === 'retry') {
-      io.stderr.write(`outrider: ${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s\n`);
+      io.stderr.write(say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`));
     }
   });
 
@@ -88,7 +90,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (failed) io.stderr.write(`outrider: ${describeCause(result.cause)}\n`);
+  if (failed) io.stderr.write(say.error(describeCause(result.cause)));
   return failed ? EXIT.failed : EXIT.ok;
 }
 

@@ -61,7 +61,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
   }
   if (program.args.length > 0 && options.print === undefined) {
-    process.stderr.write(`outrider: unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"\n`);
+    const { stderrLines } = await import('../start/stderr-lines.js');
+    process.stderr.write(stderrLines(process.env, process.stderr).error(`unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`));
     return EXIT.usage;
   }
   if (options.print !== undefined || !process.stdin.isTTY) {

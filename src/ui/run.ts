@@ -2,6 +2,7 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
+import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
 import { App } from './App.js';
 import { ApprovalBroker } from './approval-broker.js';
@@ -18,7 +19,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     const setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
-    process.stderr.write(`outrider: ${describeStartupError(error, options.debug)}\n`);
+    process.stderr.write(stderrLines(process.env, process.stderr).error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
 
@@ -39,7 +40,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     await Promise.race([quitRequested, instance.waitUntilExit()]);
   } catch (error) {
     code = EXIT.failed;
-    process.stderr.write(`outrider: the interface failed: ${describeStartupError(error, options.debug)}\n`);
+    process.stderr.write(stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`));
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
   }
