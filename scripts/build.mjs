@@ -34,6 +34,9 @@ await build({
   // (the SDKs alone are ~300 ms of module resolution), and `npx outrider` installs nothing.
   // Ink loads react-devtools-core only when DEV=true; it is not a dependency.
   external: ['react-devtools-core'],
+  // jsonc-parser's "main" is a UMD wrapper whose require() calls esbuild cannot follow (the
+  // bundle would require ./impl/format at run time and crash); its ES module build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);" },
   jsx: 'automatic',
   sourcemap: 'linked',

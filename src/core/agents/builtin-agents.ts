@@ -1,4 +1,4 @@
-import type { AgentDefinition } from './definitions.js';
+import type { AgentDefinition } from './agent-definition.js';
 
 // The role contract (no user to ask, the final message is the return value) is appended by
 // the child run to every prompt; these prompts say how each kind of agent should work.

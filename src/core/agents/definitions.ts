@@ -1,26 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod';
+import { describeIssue, valueAt } from '../config/zod-issues.js';
+import type { AgentDefinition, FileSource } from './agent-definition.js';
 import { builtinDefinitions } from './builtin-agents.js';
-import { type FrontMatterField, parseFrontMatter, type YamlValue } from './front-matter.js';
+import { parseFrontMatter } from './front-matter.js';
 
-/** Data describing a kind of sub-agent: who it is, what it may use, how long it may run. */
-export interface AgentDefinition {
-  name: string;
-  description: string;
-  /** The body of the file: the system prompt. */
-  systemPrompt: string;
-  /** Allowlist of tool names; undefined means the default read-only set. */
-  tools?: string[];
-  disallowedTools: string[];
-  /** 'inherit' or a model id. */
-  model: string;
-  maxTurns?: number;
-  maxTotalTokens?: number;
-  maxDurationMs?: number;
-  source: 'builtin' | 'user' | 'project' | 'claude';
-  /** File it came from (not for built-ins). */
-  path?: string;
-}
+export type { AgentDefinition, FileSource } from './agent-definition.js';
 
 /** Folders of `*.md` definitions; a folder that does not exist is simply skipped. */
 export interface DefinitionSources {
@@ -33,8 +19,6 @@ export interface DefinitionSources {
   /** Tool names a definition may list; defaults to the built-in tools plus `read_result`. */
   knownTools?: readonly string[];
 }
-
-export type FileSource = Exclude<AgentDefinition['source'], 'builtin'>;
 
 /** What a child gets when its definition names no tools. */
 export const DEFAULT_READ_ONLY_TOOLS: readonly string[] = Object.freeze(['read_file', 'grep', 'glob', 'list_dir']);
@@ -65,8 +49,6 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze
 
 /** Claude Code's model tiers: they do not name any of our models, so they mean "the parent's model". */
 const CLAUDE_MODEL_ALIASES: readonly string[] = Object.freeze(['sonnet', 'opus', 'haiku', 'inherit']);
-
-const NAME_PATTERN = /^[a-z0-9_-]+$/;
 
 /**
  * Built-ins, then `.claude` folders, then the user's folder, then the project's, each
@@ -132,7 +114,60 @@ function readFolder(dir: string, source: FileSource, knownTools: readonly string
   return byName.values();
 }
 
-class DefinitionError extends Error {}
+// The front matter's schema. Each node carries the "expected …" phrase the user reads (see
+// config/zod-issues.ts); YAML has already typed the values, so numbers, lists and text arrive
+// as such. An empty value (`model:`) is YAML's null and means "not given". Keys the schema does
+// not name (Claude Code's `color:`, `hooks:`…) are ignored.
+
+const notGiven = (value: unknown) => (value === null ? undefined : value);
+
+/** Text, trimmed; a number is taken as the text of what YAML read (`name: 7` is "7"). */
+const textField = (expected: string) =>
+  z.union([z.string(), z.number()], { error: expected }).transform((value) => String(value).trim());
+
+const requiredText = (expected: string) =>
+  z.preprocess(notGiven, textField(expected).refine((value) => value !== '', { error: expected }));
+
+/** A positive whole number; `"5"` is accepted, as a quoted number is still a number to the writer. */
+const positiveWholeNumber = () => {
+  const expected = 'a positive whole number';
+  const digits = (value: unknown) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
+  const number = z
+    .number({ error: expected })
+    .int({ error: expected })
+    .positive({ error: expected })
+    .max(Number.MAX_SAFE_INTEGER, { error: expected });
+  return z.preprocess((value) => digits(notGiven(value)), number.optional());
+};
+
+/** A list of names, or Claude Code's comma string `Read, Grep, Glob`. */
+const toolList = () =>
+  z.preprocess(
+    notGiven,
+    z
+      .union([z.array(z.union([z.string(), z.number(), z.null()])), z.string()], {
+        error: 'a list of tool names such as [read_file, grep]',
+      })
+      .transform((value) => (typeof value === 'string' ? value.split(',') : value.filter((item) => item !== null)))
+      .transform((items) => items.map((item) => String(item).trim()).filter(Boolean))
+      .optional(),
+  );
+
+const frontMatterSchema = z.object({
+  name: requiredText('text').pipe(
+    z.string().regex(/^[a-z0-9_-]+$/, { error: 'lowercase letters, digits, "-" or "_" (e.g. "code-reviewer")' }),
+  ),
+  description: requiredText('text'),
+  tools: toolList(),
+  disallowed_tools: toolList(),
+  disallowedTools: toolList(),
+  model: z.preprocess(notGiven, textField('a model id or "inherit"').optional()),
+  max_turns: positiveWholeNumber(),
+  max_total_tokens: positiveWholeNumber(),
+  max_duration_s: positiveWholeNumber(),
+});
+
+const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']);
 
 /** Parses one definition file. A malformed file yields no definition and exactly one warning. */
 export function parseDefinition(
@@ -140,101 +175,52 @@ export function parseDefinition(
   options: { path: string; source: FileSource; knownTools?: readonly string[] },
 ): { definition: AgentDefinition | undefined; warnings: string[] } {
   const { path, source } = options;
+  const refuse = (message: string) => ({ definition: undefined, warnings: [`${path}: ${message}`] });
   const parsed = parseFrontMatter(text);
-  if (!parsed.ok) return { definition: undefined, warnings: [`${path}: ${parsed.error}`] };
-  const fields = parsed.fields;
-  const value = (key: string): YamlValue => fieldValue(key, fields.get(key));
+  if (!parsed.ok) return refuse(parsed.error);
+  const data = parsed.data;
+  if (Object.hasOwn(data, 'disallowed_tools') && Object.hasOwn(data, 'disallowedTools')) {
+    return refuse('disallowed_tools: given twice, also as "disallowedTools"; keep one');
+  }
+  const result = frontMatterSchema.safeParse(data);
+  if (!result.success) return refuse(issueMessage(result.error.issues[0], data));
+  const fields = result.data;
+  if (parsed.body === '') return refuse('missing the system prompt: write it after the closing "---"');
+
   const warnings: string[] = [];
-  try {
-    const name = requiredText('name', value('name'));
-    if (!NAME_PATTERN.test(name)) {
-      throw new DefinitionError(`name: expected lowercase letters, digits, "-" or "_" (e.g. "code-reviewer"), got ${JSON.stringify(name)}`);
-    }
-    const description = requiredText('description', value('description'));
-    const tools = toolList('tools', value('tools'));
-    const disallowedKey = fields.has('disallowed_tools') ? 'disallowed_tools' : 'disallowedTools';
-    if (fields.has('disallowed_tools') && fields.has('disallowedTools')) {
-      throw new DefinitionError('disallowed_tools: given twice, also as "disallowedTools"; keep one');
-    }
-    const disallowed = toolList(disallowedKey, value(disallowedKey));
-    const model = modelOf(value('model'));
-    const maxTurns = positiveInteger('max_turns', value('max_turns'));
-    const maxTotalTokens = positiveInteger('max_total_tokens', value('max_total_tokens'));
-    const maxDurationS = positiveInteger('max_duration_s', value('max_duration_s'));
-    if (parsed.body === '') {
-      throw new DefinitionError('missing the system prompt: write it after the closing "---"');
-    }
-
-    const known = (options.knownTools ?? [...ALL_TOOLS, 'read_result']).filter((tool) => !tool.startsWith('agent_'));
-    const resolve = (key: string, names: string[] | undefined) => {
-      if (names === undefined) return undefined;
-      const { kept, dropped } = resolveTools(names, source, known);
-      if (dropped.length) warnings.push(`${path}: ${key}: ${droppedMessage(dropped, source, known)}`);
-      return kept;
-    };
-    const definition: AgentDefinition = {
-      name,
-      description,
-      systemPrompt: parsed.body,
-      // Claude Code reads a missing `tools:` as "every tool"; ours as the read-only default.
-      tools: resolve('tools', tools) ?? (source === 'claude' ? [...ALL_TOOLS] : undefined),
-      disallowedTools: resolve(disallowedKey, disallowed) ?? [],
-      model,
-      source,
-      path,
-    };
-    if (maxTurns !== undefined) definition.maxTurns = maxTurns;
-    if (maxTotalTokens !== undefined) definition.maxTotalTokens = maxTotalTokens;
-    if (maxDurationS !== undefined) definition.maxDurationMs = maxDurationS * 1000;
-    return { definition, warnings };
-  } catch (error) {
-    if (error instanceof DefinitionError) return { definition: undefined, warnings: [`${path}: ${error.message}`] };
-    throw error;
-  }
+  const known = (options.knownTools ?? [...ALL_TOOLS, 'read_result']).filter((tool) => !tool.startsWith('agent_'));
+  const resolve = (key: string, names: string[] | undefined) => {
+    if (names === undefined) return undefined;
+    const { kept, dropped } = resolveTools(names, source, known);
+    if (dropped.length) warnings.push(`${path}: ${key}: ${droppedMessage(dropped, source, known)}`);
+    return kept;
+  };
+  const disallowedKey = Object.hasOwn(data, 'disallowedTools') ? 'disallowedTools' : 'disallowed_tools';
+  const model = fields.model ?? '';
+  const definition: AgentDefinition = {
+    name: fields.name,
+    description: fields.description,
+    systemPrompt: parsed.body,
+    // Claude Code reads a missing `tools:` as "every tool"; ours as the read-only default.
+    tools: resolve('tools', fields.tools) ?? (source === 'claude' ? [...ALL_TOOLS] : undefined),
+    disallowedTools: resolve(disallowedKey, fields.disallowed_tools ?? fields.disallowedTools) ?? [],
+    model: model === '' || CLAUDE_MODEL_ALIASES.includes(model) ? 'inherit' : model,
+    source,
+    path,
+  };
+  if (fields.max_turns !== undefined) definition.maxTurns = fields.max_turns;
+  if (fields.max_total_tokens !== undefined) definition.maxTotalTokens = fields.max_total_tokens;
+  if (fields.max_duration_s !== undefined) definition.maxDurationMs = fields.max_duration_s * 1000;
+  return { definition, warnings };
 }
 
-function fieldValue(key: string, field: FrontMatterField | undefined): YamlValue {
-  if (!field) return null;
-  if (!field.ok) throw new DefinitionError(`${key}: ${field.error}`);
-  return field.value;
-}
-
-function requiredText(key: string, value: YamlValue): string {
-  if (Array.isArray(value)) throw new DefinitionError(`${key}: expected text, got a list`);
-  const text = value === null ? '' : String(value).trim();
-  if (text === '') throw new DefinitionError(`missing "${key}" in the front matter`);
-  return text;
-}
-
-/** A list, or Claude Code's comma string `Read, Grep, Glob`; null means "not given". */
-function toolList(key: string, value: YamlValue): string[] | undefined {
-  if (value === null) return undefined;
-  if (Array.isArray(value)) return value.filter((item) => item !== null).map((item) => String(item).trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean);
-  throw new DefinitionError(`${key}: expected a list of tool names such as [read_file, grep], got ${describe(value)}`);
-}
-
-function modelOf(value: YamlValue): string {
-  if (value === null) return 'inherit';
-  if (Array.isArray(value) || typeof value === 'boolean') {
-    throw new DefinitionError(`model: expected a model id or "inherit", got ${describe(value)}`);
-  }
-  const model = String(value).trim();
-  return model === '' || CLAUDE_MODEL_ALIASES.includes(model) ? 'inherit' : model;
-}
-
-function positiveInteger(key: string, value: YamlValue): number | undefined {
-  if (value === null) return undefined;
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number) || number <= 0) {
-    throw new DefinitionError(`${key}: expected a positive whole number, got ${describe(value)}`);
-  }
-  return number;
-}
-
-function describe(value: YamlValue): string {
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+/** `missing "name" …` for an absent or empty required field, else `field: expected …, got …`. */
+function issueMessage(issue: z.core.$ZodIssue, data: Record<string, unknown>): string {
+  const key = String(issue.path[0] ?? '');
+  const value = valueAt(data, issue.path);
+  const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  if (REQUIRED_FIELDS.includes(key) && blank) return `missing "${key}" in the front matter`;
+  return describeIssue(issue, data).text;
 }
 
 function resolveTools(names: string[], source: FileSource, known: readonly string[]) {

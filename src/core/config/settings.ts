@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { parseJsonc } from './jsonc.js';
+import { describeIssue, formatKeyPath } from './zod-issues.js';
 
-// Every schema node carries its own "expected …" phrase as its zod error, so a failed
-// parse already holds the words the user reads; zod's raw text never reaches them.
+// Every schema node carries its own "expected …" phrase as its zod error (see zod-issues.ts).
 
 function wholeNumber(bounds: { min?: number; max?: number } = {}) {
   const { min, max } = bounds;
@@ -122,17 +123,16 @@ export function loadSettings(files: { userPath?: string; projectPath?: string })
   return { settings: mergeSettings(...layers), sources };
 }
 
-/** Parses and validates the text of one settings file; `file` names it in errors. */
+/**
+ * Parses and validates the text of one settings file; `file` names it in errors. Comments and
+ * trailing commas are accepted, as the editors that write these files produce them.
+ */
 export function parseSettings(text: string, file: string): Settings {
-  const body = text.replace(/^\uFEFF/, '');
-  if (body.trim() === '') return {};
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch (error) {
-    throw new SettingsError(`${file}: ${describeJsonError(body, error)}`, file);
+  const parsed = parseJsonc(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok) {
+    throw new SettingsError(`${file}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, file);
   }
-  return validateSettings(raw, file);
+  return parsed.value === undefined ? {} : validateSettings(parsed.value, file);
 }
 
 /** Validates an already-parsed layer (a file's JSON, or flags the CLI gathered). */
@@ -152,12 +152,8 @@ export function validateSettings(raw: unknown, source: string): Settings {
       keyPath,
     );
   }
-  const keyPath = formatKeyPath(issue.path);
-  const got = describeValue(valueAt(raw, issue.path));
-  if (issue.path.length === 0) {
-    throw new SettingsError(`${source}: expected ${issue.message}, got ${got}`, source, '');
-  }
-  throw new SettingsError(`${source}: ${keyPath}: expected ${issue.message}, got ${got}`, source, keyPath);
+  const { keyPath, text } = describeIssue(issue, raw);
+  throw new SettingsError(`${source}: ${text}`, source, keyPath);
 }
 
 /** Layers in rising precedence (defaults, user, project, flags): later wins, undefined never does. */
@@ -217,127 +213,3 @@ function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** `agents.maxConcurrent`, `models["gpt-4.1"].inputPrice`, `addDirs[2]`. */
-function formatKeyPath(path: PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(String(part))) out += out ? `.${String(part)}` : String(part);
-    else out += `[${JSON.stringify(String(part))}]`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let node = root;
-  for (const part of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<PropertyKey, unknown>)[part];
-  }
-  return node;
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
-  if (Array.isArray(value)) return `a list ${shown}`;
-  if (value !== null && typeof value === 'object') return `an object ${shown}`;
-  return shown;
-}
-
-/**
- * `invalid JSON at line 3, column 15: …`. V8's own messages sometimes omit the position
- * ("Unexpected token '}', … is not valid JSON"), so the text is scanned to find it.
- */
-function describeJsonError(text: string, error: unknown): string {
-  const found = findJsonSyntaxError(text);
-  if (!found) return `invalid JSON: ${(error as Error).message}`;
-  const before = text.slice(0, found.offset);
-  const line = before.split('\n').length;
-  const column = found.offset - before.lastIndexOf('\n');
-  return `invalid JSON at line ${line}, column ${column}: ${found.reason}`;
-}
-
-class JsonSyntax extends Error {}
-
-/** The first syntax error of `text` as a JSON document, or undefined when it has none. */
-function findJsonSyntaxError(text: string): { offset: number; reason: string } | undefined {
-  let i = 0;
-  const here = () => {
-    if (i >= text.length) return 'the end of the file';
-    const word = /[A-Za-z0-9_.+-]+/y;
-    word.lastIndex = i;
-    return JSON.stringify(word.test(text) ? text.slice(i, Math.min(word.lastIndex, i + 20)) : text[i]);
-  };
-  const fail = (expected: string): never => {
-    if (text.startsWith('//', i) || text.startsWith('/*', i)) throw new JsonSyntax('comments are not allowed in JSON');
-    throw new JsonSyntax(`expected ${expected}, found ${here()}`);
-  };
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const string = () => {
-    i++; // the opening quote
-    for (;;) {
-      if (i >= text.length) fail('the closing quote of the string');
-      const c = text[i];
-      if (c === '"') return void i++;
-      if (text.charCodeAt(i) < 0x20) fail('the closing quote of the string before the end of the line');
-      if (c !== '\\') {
-        i++;
-        continue;
-      }
-      const escape = text[i + 1] ?? '';
-      const valid = escape === 'u' ? /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : escape !== '' && '"\\/bfnrt'.includes(escape);
-      if (!valid) fail('a valid escape such as \\n or \\" after the backslash');
-      i += escape === 'u' ? 6 : 2;
-    }
-  };
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++;
-      space();
-      if (text[i] === close) return void i++;
-      for (;;) {
-        space();
-        if (text[i] === close) throw new JsonSyntax(`a trailing comma before "${close}" (JSON allows none; remove it)`);
-        if (c === '{') {
-          if (text[i] !== '"') fail('a key in double quotes');
-          string();
-          space();
-          if (text[i] !== ':') fail('":" after the key');
-          i++;
-        }
-        value();
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === close) return void i++;
-        fail(`"," or "${close}"`);
-      }
-    }
-    if (c === '"') return string();
-    const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    number.lastIndex = i;
-    if (number.test(text)) return void (i = number.lastIndex);
-    for (const literal of ['true', 'false', 'null']) {
-      if (text.startsWith(literal, i)) return void (i += literal.length);
-    }
-    fail('a value (a string, number, object, list, true, false or null)');
-  };
-  try {
-    value();
-    space();
-    if (i < text.length) fail('nothing after the JSON value');
-    return undefined;
-  } catch (error) {
-    if (error instanceof JsonSyntax) return { offset: i, reason: error.message };
-    throw error;
-  }
-}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { defineTool } from './define.js';
 import { isMissing } from './fs-errors.js';
-import { compileGlob, literalPrefix } from './glob-pattern.js';
+import { globMatcher, literalDirectory } from './glob-match.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
 import { toPosix, walkFiles } from './walk-files.js';
 
@@ -34,15 +34,15 @@ export const globTool = defineTool({
       base = path.parse(pattern).root;
       pattern = pattern.slice(base.length);
     }
-    const regex = compileGlob(pattern);
-    const start = path.join(base, literalPrefix(pattern));
+    const matches = globMatcher(pattern);
+    const start = path.join(base, literalDirectory(pattern));
     const skipDirs = new Set(['.git', 'node_modules'].filter((name) => !pattern.includes(name)));
 
     const found: { file: string; mtime: number }[] = [];
     const startInfo = await stat(start).catch(() => undefined);
     if (startInfo?.isDirectory()) {
       for await (const entry of walkFiles({ root: ctx.workspace.root, start, signal: ctx.signal, skipDirs })) {
-        if (!regex.test(toPosix(path.relative(base, entry.absolute)))) continue;
+        if (!matches(toPosix(path.relative(base, entry.absolute)))) continue;
         const mtime = await stat(entry.absolute).then((s) => s.mtimeMs, () => 0);
         found.push({ file: displayPath(ctx.workspace, entry.absolute), mtime });
       }

@@ -8,7 +8,7 @@ import { toPosix, walkFiles } from './walk-files.js';
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const BINARY_SNIFF = 8 * 1024;
 
-/** The search rg would do, in JavaScript: .gitignore honoured, .git and binary files skipped. */
+/** The search rg would do, in JavaScript: the same files (ignore-rules.ts), binary files skipped. */
 export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
   let regex: RegExp;
   try {

@@ -1,5 +1,5 @@
 import type { Workspace } from './define.js';
-import { compileGlob } from './glob-pattern.js';
+import { globMatcher } from './glob-match.js';
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
 
@@ -46,10 +46,10 @@ export function globFilter(glob: string | undefined): (relPath: string) => boole
   if (!glob) return () => true;
   const exclude = glob.startsWith('!');
   const pattern = exclude ? glob.slice(1) : glob;
-  const regex = compileGlob(pattern.replace(/^\//, ''));
+  const matches = globMatcher(pattern.replace(/^\//, ''));
   const byName = !pattern.includes('/');
   return (relPath) => {
-    const matched = regex.test(byName ? relPath.slice(relPath.lastIndexOf('/') + 1) : relPath);
+    const matched = matches(byName ? relPath.slice(relPath.lastIndexOf('/') + 1) : relPath);
     return exclude ? !matched : matched;
   };
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GREP_COUNT_CAP, type GrepOutcome, type GrepQuery, cutMatchLine, globFilter } from './grep-query.js';
+import { userExcludesFile } from './git-excludes.js';
 import { displayPath } from './paths.js';
 import { toPosix } from './walk-files.js';
 
@@ -8,13 +9,16 @@ const STDERR_MAX = 4_000;
 const TYPE_NAME = 'outrider';
 
 /**
- * ripgrep's arguments for a query. Hidden files are searched and .gitignore honoured even outside
- * a git repository, so the results match the JavaScript fallback; .git itself is always skipped.
+ * ripgrep's arguments for a query, following the rule set in ignore-rules.ts: rg's own ignore
+ * files and defaults (a .gitignore counts inside a git repository only), hidden files searched,
+ * `.git` skipped, and the user's git excludes file given by us (`userExcludes`, found as
+ * git-excludes.ts finds it) instead of rg's own lookup, which differs between rg versions.
  * `--null` ends every printed path with a NUL, so paths holding `:` parse unambiguously.
  */
-export function rgArgs(query: GrepQuery): string[] {
+export function rgArgs(query: GrepQuery, options: { userExcludes?: string } = {}): string[] {
   const args = ['--no-heading', '--line-number', '--color', 'never', '--with-filename', '--null'];
-  args.push('--hidden', '--no-require-git', '--glob', '!.git', '--sort', 'path');
+  args.push('--hidden', '--glob', '!.git', '--no-ignore-global', '--sort', 'path');
+  if (options.userExcludes) args.push('--ignore-file', options.userExcludes);
   if (query.ignoreCase) args.push('--ignore-case');
   args.push(...typeArgs(query.glob));
   if (query.mode === 'files_with_matches') args.push('--files-with-matches');
@@ -43,11 +47,18 @@ function typeArgs(glob: string | undefined): string[] {
 }
 
 /** Runs rg (no shell) and collects its first `limit` result lines, counting the rest. */
-export function searchWithRg(rgPath: string, query: GrepQuery): Promise<GrepOutcome> {
+export async function searchWithRg(rgPath: string, query: GrepQuery): Promise<GrepOutcome> {
   query.signal.throwIfAborted();
+  // The user's file is matched from the workspace root, rg's working directory, as in the JavaScript walk.
+  const userExcludes = (await userExcludesFile(process.env, query.workspace.root))?.path;
+  query.signal.throwIfAborted();
+  return runRg(rgPath, query, rgArgs(query, { userExcludes }));
+}
+
+function runRg(rgPath: string, query: GrepQuery, args: string[]): Promise<GrepOutcome> {
   const keepPath = pathFilter(query);
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, rgArgs(query), {
+    const child = spawn(rgPath, args, {
       cwd: query.workspace.root,
       stdio: ['ignore', 'pipe', 'pipe'],
       signal: query.signal,

@@ -1,86 +1,63 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type IgnoreRule, isIgnored, parseGitignore } from './gitignore.js';
-import { isWithin } from './paths.js';
+import { IgnoreScope } from './ignore-rules.js';
 
 export interface WalkOptions {
-  /** Directory whose .gitignore (and those below it) apply; `rel` paths are relative to it. */
+  /** The workspace root: the user's git excludes file is matched from here. */
   root: string;
-  /** Where the walk starts: `root` or a directory inside it. Never itself filtered. */
+  /** Where the walk starts. Never itself filtered (see ignore-rules.ts for what is). */
   start: string;
   signal: AbortSignal;
-  /** Directory names never entered below `start`. */
+  /** Names never entered or listed below `start`; default `.git` (a folder, or a worktree's file). */
   skipDirs?: ReadonlySet<string>;
+  /** Locates the user's git excludes file (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A file found by the walk. */
 export interface WalkEntry {
   absolute: string;
-  /** Relative to the walk root, `/`-separated. */
-  rel: string;
 }
 
 const DEFAULT_SKIP: ReadonlySet<string> = new Set(['.git']);
 
 /**
- * Yields the files under `start` in name order, honouring .gitignore files from `root` down,
- * never entering `skipDirs`. Symlinked directories are not followed (they can loop).
+ * Yields the files under `start` in name order that the ignore rules leave (ignore-rules.ts),
+ * never entering `skipDirs`. Symbolic links are skipped, as rg does without
+ * `--follow`: a linked directory can loop or lead out of the workspace.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkEntry> {
-  const root = isWithin(options.root, options.start) ? options.root : options.start;
   const skipDirs = options.skipDirs ?? DEFAULT_SKIP;
-  // The .gitignore files of the directories above `start` still apply inside it.
-  let rules: IgnoreRule[] = [];
-  const relStart = toPosix(path.relative(root, options.start));
-  const segments = relStart === '' ? [] : relStart.split('/');
-  for (let i = 0; i < segments.length; i++) {
-    const rel = segments.slice(0, i).join('/');
-    rules = rules.concat(await loadRules(path.join(root, rel), rel));
-  }
-  yield* walkDir(options.start, relStart, rules, skipDirs, options.signal);
+  const context = { skipDirs, signal: options.signal };
+  const scope = () => IgnoreScope.forDirectory(options.start, { workspaceRoot: options.root, env: options.env });
+  yield* walkDir(options.start, scope, context);
 }
 
 async function* walkDir(
   dir: string,
-  rel: string,
-  inherited: IgnoreRule[],
-  skipDirs: ReadonlySet<string>,
-  signal: AbortSignal,
+  scopeOf: (names: ReadonlySet<string>) => Promise<IgnoreScope>,
+  context: { skipDirs: ReadonlySet<string>; signal: AbortSignal },
 ): AsyncGenerator<WalkEntry> {
-  signal.throwIfAborted();
+  context.signal.throwIfAborted();
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return; // unreadable directories are skipped, as rg does
   }
+  const scope = await scopeOf(new Set(entries.map((entry) => entry.name)));
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const rules = entries.some((e) => e.name === '.gitignore' && e.isFile())
-    ? inherited.concat(await loadRules(dir, rel))
-    : inherited;
   for (const entry of entries) {
+    if (context.skipDirs.has(entry.name)) continue;
     const absolute = path.join(dir, entry.name);
-    const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-    let isDir = entry.isDirectory();
-    let isFile = entry.isFile();
-    if (entry.isSymbolicLink()) {
-      const target = await stat(absolute).catch(() => undefined);
-      isFile = target?.isFile() ?? false;
-      isDir = false;
-    }
-    if (isDir) {
-      if (skipDirs.has(entry.name) || isIgnored(rules, childRel, true)) continue;
-      yield* walkDir(absolute, childRel, rules, skipDirs, signal);
-    } else if (isFile && !isIgnored(rules, childRel, false)) {
-      yield { absolute, rel: childRel };
+    if (entry.isDirectory()) {
+      if (scope.ignores(entry.name, true)) continue;
+      yield* walkDir(absolute, (names) => scope.enter(entry.name, names), context);
+    } else if (entry.isFile() && !scope.ignores(entry.name, false)) {
+      yield { absolute };
     }
   }
-}
-
-async function loadRules(dir: string, rel: string): Promise<IgnoreRule[]> {
-  const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => '');
-  return parseGitignore(text, rel);
 }
 
 export function toPosix(p: string): string {

@@ -270,21 +270,21 @@ describe('malformed files', () => {
   const cases: Array<[string, string, string]> = [
     ['no front matter', '# Reviewer\n\nYou review code.\n', 'no front matter: the file must start with a line "---", then fields such as "name: …", then "---"'],
     ['unclosed front matter', '---\nname: x\ndescription: y\n', 'front matter opened on line 1 is never closed: add a line "---" after the fields'],
-    ['bad YAML line', '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n', 'line 4: expected "key: value", got "just words"'],
+    ['bad YAML line', '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n', 'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")'],
     ['missing name', '---\ndescription: y\n---\nPrompt.\n', 'missing "name" in the front matter'],
     ['missing description', '---\nname: x\n---\nPrompt.\n', 'missing "description" in the front matter'],
     ['empty description', '---\nname: x\ndescription: ""\n---\nPrompt.\n', 'missing "description" in the front matter'],
     ['bad name', '---\nname: Code Reviewer\ndescription: y\n---\nPrompt.\n', 'name: expected lowercase letters, digits, "-" or "_" (e.g. "code-reviewer"), got "Code Reviewer"'],
-    ['list description', '---\nname: x\ndescription: [a, b]\n---\nPrompt.\n', 'description: expected text, got a list'],
+    ['list description', '---\nname: x\ndescription: [a, b]\n---\nPrompt.\n', 'description: expected text, got a list ["a","b"]'],
     ['word limit', '---\nname: x\ndescription: y\nmax_turns: ten\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got "ten"'],
     ['fractional limit', '---\nname: x\ndescription: y\nmax_total_tokens: 1.5\n---\nPrompt.\n', 'max_total_tokens: expected a positive whole number, got 1.5'],
     ['zero limit', '---\nname: x\ndescription: y\nmax_duration_s: 0\n---\nPrompt.\n', 'max_duration_s: expected a positive whole number, got 0'],
     ['negative limit', '---\nname: x\ndescription: y\nmax_turns: -2\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got -2'],
     ['tools not a list', '---\nname: x\ndescription: y\ntools: true\n---\nPrompt.\n', 'tools: expected a list of tool names such as [read_file, grep], got true'],
-    ['unclosed tools list', '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n', 'tools: list opened with "[" is never closed on line 4; add "]"'],
-    ['model a list', '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n', 'model: expected a model id or "inherit", got a list'],
+    ['unclosed tools list', '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n', 'line 4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ['model a list', '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n', 'model: expected a model id or "inherit", got a list ["a"]'],
     ['both disallowed spellings', '---\nname: x\ndescription: y\ndisallowed_tools: [bash]\ndisallowedTools: [bash]\n---\nPrompt.\n', 'disallowed_tools: given twice, also as "disallowedTools"; keep one'],
-    ['duplicate key', '---\nname: x\ndescription: y\nname: z\n---\nPrompt.\n', 'name: "name" is given twice (lines 2 and 4)'],
+    ['duplicate key', '---\nname: x\ndescription: y\nname: z\n---\nPrompt.\n', 'line 4: "name" is given twice; keep one'],
     ['no system prompt', '---\nname: x\ndescription: y\n---\n\n', 'missing the system prompt: write it after the closing "---"'],
   ];
 
@@ -328,15 +328,70 @@ describe('malformed files', () => {
     expect(definitions.has('open')).toBe(true);
   });
 
-  it('ignores broken values under keys it does not read (Claude hooks and the like)', () => {
-    write(dirs.claudeUser, 'x.md', agentFile('x', 'hooks:\n  PreToolUse:\n    - matcher: Bash\ncolor: "unterminated\n'));
+  it('ignores keys it does not read, whatever they hold (Claude hooks and the like)', () => {
+    write(dirs.claudeUser, 'x.md', agentFile('x', 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\n'));
     const { definitions, warnings } = load();
     expect(warnings).toEqual([]);
     expect(definitions.has('x')).toBe(true);
   });
+
+  it('refuses a file with a YAML syntax error anywhere, also under a key it does not read, naming the line', () => {
+    // YAML cannot tell where an unclosed string ends, so no field of the block can be trusted.
+    const path = write(dirs.claudeUser, 'x.md', agentFile('x', 'color: "unterminated\n'));
+    const { definitions, warnings } = load();
+    expect(warnings).toEqual([`${path}: line 4: invalid YAML: Missing closing "quote (close the string with the quote it opens with)`]);
+    expect(definitions.has('x')).toBe(false);
+  });
+
+  it('reports a field of the wrong kind with what was found', () => {
+    const cases: Array<[string, string]> = [
+      ['max_turns: [3]', 'max_turns: expected a positive whole number, got a list [3]'],
+      ['max_duration_s: 1e300', 'max_duration_s: expected a positive whole number, got 1e+300'],
+      ['tools: {read_file: true}', 'tools: expected a list of tool names such as [read_file, grep], got an object {"read_file":true}'],
+      ['tools: [read_file, [grep]]', 'tools: expected a list of tool names such as [read_file, grep], got a list ["read_file",["grep"]]'],
+      ['model: true', 'model: expected a model id or "inherit", got true'],
+    ];
+    for (const [field, message] of cases) {
+      const result = parseDefinition(agentFile('x', `${field}\n`), { path: '/p/x.md', source: 'user' });
+      expect(result).toEqual({ definition: undefined, warnings: [`/p/x.md: ${message}`] });
+    }
+  });
 });
 
 describe('parseDefinition', () => {
+  it('reads full YAML: block scalars, quoted names, block lists with comments, numbers as text', () => {
+    const text = `---
+name: "007"
+description: >
+  Reviews code.
+  Use it after edits: it reads diffs.
+tools:
+  - read_file   # always
+  - grep
+model: 'gpt-5'
+max_turns: 3
+---
+Prompt.
+`;
+    expect(parseDefinition(text, { path: '/p/a.md', source: 'project' }).definition).toMatchObject({
+      name: '007',
+      description: 'Reviews code. Use it after edits: it reads diffs.',
+      tools: ['read_file', 'grep'],
+      model: 'gpt-5',
+      maxTurns: 3,
+    });
+    // A bare 007 is the number 7 in YAML; the name is its text.
+    expect(parseDefinition(agentFile('x').replace('name: x', 'name: 7'), { path: '/p/b.md', source: 'user' }).definition?.name).toBe('7');
+  });
+
+  it('gives a "__proto__" key no power over the fields', () => {
+    const text = '---\n__proto__: {name: evil, description: smuggled}\n---\nPrompt.\n';
+    expect(parseDefinition(text, { path: '/p/x.md', source: 'user' })).toEqual({
+      definition: undefined,
+      warnings: ['/p/x.md: missing "name" in the front matter'],
+    });
+  });
+
   it('parses a file given as text', () => {
     const result = parseDefinition(agentFile('solo', 'max_turns: "5"\n'), { path: '/p/solo.md', source: 'user' });
     expect(result).toEqual({

@@ -88,21 +88,33 @@ describe('settings errors', () => {
   it('points at the line and column of bad JSON', () => {
     const text = '{\n  "model": "x",\n  "maxTurns": tru\n}';
     expect(errorOf(text).message).toBe(
-      '/x/.outrider/settings.json: invalid JSON at line 3, column 15: expected a value (a string, number, object, list, true, false or null), found "tru"',
+      '/x/.outrider/settings.json: invalid JSON at line 3, column 15: expected a value (a string in double quotes, number, object, list, true, false or null), found "tru"',
     );
-    expect(errorOf('{\n  "model": "x",\n}').message).toMatch(/invalid JSON at line 3, column 1: a trailing comma before "}"/);
-    expect(errorOf('{ "model": "x" "maxTurns": 3 }').message).toMatch(/line 1, column 16: expected "," or "}", found "\\""/);
-    expect(errorOf('{ "model": "x"').message).toMatch(/line 1, column 15: expected "," or "}", found the end of the file$/);
-    expect(errorOf('{\n  // mine\n  "model": "x"\n}').message).toMatch(/line 2, column 3: comments are not allowed in JSON$/);
-    expect(errorOf("{ 'model': 'x' }").message).toMatch(/line 1, column 3: expected a key in double quotes, found "'"/);
-    expect(errorOf('{ "model": "a\nb" }').message).toMatch(/line 1, column 14: expected the closing quote of the string before the end of the line/);
-    expect(errorOf('{} {}').message).toMatch(/line 1, column 4: expected nothing after the JSON value/);
+    expect(errorOf('{ "model": "x" "maxTurns": 3 }').message).toMatch(
+      /: invalid JSON at line 1, column 16: expected "," between two entries, found "\\"maxTurns\\""$/,
+    );
+    expect(errorOf('{ "model": "x"').message).toMatch(/line 1, column 15: expected "}" to close the object, found the end of the file$/);
+    expect(errorOf('{ "addDirs": ["a"').message).toMatch(/line 1, column 18: expected "]" to close the list, found the end of the file$/);
+    expect(errorOf('{ "model" "x" }').message).toMatch(/line 1, column 11: expected ":" after the key, found "\\"x\\""$/);
+    expect(errorOf("{ 'model': 'x' }").message).toMatch(/line 1, column 3: expected a value \(a string in double quotes, .*found "'model'"$/);
+    expect(errorOf('{ "model": "a\nb" }').message).toMatch(/line 1, column 12: a string is not closed before the end of the line; add the closing "$/);
+    expect(errorOf('{\n  "model": "x"\n}\n{}').message).toMatch(/line 4, column 1: expected nothing after the JSON value, found "{"$/);
+    expect(errorOf('{\r\n  "model": "x",\r\n  "maxTurns": tru\r\n}').message).toMatch(/line 3, column 15: .*found "tru"$/);
+    expect(errorOf('{ /* "model": "x" }').message).toMatch(/line 1, column 3: a comment opened with \/\* is never closed; add \*\/$/);
+    for (const broken of ['{ "model": }', '[1, 2', '{ "a": "\\q" }']) expect(errorOf(broken).message).not.toContain('\n');
   });
 
-  it('accepts a file that holds nothing, or a byte order mark', () => {
-    expect(parseSettings('', 'f')).toEqual({});
-    expect(parseSettings('  \n', 'f')).toEqual({});
-    expect(parseSettings('\uFEFF{"model":"m"}', 'f')).toEqual({ model: 'm' });
+  it('accepts comments and trailing commas, as editors write settings files', () => {
+    const text = '{\n  // which model\n  "model": "x", /* for now */\n  "addDirs": ["../lib", "../docs",],\n  "agents": { "maxConcurrent": 2, },\n}\n';
+    expect(parseSettings(text, 'f')).toEqual({ model: 'x', addDirs: ['../lib', '../docs'], agents: { maxConcurrent: 2 } });
+    expect(parseSettings('// nothing set yet\n', 'f')).toEqual({});
+    expect(parseSettings('/* nothing */', 'f')).toEqual({});
+  });
+
+  it('reads "__proto__" as a key like any other, so it cannot carry settings past the unknown-key check', () => {
+    const error = errorOf('{ "__proto__": { "permissionMode": "yolo" } }');
+    expect(error.message).toMatch(/^\/x\/\.outrider\/settings\.json: __proto__: unknown setting; expected one of provider, /);
+    expect(errorOf('{ "agents": { "__proto__": { "maxConcurrent": 99 } } }').keyPath).toBe('agents.__proto__');
   });
 
   it('says when the settings path is a folder', () => {
@@ -168,6 +180,13 @@ describe('settings precedence', () => {
     const project = writeJson(projectPaths(tempDir()).settings, { model: 'm' });
     expect(() => loadSettings({ userPath: user, projectPath: project })).toThrow(
       `${user}: maxTurns: expected a whole number of at least 1, got "many"`,
+    );
+  });
+
+  it('names the file, line and column of a settings file that is not valid JSON', () => {
+    const user = writeJson(path.join(tempDir(), 'settings.json'), '{\n  // mine\n  "model": "x"\n  "maxTurns": 3\n}\n');
+    expect(() => loadSettings({ userPath: user })).toThrow(
+      `${user}: invalid JSON at line 4, column 3: expected "," between two entries, found "\\"maxTurns\\""`,
     );
   });
 

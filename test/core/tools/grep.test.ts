@@ -147,7 +147,7 @@ describe('grep', () => {
     const base = { ignoreCase: true, mode: 'count' as const, workspace, limit: 200, signal: new AbortController().signal };
     expect(rgArgs({ ...base, pattern: '-x', glob: '*.ts', target: path.join(dir.root, 'src') })).toEqual([
       '--no-heading', '--line-number', '--color', 'never', '--with-filename', '--null',
-      '--hidden', '--no-require-git', '--glob', '!.git', '--sort', 'path',
+      '--hidden', '--glob', '!.git', '--no-ignore-global', '--sort', 'path',
       '--ignore-case', '--type-add', 'outrider:*.ts', '--type', 'outrider', '--count', '--regexp', '-x', '--', 'src',
     ]);
     expect(rgArgs({ ...base, pattern: 'p', glob: '!*.md', target: dir.root })).toContain('--type-not');
@@ -155,6 +155,11 @@ describe('grep', () => {
     expect(pathGlob).toContain('outrider:*.ts');
     expect(pathGlob).not.toContain('src/**/*.ts');
     expect(rgArgs({ ...base, pattern: 'p', target: dir.root }).slice(-3)).toEqual(['--regexp', 'p', '--']);
+    // The user's git excludes file is found by us and handed over, whatever rg's version would look up.
+    const withExcludes = rgArgs({ ...base, pattern: 'p', target: dir.root }, { userExcludes: '/home/u/.config/git/ignore' });
+    expect(withExcludes.slice(withExcludes.indexOf('--no-ignore-global'), withExcludes.indexOf('--ignore-case'))).toEqual([
+      '--no-ignore-global', '--sort', 'path', '--ignore-file', '/home/u/.config/git/ignore',
+    ]);
   });
 
   it('is read-only and declares the path it searches', () => {

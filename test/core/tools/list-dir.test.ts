@@ -32,6 +32,29 @@ describe('list_dir', () => {
     expect((await list({ path: 'src' })).content).toBe('src: 2 entries (1 directory, 1 file)\nlinked/\nz.ts');
   });
 
+  it('names what glob and grep skip in the header only: .git and ignored entries', async () => {
+    dir.write('.git/HEAD', '');
+    dir.write('.gitignore', 'dist/\n*.log\n');
+    dir.write('dist/out.js', '');
+    dir.write('debug.log', '');
+    dir.write('src/a.ts', '');
+    expect((await list({})).content).toBe(
+      '.: 2 entries (1 directory, 1 file); 3 ignored, not listed: .git/, debug.log, dist/\n.gitignore\nsrc/',
+    );
+    // Named explicitly, an ignored directory is listed; the rules still apply inside it.
+    dir.write('dist/map.log', '');
+    expect((await list({ path: 'dist' })).content).toBe('dist: 1 entry (0 directories, 1 file); 1 ignored, not listed: map.log\nout.js');
+  });
+
+  it('names at most ten ignored entries, and says when every entry is ignored', async () => {
+    dir.write('.git/HEAD', '');
+    dir.write('logs/.gitignore', '*\n');
+    for (let i = 0; i < 12; i++) dir.write(`logs/${String(i).padStart(2, '0')}.log`, '');
+    expect((await list({ path: 'logs' })).content).toBe(
+      'logs: 0 entries (0 directories, 0 files); 13 ignored, not listed: .gitignore, 00.log, 01.log, 02.log, 03.log, 04.log, 05.log, 06.log, 07.log, 08.log, … (3 more)',
+    );
+  });
+
   it('says when a directory is empty', async () => {
     mkdirSync(path.join(dir.root, 'empty'));
     expect(await list({ path: 'empty' })).toEqual({ content: 'empty is empty' });
