@@ -5,6 +5,7 @@ import { describeIssue, valueAt } from '../config/zod-issues.js';
 import type { AgentDefinition, FileSource } from './agent-definition.js';
 import { builtinDefinitions } from './builtin-agents.js';
 import { parseFrontMatter } from './front-matter.js';
+import { errnoCode } from '../tools/fs-errors.js';
 
 export type { AgentDefinition, FileSource } from './agent-definition.js';
 
@@ -81,7 +82,7 @@ function readFolder(dir: string, source: FileSource, knownTools: readonly string
   try {
     entries = readdirSync(dir);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code !== 'ENOENT') {
       warnings.push(
         code === 'ENOTDIR'

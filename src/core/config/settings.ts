@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseJsonc } from './jsonc.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
+import { errnoCode } from '../tools/fs-errors.js';
 
 // Every schema node carries its own "expected …" phrase as its zod error (see zod-issues.ts).
 
@@ -178,7 +179,7 @@ function readSettingsFile(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === 'ENOENT') return undefined;
     const reason = code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message;
     throw new SettingsError(`${file}: cannot read the settings file: ${reason}`, file);

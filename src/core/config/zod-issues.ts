@@ -37,7 +37,8 @@ export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 /** A value as the user wrote it, short: `"four"`, `40`, `a list [1,2]`, `nothing`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify gives undefined only for functions and symbols, whose String() is readable.
+  const text = JSON.stringify(value) ?? String(value as string);
   const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
   if (Array.isArray(value)) return `a list ${shown}`;
   if (value !== null && typeof value === 'object') return `an object ${shown}`;

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../providers/types.js';
 import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
+import { errnoCode } from '../tools/fs-errors.js';
 
 /** The files of one session folder. */
 export interface SessionPaths {
@@ -104,7 +105,7 @@ function sessionIds(sessionsDir: string): string[] {
   try {
     entries = readdirSync(sessionsDir, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errnoCode(error) === 'ENOENT') return [];
     throw error;
   }
   return entries.filter((e) => e.isDirectory() && isFile(sessionPaths(sessionsDir, e.name).transcript)).map((e) => e.name);

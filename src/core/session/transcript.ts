@@ -2,6 +2,7 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../providers/types.js';
+import { errnoCode } from '../tools/fs-errors.js';
 
 /** The first line of every transcript. The lineage fields are set on sub-agent transcripts. */
 export interface TranscriptMeta {
@@ -237,7 +238,7 @@ function lastByte(file: string): string | undefined {
   try {
     fd = openSync(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
   }
   try {

@@ -92,11 +92,11 @@ function runRg(rgPath: string, query: GrepQuery, args: string[]): Promise<GrepOu
       if (stderr.length < STDERR_MAX) stderr += chunk;
     });
     child.on('error', (error) => {
-      if (query.signal.aborted) reject(query.signal.reason);
+      if (query.signal.aborted) reject(abortReason(query.signal));
       else resolve({ ok: false, error: `rg could not be started (${rgPath}): ${error.message}` });
     });
     child.on('close', (code) => {
-      if (query.signal.aborted) return reject(query.signal.reason);
+      if (query.signal.aborted) return reject(abortReason(query.signal));
       take(partial);
       const message = stderr.trim().slice(0, STDERR_MAX);
       // rg exits 2 on any error, also when some files were unreadable but others matched.
@@ -117,4 +117,10 @@ function pathFilter(query: GrepQuery): (printed: string) => boolean {
   if (!glob || !glob.replace(/^!/, '').includes('/')) return () => true;
   const keep = globFilter(glob);
   return (printed) => keep(toPosix(path.relative(query.target, path.resolve(query.workspace.root, printed))));
+}
+
+/** Why the search stopped, as an Error (an abort's reason may be any value). */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('the search was stopped');
 }

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { defineTool } from './define.js';
 import { IgnoreScope } from './ignore-rules.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
+import { errnoCode } from './fs-errors.js';
 
 export const LIST_DIR_LIMIT = 500;
 /** Ignored entries are named in the header up to this many. */
@@ -27,7 +28,7 @@ export const listDirTool = defineTool({
     try {
       entries = await readdir(absolute, { withFileTypes: true });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOENT') {
         return { content: `Directory not found: ${shown}. Use glob to find it.`, isError: true };
       }
