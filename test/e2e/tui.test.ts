@@ -1,132 +1,44 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
+import { describe, expect, it } from 'vitest';
+import type { Reply } from '../support/mock-provider.js';
+import { isChild, lastUserText, useTui } from '../support/tmux.js';
 
 /**
- * The real binary in a real terminal: tmux runs `outrider` against the mock provider,
- * keys go in with send-keys, and the screen comes back with capture-pane.
+ * The real binary in a real terminal (see test/support/tmux.ts): tmux runs `outrider`
+ * against the mock provider, keys go in with send-keys, the screen comes back with capture-pane.
  */
-const repo = path.resolve(import.meta.dirname, '../..');
-// A private tmux server, so these tests never touch the user's own tmux sessions.
-const socket = `outrider-e2e-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-
-let mock: MockProvider;
-let counter = 0;
-let current: string | undefined;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  mock = await startMockProvider();
-});
-
-afterAll(async () => {
-  spawnSync('tmux', ['-L', socket, 'kill-server']);
-  await mock.close();
-});
-
-afterEach(() => {
-  if (current) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', current]);
-  current = undefined;
-  mock.reset();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
-
-/** Starts outrider in a fresh 120×40 pane and waits until it is ready for input. */
-async function start(): Promise<string> {
-  const name = launch([`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`]);
-  await screen(name, /\/help/);
-  return name;
-}
-
-/** Runs outrider in a new pane with a private home, a temp project and these variables. */
-function launch(variables: string[]): string {
-  const home = tempDir('outrider-home-');
-  const project = tempDir('outrider-project-');
-  writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
-  const name = `tui-${counter++}`;
-  // `env -i` keeps the developer's own API keys out of the run.
-  const command = ['env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `OUTRIDER_HOME=${home}`, ...variables, process.execPath, path.join(repo, 'bin/outrider.js')].join(' ');
-  // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
-  tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
-  current = name;
-  tmux('set-option', '-t', name, 'remain-on-exit', 'on');
-  tmux('set-option', '-s', 'escape-time', '0');
-  return name;
-}
-
-function capture(name: string): string {
-  // -J joins lines the terminal wrapped, so long lines match as one.
-  return tmux('capture-pane', '-p', '-J', '-t', name);
-}
-
-/** Polls the pane until `pattern` shows, or fails with what the screen held. */
-async function screen(name: string, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = capture(name);
-    if (pattern.test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${pattern}; the screen was:\n${text}`);
-}
-
-function type(name: string, text: string): void {
-  tmux('send-keys', '-t', name, '-l', text);
-  tmux('send-keys', '-t', name, 'Enter');
-}
-
-function key(name: string, ...keys: string[]): void {
-  tmux('send-keys', '-t', name, ...keys);
-}
-
-const isChild = (request: RecordedRequest) => request.raw.includes('You are a sub-agent started by another agent');
-const lastUserText = (request: RecordedRequest) => {
-  const messages = request.body?.messages ?? [];
-  return JSON.stringify(messages[messages.length - 1] ?? {});
-};
+const tui = useTui();
 
 describe('the interactive TUI', () => {
   it('prints a startup error on one line and exits 2', async () => {
-    const pane = launch([]);
-    await screen(pane, /\[exit status \d+\]/);
+    const pane = tui.launch();
+    await pane.screen(/\[exit status \d+\]/);
     // The wrapped line's first row may have scrolled off when the pane died: read the history too.
-    const text = tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+    const text = pane.capture({ history: true });
     expect(text).toContain('outrider: no API key: set ANTHROPIC_API_KEY or OPENAI_API_KEY');
     expect(text).toContain('[exit status 2]');
   });
 
   it('shows a plain answer', async () => {
-    const pane = await start();
-    mock.script({ text: 'Hello from the mock model.' });
-    type(pane, 'say hello');
-    const text = await screen(pane, /Hello from the mock model\./);
+    const pane = await tui.start();
+    tui.mock.script({ text: 'Hello from the mock model.' });
+    pane.type('say hello');
+    const text = await pane.screen(/Hello from the mock model\./);
     expect(text).toContain('› say hello');
   });
 
   it('shows a tool call and its result, then the answer', async () => {
-    const pane = await start();
-    mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'hello.txt' } }] }, { text: 'The file greets you.' });
-    type(pane, 'what does hello.txt say?');
-    const text = await screen(pane, /The file greets you\./);
+    const pane = await tui.start();
+    tui.mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'hello.txt' } }] }, { text: 'The file greets you.' });
+    pane.type('what does hello.txt say?');
+    const text = await pane.screen(/The file greets you\./);
     expect(text).toMatch(/● read_file hello\.txt/);
     expect(text).toMatch(/⎿ .*hi from the file/);
   });
 
   it('shows sub-agent rows and the status segment, the completion notice, then /agents', async () => {
-    const pane = await start();
+    const pane = await tui.start();
     let childReplies = 0;
-    mock.respond((request): Reply => {
+    tui.mock.respond((request): Reply => {
       if (isChild(request)) {
         childReplies += 1;
         return { text: `child answer ${childReplies}`, delayMs: 2500 };
@@ -139,56 +51,56 @@ describe('the interactive TUI', () => {
         ],
       };
     });
-    type(pane, 'investigate with two sub-agents');
+    pane.type('investigate with two sub-agents');
     // The parent's answer and both live rows, on one screen (children answer 2.5 s later).
-    const busy = await screen(pane, /Two sub-agents are on it\.[\s\S]*sub-2 {2}.*running/);
+    const busy = await pane.screen(/Two sub-agents are on it\.[\s\S]*sub-2 {2}.*running/);
     expect(busy).toMatch(/sub-1 {2}.*running \d+s · 0 tools/);
     expect(busy).toMatch(/subagents: 2 running \(oldest \d+s\)/);
     expect(busy.indexOf('sub-1  ')).toBeLessThan(busy.indexOf('sub-2  '));
     expect(busy).toContain('Two sub-agents are on it.');
 
-    const done = await screen(pane, /◆ sub-2 finished/);
+    const done = await pane.screen(/◆ sub-2 finished/);
     expect(done).toContain('◆ sub-1 finished: find the config loader');
     expect(done).toMatch(/subagents: 2 done/);
 
-    type(pane, '/agents');
-    const list = await screen(pane, /Sub-agents \(2\)/);
+    pane.type('/agents');
+    const list = await pane.screen(/Sub-agents \(2\)/);
     expect(list).toMatch(/sub-1\s+done\s+explore.*find the config loader/);
     expect(list).toMatch(/sub-2\s+done\s+explore.*list the test helpers/);
-    key(pane, 'Enter');
-    const detail = await screen(pane, /Result:/);
+    pane.key('Enter');
+    const detail = await pane.screen(/Result:/);
     expect(detail).toContain('Task: find the config loader');
     expect(detail).toMatch(/child answer \d/);
   });
 
   it('Esc interrupts a slow reply and the app stays usable', async () => {
-    const pane = await start();
-    mock.script({ text: 'Streaming slowly, one piece at a time, far too long to wait for.', chunkDelayMs: 400 });
-    type(pane, 'tell me a long story');
-    await screen(pane, /Streaming sl/);
-    key(pane, 'Escape');
-    await screen(pane, /interrupted/);
-    mock.script({ text: 'Still here after the interrupt.' });
-    type(pane, 'are you there?');
-    await screen(pane, /Still here after the interrupt\./);
+    const pane = await tui.start();
+    tui.mock.script({ text: 'Streaming slowly, one piece at a time, far too long to wait for.', chunkDelayMs: 400 });
+    pane.type('tell me a long story');
+    await pane.screen(/Streaming sl/);
+    pane.key('Escape');
+    await pane.screen(/interrupted/);
+    tui.mock.script({ text: 'Still here after the interrupt.' });
+    pane.type('are you there?');
+    await pane.screen(/Still here after the interrupt\./);
   });
 
   it('Ctrl+C twice quits, stopping a running sub-agent, within about 2 s', async () => {
-    const pane = await start();
-    mock.respond((request): Reply => {
+    const pane = await tui.start();
+    tui.mock.respond((request): Reply => {
       if (isChild(request)) return { fault: { kind: 'hang' } };
       if (lastUserText(request).includes('tool_result')) return { text: 'Started one.' };
       return { toolCalls: [{ name: 'agent_start', args: { task: 'never finishes' } }] };
     });
-    type(pane, 'start one that hangs');
-    await screen(pane, /sub-1 {2}thinking… {2}running/);
-    key(pane, 'C-c');
-    await screen(pane, /press Ctrl\+C again to quit/);
+    pane.type('start one that hangs');
+    await pane.screen(/sub-1 {2}thinking… {2}running/);
+    pane.key('C-c');
+    await pane.screen(/press Ctrl\+C again to quit/);
     const pressed = Date.now();
-    key(pane, 'C-c');
-    await expect.poll(() => tmux('list-panes', '-t', pane, '-F', '#{pane_dead}').trim(), { timeout: 5000, interval: 50 }).toBe('1');
+    pane.key('C-c');
+    await expect.poll(() => pane.dead(), { timeout: 5000, interval: 50 }).toBe(true);
     expect(Date.now() - pressed).toBeLessThan(3000);
-    const last = capture(pane);
+    const last = pane.capture();
     expect(last).toContain('[exit status 0]');
     expect(last).toMatch(/outrider --resume \S+/);
   });

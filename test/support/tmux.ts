@@ -1,0 +1,182 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type MockProvider, type RecordedRequest, startMockProvider } from './mock-provider.js';
+import { REPO } from './run-cli.js';
+
+/** How a pane is started: its size, extra variables and arguments, files in the project. */
+export interface LaunchOptions {
+  width?: number;
+  height?: number;
+  /** `NAME=value` pairs beyond the clean environment. */
+  variables?: string[];
+  args?: string[];
+  /** Files written into the project before the start (path → content). */
+  files?: Record<string, string>;
+  /** Settings written to the private home's settings.json. */
+  settings?: Record<string, unknown>;
+}
+
+/** One running pane: keys in, screen out, and the bytes the app wrote. */
+export interface Pane {
+  name: string;
+  home: string;
+  project: string;
+  /** What the screen shows now; with `history`, the scrollback above it too. */
+  capture(options?: { history?: boolean }): string;
+  /** Polls until `pattern` shows (the scrollback included with `history`), or fails with the screen. */
+  screen(pattern: RegExp, options?: { timeoutMs?: number; history?: boolean }): Promise<string>;
+  /** Types the text literally, then Enter. */
+  type(text: string): void;
+  /** tmux key names (`Escape`, `C-c`, `Enter`, `BTab`) or literal text with `-l`. */
+  key(...keys: string[]): void;
+  resize(width: number, height: number): void;
+  /** Every byte the app wrote to the terminal so far (escape sequences included). */
+  output(): string;
+  dead(): boolean;
+}
+
+export interface TuiHarness {
+  readonly mock: MockProvider;
+  /** Runs outrider in a fresh pane (120×40 unless told); does not wait. */
+  launch(options?: LaunchOptions): Pane;
+  /** Launches with the mock provider and waits until the app is ready for input. */
+  start(options?: LaunchOptions): Promise<Pane>;
+}
+
+/**
+ * The real binary in a real terminal: tmux runs `outrider` against the mock provider on a
+ * private server (`-L`), keys go in with send-keys, the screen comes back with
+ * capture-pane, and pipe-pane records the raw bytes. Registers its own hooks.
+ */
+export function useTui(): TuiHarness {
+  // A private tmux server per test file, so these tests never touch the user's own sessions.
+  const socket = `outrider-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  let mock: MockProvider | undefined;
+  let counter = 0;
+  const panes: string[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    mock = await startMockProvider();
+  });
+  afterAll(async () => {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    await mock?.close();
+  });
+  afterEach(() => {
+    for (const name of panes.splice(0)) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', name]);
+    mock?.reset();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const tempDir = (prefix: string) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+
+  const launch = (options: LaunchOptions = {}): Pane => {
+    const home = tempDir('outrider-home-');
+    const project = tempDir('outrider-project-');
+    const log = path.join(tempDir('outrider-log-'), 'pane.log');
+    writeFileSync(log, '');
+    writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
+    for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(path.join(project, file), content);
+    if (options.settings) writeFileSync(path.join(home, 'settings.json'), JSON.stringify(options.settings));
+    const name = `tui-${counter++}`;
+    // `env -i` keeps the developer's own API keys out of the run.
+    const command = [
+      'env',
+      '-i',
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `OUTRIDER_HOME=${home}`,
+      ...(options.variables ?? []),
+      process.execPath,
+      path.join(REPO, 'bin/outrider.js'),
+      ...(options.args ?? []),
+    ].join(' ');
+    const width = String(options.width ?? 120);
+    const height = String(options.height ?? 40);
+    // The pane starts with a shell that waits for a line before running outrider, so the
+    // byte log is attached before the app writes its first byte.
+    tmux(
+      'new-session',
+      '-d',
+      '-x',
+      width,
+      '-y',
+      height,
+      '-s',
+      name,
+      '-c',
+      project,
+      `read go; ${command}; echo "[exit status $?]"`,
+    );
+    panes.push(name);
+    tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+    tmux('set-option', '-s', 'escape-time', '0');
+    tmux('pipe-pane', '-t', name, '-o', `cat >> '${log}'`);
+    tmux('send-keys', '-t', name, 'Enter');
+    const capture = (opts: { history?: boolean } = {}) =>
+      // -J joins lines the terminal wrapped, so long lines match as one.
+      tmux('capture-pane', '-p', '-J', ...(opts.history ? ['-S', '-'] : []), '-t', name);
+    return {
+      name,
+      home,
+      project,
+      capture,
+      async screen(pattern, opts = {}) {
+        const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+        let text = '';
+        while (Date.now() < deadline) {
+          text = capture(opts);
+          if (pattern.test(text)) return text;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`timed out waiting for ${pattern}; the screen was:\n${text}`);
+      },
+      type(text) {
+        tmux('send-keys', '-t', name, '-l', text);
+        tmux('send-keys', '-t', name, 'Enter');
+      },
+      key(...keys) {
+        tmux('send-keys', '-t', name, ...keys);
+      },
+      resize(w, h) {
+        tmux('resize-window', '-t', name, '-x', String(w), '-y', String(h));
+      },
+      output: () => readFileSync(log, 'utf8'),
+      dead: () => tmux('list-panes', '-t', name, '-F', '#{pane_dead}').trim() === '1',
+    };
+  };
+
+  return {
+    get mock() {
+      if (!mock) throw new Error('the mock provider starts in beforeAll');
+      return mock;
+    },
+    launch,
+    async start(options = {}) {
+      const pane = launch({
+        ...options,
+        variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock!.anthropicBaseURL}`, ...(options.variables ?? [])],
+      });
+      await pane.screen(/\/help/);
+      return pane;
+    },
+  };
+}
+
+/** A request a sub-agent made (its system prompt carries the role contract). */
+export const isChild = (request: RecordedRequest) => request.raw.includes('You are a sub-agent started by another agent');
+
+/** The last message of a recorded request, as JSON text. */
+export const lastUserText = (request: RecordedRequest) => {
+  const messages = request.body?.messages ?? [];
+  return JSON.stringify(messages[messages.length - 1] ?? {});
+};
