@@ -155,7 +155,7 @@ describe('the app', () => {
       }
       if (lastText(request).includes('tool_result')) return { text: 'Started.' };
       return { toolCalls: [{ name: 'agent_start', args: { task: 'write child.txt', agent: 'general' } }] };
-    });
+    }, { wakeOnComplete: false });
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'delegate a write');
     await until(() => frame(rendered).includes('sub-1 asks: run write_file child.txt?'));

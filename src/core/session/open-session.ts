@@ -49,7 +49,7 @@ export interface OpenedSession {
   paths: SessionPaths;
   gate: ApprovalGate;
   agents: SessionAgents;
-  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`). */
+  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`, on unless set false). */
   wakeOnComplete: boolean;
   /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
   warnings: string[];
@@ -214,7 +214,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     gate,
     agents,
     warnings,
-    wakeOnComplete: settings.wakeOnComplete ?? false,
+    wakeOnComplete: settings.wakeOnComplete ?? true,
     events,
     async waitForAgents(signal) {
       await agents.manager.idle(signal);

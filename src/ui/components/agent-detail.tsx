@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { oneLine } from '../../core/text.js';
 import { cutLine } from '../format.js';
-import { jobFigures } from '../state/job-status.js';
+import { deliveryText, jobFigures } from '../state/job-status.js';
 import { type JobView, describeActivity } from '../state/jobs.js';
 import { stateColor } from './agents-list.js';
 
@@ -33,6 +33,7 @@ export function AgentDetail({ view, now, width }: AgentDetailProps) {
       </Text>
       {!ended ? <Text wrap="truncate-end">{cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state))}`, inner)}</Text> : null}
       {job.error ? <Text color="red">{`Error: ${job.error}`}</Text> : null}
+      {ended && deliveryText(view) ? <Text dimColor>{`Parent: ${deliveryText(view)}`}</Text> : null}
       {ended && job.result ? (
         <Box flexDirection="column">
           <Text bold>Result:</Text>

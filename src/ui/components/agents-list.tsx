@@ -3,10 +3,11 @@ import type { Job } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatTokens, oneLine } from '../../core/text.js';
 import { cutLine, plural } from '../format.js';
-import { elapsedOf } from '../state/job-status.js';
+import { deliveryText, elapsedOf } from '../state/job-status.js';
+import type { JobView } from '../state/jobs.js';
 
 export interface AgentsListProps {
-  jobs: readonly Job[];
+  jobs: readonly JobView[];
   selected: number;
   now: number;
   width: number;
@@ -23,7 +24,7 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
       </Box>
     );
   }
-  const cells = jobs.map((job) => [
+  const cells = jobs.map(({ job }) => [
     job.id,
     job.state,
     job.definition,
@@ -36,12 +37,14 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>{`Sub-agents (${jobs.length})`}</Text>
-      {jobs.map((job, index) => {
+      {jobs.map((view, index) => {
+        const { job } = view;
         const c = cells[index]!;
+        const delivery = view.delivery === 'woke' ? `${deliveryText(view)} · ` : '';
         const fixed = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>
-            {cutLine(`${fixed}${oneLine(job.task)}`, inner)}
+            {cutLine(`${fixed}${delivery}${oneLine(job.task)}`, inner)}
           </Text>
         );
       })}

@@ -52,5 +52,5 @@ export function AgentsView({ jobs, now, width, active, onStop, onClose }: Agents
   );
 
   if (open) return <AgentDetail view={open} now={now} width={width} />;
-  return <AgentsList jobs={jobs.map((view) => view.job)} selected={index} now={now} width={width} />;
+  return <AgentsList jobs={jobs} selected={index} now={now} width={width} />;
 }

@@ -14,7 +14,7 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
     case 'wake':
       return (
         <Box marginTop={1}>
-          <Text color="magenta">◆ woke on sub-agent completion</Text>
+          <Text color="magenta">{entry.ids.length ? `◆ woke the parent for ${entry.ids.join(', ')}` : '◆ woke the parent for a sub-agent completion'}</Text>
         </Box>
       );
     case 'assistant':

@@ -2,6 +2,7 @@ import type { Job, JobState } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatDuration, formatTokens, oneLine } from '../../core/text.js';
 import { plural } from '../format.js';
+import type { JobView } from './jobs.js';
 
 /** Time since a job started (or was queued), frozen when it ended. */
 export function elapsedOf(job: Job, now: number): string {
@@ -12,6 +13,14 @@ export function elapsedOf(job: Job, now: number): string {
 /** `running 1m20s · 12 tools · 18k tok`: the figures a row ends with. */
 export function jobFigures(job: Job, now: number): string {
   return `${job.state} ${elapsedOf(job, now)} · ${plural(job.toolCalls, 'tool')} · ${formatTokens(totalTokens(job.usage))} tok`;
+}
+
+/** How the parent model heard of an ended job, for /agents; undefined when unknown (an earlier run's job). */
+export function deliveryText(view: Pick<JobView, 'owed' | 'delivery'>): string | undefined {
+  if (view.delivery === 'woke') return 'woke the parent';
+  if (view.delivery === 'notice') return 'told with a completion notice';
+  if (view.delivery === 'poll') return 'read by the parent (agent_poll)';
+  return view.owed ? 'not told yet' : undefined;
 }
 
 /** The transcript line when a job ends done or error. */

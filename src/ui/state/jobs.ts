@@ -24,6 +24,8 @@ export interface JobView {
   tail: readonly string[];
   /** Ended done or error and not yet delivered to the parent model. */
   owed: boolean;
+  /** How the parent heard of it: it woke the idle parent, came with a notice, or the model polled it. */
+  delivery?: 'woke' | 'notice' | 'poll';
 }
 
 /** Every job of the session by id, derived only from the session's events (and, for a resumed session, the store). */
@@ -61,16 +63,13 @@ export function applyJobEvent(jobs: JobsState, event: SessionEvent): JobsState {
       if (!before || isEnded(before.job.state)) return jobs;
       return withJob(jobs, applyChildEvent(before, event.event));
     }
-    case 'job_delivered': {
-      let next: Map<string, JobView> | undefined;
-      for (const id of event.jobIds) {
-        const view = jobs.get(id);
-        if (!view?.owed) continue;
-        next ??= new Map(jobs);
-        next.set(id, { ...view, owed: false });
-      }
-      return next ?? jobs;
-    }
+    case 'job_delivered':
+      return updateJobs(jobs, event.jobIds, (view) =>
+        view.owed ? { ...view, owed: false, delivery: view.delivery === 'woke' ? 'woke' : event.via } : view,
+      );
+    case 'submit':
+      // A turn without a prompt is a wake: it carries every completion still owed.
+      return event.prompt === undefined ? updateJobs(jobs, owedJobs(jobs), (view) => ({ ...view, delivery: 'woke' })) : jobs;
     default:
       return jobs;
   }
@@ -112,6 +111,19 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
 
 function withTail(view: JobView, line: string): JobView {
   return { ...view, tail: [...view.tail, line].slice(-TAIL_LINES) };
+}
+
+function updateJobs(jobs: JobsState, ids: readonly string[], change: (view: JobView) => JobView): JobsState {
+  let next: Map<string, JobView> | undefined;
+  for (const id of ids) {
+    const view = jobs.get(id);
+    if (!view) continue;
+    const changed = change(view);
+    if (changed === view) continue;
+    next ??= new Map(jobs);
+    next.set(id, changed);
+  }
+  return next ?? jobs;
 }
 
 function withJob(jobs: JobsState, view: JobView): JobsState {

@@ -5,8 +5,8 @@ import { causeText, resultSummary, retryText } from '../format.js';
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
   | { kind: 'user'; text: string }
-  /** A turn the app started by itself because a sub-agent completed (wake-on-complete). */
-  | { kind: 'wake' }
+  /** A turn the app started by itself because these sub-agents completed (wake-on-complete). */
+  | { kind: 'wake'; ids: string[] }
   | { kind: 'assistant'; text: string }
   | { kind: 'tool'; name: string; label: string; summary: string; isError: boolean }
   | { kind: 'retry'; text: string }
@@ -95,11 +95,14 @@ export function markIdleCompletions(state: TranscriptState, stillOwed: (id: stri
 /**
  * One session event into the transcript. Every event type is named, so a new one fails to
  * compile here. Job events are the job reducer's, except the ones the caller turns into lines.
+ * `owed`: the jobs whose completion the model has not heard of yet (a turn without a prompt carries them).
  */
-export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent): TranscriptState {
+export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent, owed: readonly string[] = []): TranscriptState {
   switch (event.type) {
-    case 'submit':
-      return { ...append(state, event.prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: event.prompt }), turnRunning: true };
+    case 'submit': {
+      const entry: EntryBody = event.prompt === undefined ? { kind: 'wake', ids: [...owed] } : { kind: 'user', text: event.prompt };
+      return { ...append(state, entry), turnRunning: true };
+    }
     case 'text_delta':
       return { ...state, liveText: state.liveText + event.text, thinking: false };
     case 'thinking_delta':

@@ -68,8 +68,8 @@ describe('wake-on-complete', () => {
     expect(lastMessage(parent[2]!)).toContain('Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.');
     expect(lastMessage(parent[2]!)).toContain('"role":"user"');
     expect(text).toContain('◆ sub-1 finished: map the loader');
-    expect(text).toContain('◆ woke on sub-agent completion');
-    expect(text.indexOf('◆ woke on sub-agent completion')).toBeLessThan(text.indexOf('Noted.'));
+    expect(text).toContain('◆ woke the parent for sub-1');
+    expect(text.indexOf('◆ woke the parent for sub-1')).toBeLessThan(text.indexOf('Noted.'));
     expect(text).not.toContain('the model hears of this with your next prompt');
     await settle();
     expect(parent).toHaveLength(3);
@@ -87,7 +87,7 @@ describe('wake-on-complete', () => {
     await settle();
     expect(parent).toHaveLength(3);
     expect(lastMessage(parent[2]!)).toContain('Sub-agents sub-1, sub-2 completed.');
-    expect(frame(rendered).match(/woke on sub-agent completion/g)).toHaveLength(1);
+    expect(frame(rendered).match(/woke the parent for sub-1, sub-2/g)).toHaveLength(1);
   });
 
   it('a completion during a turn starts nothing then; the end of the turn wakes for it once', async () => {
@@ -125,7 +125,7 @@ describe('wake-on-complete', () => {
     await settle();
     expect(parent).toHaveLength(3);
     expect(JSON.stringify(parent[2]!.messages.slice(-2))).toMatch(/Sub-agent sub-1 completed[\s\S]*next question/);
-    expect(frame(rendered)).not.toContain('woke on sub-agent completion');
+    expect(frame(rendered)).not.toContain('woke the parent');
   });
 
   it('Esc interrupts the turn it started, and the app takes the next prompt', async () => {
@@ -150,6 +150,6 @@ describe('wake-on-complete', () => {
     await settle();
     expect(parent).toHaveLength(2);
     expect(s.opened.agents.manager.undelivered()).toEqual(['sub-1']);
-    expect(frame(rendered)).not.toContain('woke on sub-agent completion');
+    expect(frame(rendered)).not.toContain('woke the parent');
   });
 });

@@ -76,6 +76,19 @@ describe('the job state the UI derives from the event stream', () => {
     expect(activeJobs(jobs)).toEqual([]);
   });
 
+  it('remembers how the parent heard of each job: a wake turn, a notice with a prompt, or a poll', () => {
+    let jobs = apply([state(job({ number: 1, state: 'done' })), state(job({ number: 2, state: 'done' }))]);
+    jobs = applyJobEvent(jobs, { type: 'job_delivered', jobIds: ['sub-2'], via: 'poll' });
+    // A turn without a prompt wakes the parent for what is still owed, and only that.
+    jobs = applyJobEvent(jobs, { type: 'submit' });
+    jobs = applyJobEvent(jobs, { type: 'job_delivered', jobIds: ['sub-1'], via: 'notice' });
+    expect(jobs.get('sub-1')).toMatchObject({ owed: false, delivery: 'woke' });
+    expect(jobs.get('sub-2')).toMatchObject({ owed: false, delivery: 'poll' });
+    jobs = apply([state(job({ number: 3, state: 'done' })), { type: 'submit', prompt: 'next' }], jobs);
+    jobs = applyJobEvent(jobs, { type: 'job_delivered', jobIds: ['sub-3'], via: 'notice' });
+    expect(jobs.get('sub-3')).toMatchObject({ owed: false, delivery: 'notice' });
+  });
+
   it('ignores a child\'s late events once its job ended, and events that are not about jobs', () => {
     const ended = apply([state(job({ number: 1, state: 'aborted', toolCalls: 2 }))]);
     expect(applyJobEvent(ended, child('sub-1', { type: 'tool_start', id: 't', name: 'grep', label: 'x', args: {} }))).toBe(ended);
