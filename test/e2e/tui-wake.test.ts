@@ -53,4 +53,30 @@ describe('sub-agent completions in the TUI', () => {
     await pane.screen(/Read it with your prompt\./);
     expect(parent).toHaveLength(3);
   });
+
+  for (const wakeOnComplete of [true, false]) {
+    it(`shows a completion the model polled in order, never as owed (wakeOnComplete ${wakeOnComplete})`, async () => {
+      const pane = await tui.start({ settings: { wakeOnComplete } });
+      const parent: RecordedRequest[] = [];
+      tui.mock.respond((request): Reply => {
+        if (isChild(request)) return { text: 'the loader is in src/config.ts', delayMs: 800 };
+        parent.push(request);
+        const last = lastUserText(request);
+        if (last.includes('retrieve its summary')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+        if (last.includes('tool_result')) return { text: 'Got it: src/config.ts.' };
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'find the config loader' } }] };
+      });
+      pane.type('find it and wait for the answer');
+      const text = await pane.screen(/Got it: src\/config\.ts\./);
+      expect(text).toContain('◆ sub-1 finished: find the config loader');
+      expect(text.indexOf('◆ sub-1 finished')).toBeLessThan(text.indexOf('Got it: src/config.ts.'));
+      expect(text).not.toContain('the model hears of this');
+      // Past the wake window: nothing was owed, so no turn started by itself.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const later = pane.capture();
+      expect(later).not.toContain('woke the parent');
+      expect(later).not.toContain('the model hears of this');
+      expect(parent).toHaveLength(3);
+    });
+  }
 });
