@@ -15,7 +15,7 @@ import { useCommands } from './hooks/use-commands.js';
 import { useConfirmPress } from './hooks/use-confirm-press.js';
 import { useGlobalKeys } from './hooks/use-global-keys.js';
 import { useLineEditor } from './hooks/use-line-editor.js';
-import { useTerminalWidth } from './hooks/use-terminal-width.js';
+import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
 import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
@@ -56,7 +56,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
-  const width = useTerminalWidth();
+  const { width, generation } = useTerminalSize(clock);
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
   const editor = useLineEditor();
@@ -147,7 +147,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     // The last frame stays on the terminal: the transcript, and no input or hint to mislead.
     return (
       <Box flexDirection="column">
-        <TranscriptView entries={transcript.entries} width={width} />
+        <TranscriptView key={generation} entries={transcript.entries} width={width} />
         {runningJobs > 0 ? <Text dimColor>{`stopping ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}…`}</Text> : null}
       </Box>
     );
@@ -155,7 +155,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
 
   return (
     <Box flexDirection="column">
-      <TranscriptView entries={transcript.entries} width={width} />
+      <TranscriptView key={generation} entries={transcript.entries} width={width} />
       <LiveRegion text={transcript.liveText} thinking={transcript.thinking} tools={transcript.tools} busy={busy} width={width} />
       <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} />
       {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} /> : null}

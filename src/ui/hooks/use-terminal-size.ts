@@ -1,0 +1,56 @@
+import { useStdout } from 'ink';
+import { useEffect, useState } from 'react';
+import type { Clock } from '../clock.js';
+
+/** Clears the screen and the scrollback, cursor home (what Ink itself writes for a full redraw). */
+export const CLEAR_TERMINAL = '\u001B[2J\u001B[3J\u001B[H';
+
+/** The terminal's size, and a count of width changes: the transcript prints afresh on each. */
+export interface TerminalSize {
+  width: number;
+  /** Rows; Infinity when the stream does not say (not a terminal). */
+  height: number;
+  /** Bumped after the width changes; the transcript's <Static> is keyed on it. */
+  generation: number;
+}
+
+/** Resize events closer together than this are one resize (a window being dragged). */
+const SETTLE_MS = 100;
+
+/**
+ * The terminal's size, updated on resize. A width change also clears the terminal and makes
+ * the transcript print again: Ink erases its live area by the line count it drew at the old
+ * width, but a terminal that reflows has already re-wrapped those lines into more (narrower)
+ * or fewer (wider) rows, so the erase misses some or eats into the transcript. Nothing short of
+ * a full redraw knows where the live area now starts, so the app redraws once the size settles.
+ */
+export function useTerminalSize(clock: Clock): TerminalSize {
+  const { stdout } = useStdout();
+  const read = () => ({ width: stdout.columns || 80, height: stdout.rows || Infinity });
+  const [size, setSize] = useState(() => ({ ...read(), generation: 0 }));
+  useEffect(() => {
+    let drawnWidth = stdout.columns || 80;
+    let handle: unknown;
+    const settled = () => {
+      handle = undefined;
+      const now = read();
+      const redraw = now.width !== drawnWidth;
+      drawnWidth = now.width;
+      if (redraw) stdout.write(CLEAR_TERMINAL);
+      setSize((before) => ({ ...now, generation: before.generation + (redraw ? 1 : 0) }));
+    };
+    const onResize = () => {
+      // Rows matter at once (the live area must fit); the redraw waits for the size to settle.
+      setSize((before) => ({ ...before, height: read().height }));
+      if (handle !== undefined) clock.clearTimeout(handle);
+      handle = clock.setTimeout(settled, SETTLE_MS);
+    };
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+      if (handle !== undefined) clock.clearTimeout(handle);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `read` only reads `stdout`
+  }, [stdout, clock]);
+  return size;
+}

@@ -1,0 +1,43 @@
+import { Text } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { CLEAR_TERMINAL, useTerminalSize } from '../../../src/ui/hooks/use-terminal-size.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { frame, mount, settle } from '../harness.js';
+
+function Size({ clock }: { clock: FakeClock }) {
+  const { width, height, generation } = useTerminalSize(clock);
+  return <Text>{`${width}x${height} #${generation}`}</Text>;
+}
+
+describe('useTerminalSize', () => {
+  it('follows resizes, and clears and redraws once when the width settles at a new value', async () => {
+    const clock = new FakeClock();
+    const rendered = await mount(<Size clock={clock} />);
+    const stdout = rendered.stdout as unknown as NodeJS.EventEmitter & { frames: string[] };
+    expect(frame(rendered)).toBe('100xInfinity #0');
+    const resize = (columns: number, rows: number) => {
+      Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
+      Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
+      stdout.emit('resize');
+    };
+    // A drag: three sizes in quick succession; the height follows at once, the redraw waits.
+    resize(80, 30);
+    resize(60, 20);
+    await settle();
+    expect(frame(rendered)).toBe('100x20 #0');
+    resize(40, 14);
+    clock.advance(99);
+    await settle();
+    expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(0);
+    clock.advance(1);
+    await settle();
+    expect(frame(rendered)).toBe('40x14 #1');
+    expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(1);
+    // Only the height changes: nothing to redraw.
+    resize(40, 30);
+    clock.advance(100);
+    await settle();
+    expect(frame(rendered)).toBe('40x30 #1');
+    expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(1);
+  });
+});
