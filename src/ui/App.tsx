@@ -4,10 +4,10 @@ import type { ApprovalAnswer } from '../core/permissions/types.js';
 import type { ApprovalBroker } from './approval-broker.js';
 import { ActivityRows } from './components/activity-rows.js';
 import { AgentsView } from './components/agents-view.js';
-import { ApprovalPrompt } from './components/approval-prompt.js';
+import { ApprovalPrompt, approvalHeight } from './components/approval-prompt.js';
 import { Footer } from './components/footer.js';
-import { PromptInput } from './components/prompt-input.js';
-import { LiveRegion, TranscriptView } from './components/transcript-view.js';
+import { PromptInput, promptInputHeight } from './components/prompt-input.js';
+import { LiveRegion, TranscriptView, liveTextLines, liveToolLines } from './components/transcript-view.js';
 import { type Clock, realClock } from './clock.js';
 import { useApprovals } from './hooks/use-approvals.js';
 import { useClockTick } from './hooks/use-clock-tick.js';
@@ -21,6 +21,7 @@ import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
+import { liveBudget } from './state/live-layout.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
@@ -56,7 +57,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
-  const { width, generation } = useTerminalSize(clock);
+  const { width, height, generation } = useTerminalSize(clock);
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
   const editor = useLineEditor();
@@ -153,12 +154,31 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     );
   }
 
+  // The live area never reaches the screen's height (see live-layout.ts).
+  const budget = liveBudget({
+    height,
+    bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width),
+    approval: approvalHeight(approval),
+    working: busy && !transcript.liveText && transcript.tools.length === 0 ? 1 : 0,
+    rows: rows.length,
+    tools: liveToolLines(transcript.tools),
+    text: liveTextLines(transcript.liveText, width).length,
+  });
+
   return (
     <Box flexDirection="column">
       <TranscriptView key={generation} entries={transcript.entries} width={width} />
-      <LiveRegion text={transcript.liveText} thinking={transcript.thinking} tools={transcript.tools} busy={busy} width={width} />
-      <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} />
-      {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} /> : null}
+      <LiveRegion
+        text={transcript.liveText}
+        thinking={transcript.thinking}
+        tools={transcript.tools}
+        busy={busy && budget.working > 0}
+        width={width}
+        textLines={budget.text}
+        toolLines={budget.tools}
+      />
+      <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} maxLines={budget.rows} />
+      {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} maxLines={budget.approval} /> : null}
       {view === 'agents' ? (
         <AgentsView
           jobs={allJobs}
@@ -167,6 +187,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
           active={!approval}
           onStop={commands.stopJobs}
           onClose={() => setView('main')}
+          maxLines={budget.bottom}
         />
       ) : (
         <PromptInput
@@ -177,9 +198,18 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
           busy={busy}
           queued={turn.queued}
           width={width}
+          maxLines={budget.bottom}
         />
       )}
-      <Footer model={session.model} contextTokens={state.contextTokens} jobs={allJobs.map((v) => v.job)} now={now} width={width} message={message} />
+      <Footer
+        model={session.model}
+        contextTokens={state.contextTokens}
+        jobs={allJobs.map((v) => v.job)}
+        now={now}
+        width={width}
+        message={message}
+        lines={budget.footer}
+      />
     </Box>
   );
 }

@@ -1,21 +1,14 @@
+import { cells, cutCells } from './text-cells.js';
 import type { StopCause } from '../core/loop/events.js';
 
-/**
- * Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut. Counts
- * code points, so a surrogate pair is never split; the renderer truncates again as a
- * safety net for double-width characters.
- */
+/** Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut (see text-cells.ts). */
 export function cutLine(text: string, width: number): string {
-  if (width <= 0) return '';
-  const chars = Array.from(text);
-  if (chars.length <= width) return text;
-  if (width === 1) return '…';
-  return `${chars.slice(0, width - 1).join('')}…`;
+  return cutCells(text, width);
 }
 
-/** Display length in code points (see `cutLine`). */
+/** Display width in terminal cells. */
 export function lineLength(text: string): number {
-  return Array.from(text).length;
+  return cells(text);
 }
 
 /** `1 tool`, `12 tools`. */

@@ -5,11 +5,12 @@ import { type Pane, isChild, lastUserText, useTui } from '../support/tmux.js';
 /** The terminal itself: resizes, short screens, keys typed before the app is ready. */
 const tui = useTui();
 
-/** The parent starts `count` sub-agents that run until stopped, and says so. */
-function hangingJobs(count: number) {
+/** The parent starts `count` sub-agents that run until stopped, and says so (or keeps thinking, with `busy`). */
+function hangingJobs(count: number, options: { busy?: boolean } = {}) {
   return (request: RecordedRequest): Reply => {
     if (isChild(request)) return { fault: { kind: 'hang' } };
-    if (lastUserText(request).includes('tool_result')) return { text: `${count} started.` };
+    if (lastUserText(request).includes('tool_result'))
+      return options.busy ? { fault: { kind: 'hang' } } : { text: `${count} started.` };
     return {
       toolCalls: Array.from({ length: count }, (_, i) => ({ name: 'agent_start', args: { task: `task number ${i + 1}` } })),
     };
@@ -48,5 +49,39 @@ describe('the terminal', () => {
       expect(count(all, /› start two/), all).toBe(1);
       expect(count(all, /2 started\./), all).toBe(1);
     }
+  });
+
+  it('fits the live area to a short terminal: rows collapse, and redraws never clear the screen or the scrollback', async () => {
+    const pane = await tui.start({ width: 100, height: 14, args: ['--max-agents', '8'] });
+    const story = Array.from({ length: 12 }, (_, i) => `line ${i + 1} of the story`).join('\n');
+    tui.mock.script({ text: story });
+    pane.type('tell me a story');
+    await pane.screen(/line 12 of the story/);
+    // The parent keeps working meanwhile: its working line, eight rows, the input and the footer are taller than the screen.
+    tui.mock.respond(hangingJobs(8, { busy: true }));
+    pane.type('start eight');
+    const busy = await pane.screen(/\+\d+ more running/);
+    expect(busy).toMatch(/^sub-1 /m);
+    // Several redraws: elapsed times move every second.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const screen = pane.capture();
+    expect(screen.trimEnd().split('\n').at(-1)).toMatch(/Esc interrupt/);
+    expect(screen).toMatch(/subagents|running/);
+    const bytes = pane.output();
+    expect(bytes).not.toContain('\u001B[2J');
+    expect(bytes).not.toContain('\u001B[3J');
+    const all = pane.capture({ history: true });
+    expect(count(all, /› tell me a story/), all).toBe(1);
+    expect(count(all, /line 1 of the story/), all).toBe(1);
+    expect(count(all, /Esc interrupt/), all).toBe(1);
+
+    // A shorter screen still: fewer rows, one clean copy of everything.
+    pane.resize(100, 10);
+    await pane.screen(/^sub-1 [\s\S]*\+\d+ more running/m);
+    const after = await stable(pane);
+    expect(count(after, /› tell me a story/), after).toBe(1);
+    expect(count(after, /› start eight/), after).toBe(1);
+    expect(count(after, /Esc interrupt/), after).toBe(1);
+    expect(count(after, /^sub-1 /m), after).toBe(1);
   });
 });

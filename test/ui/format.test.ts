@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { causeText, cutLine, resultSummary, retryText } from '../../src/ui/format.js';
+import { cells, wrapCells } from '../../src/ui/text-cells.js';
 
 describe('cutLine', () => {
   it('leaves short text alone and cuts long text to the width with an ellipsis', () => {
@@ -9,10 +10,22 @@ describe('cutLine', () => {
     expect(Array.from(cutLine('a much longer line', 8))).toHaveLength(8);
   });
 
-  it('never splits an emoji and copes with tiny widths', () => {
-    expect(cutLine('😀😀😀😀', 3)).toBe('😀😀…');
+  it('counts terminal cells, never splits an emoji and copes with tiny widths', () => {
+    expect(cutLine('😀😀😀😀', 5)).toBe('😀😀…');
+    expect(cutLine('日本語のテキスト', 7)).toBe('日本語…');
     expect(cutLine('abc', 1)).toBe('…');
     expect(cutLine('abc', 0)).toBe('');
+  });
+});
+
+describe('wrapCells', () => {
+  it('wraps at spaces, breaks words longer than a line, keeps line breaks, and every line fits', () => {
+    expect(wrapCells('the quick brown fox jumps', 10)).toEqual(['the quick', 'brown fox', 'jumps']);
+    expect(wrapCells('abcdefghijkl mn', 5)).toEqual(['abcde', 'fghij', 'kl mn']);
+    expect(wrapCells('one\n\ntwo', 10)).toEqual(['one', '', 'two']);
+    const lines = wrapCells('日本語のテキストを折り返す test of wide text', 9);
+    for (const line of lines) expect(cells(line)).toBeLessThanOrEqual(9);
+    expect(lines.join('')).toContain('日本語');
   });
 });
 

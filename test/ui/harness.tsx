@@ -82,6 +82,14 @@ export async function keys(rendered: Rendered, ...sequence: string[]): Promise<v
   }
 }
 
+/** Gives the test terminal a size and tells the app, as a real resize does. */
+export function resize(rendered: Rendered, size: { columns?: number; rows?: number }): void {
+  const stdout = rendered.stdout as unknown as NodeJS.EventEmitter;
+  if (size.columns !== undefined) Object.defineProperty(stdout, 'columns', { value: size.columns, configurable: true });
+  if (size.rows !== undefined) Object.defineProperty(stdout, 'rows', { value: size.rows, configurable: true });
+  stdout.emit('resize');
+}
+
 /** The frame with its trailing spaces gone, so line assertions read naturally. */
 export function frame(rendered: Rendered): string {
   return (rendered.lastFrame() ?? '')

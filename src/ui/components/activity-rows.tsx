@@ -9,14 +9,18 @@ export interface ActivityRowsProps {
   width: number;
   /** Jobs waiting for the user's approval, with what they ask: their row says so. */
   waiting?: ReadonlyMap<string, string>;
+  /** Lines the rows may take; past it the last line counts the rest (`+5 more running`). */
+  maxLines?: number;
 }
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
-export function ActivityRows({ jobs, now, width, waiting }: ActivityRowsProps) {
-  if (jobs.length === 0) return null;
+export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER }: ActivityRowsProps) {
+  if (jobs.length === 0 || maxLines <= 0) return null;
+  const collapsed = jobs.length > maxLines;
+  const shown = collapsed ? jobs.slice(0, maxLines - 1) : jobs;
   return (
     <Box flexDirection="column">
-      {jobs.map((view) => {
+      {shown.map((view) => {
         const asks = waiting?.get(view.job.id);
         return (
           <Text key={view.job.id} wrap="truncate-end" color={asks ? 'yellow' : undefined}>
@@ -24,6 +28,20 @@ export function ActivityRows({ jobs, now, width, waiting }: ActivityRowsProps) {
           </Text>
         );
       })}
+      {collapsed ? (
+        <Text dimColor wrap="truncate-end">
+          {moreLine(jobs.slice(shown.length))}
+        </Text>
+      ) : null}
     </Box>
   );
+}
+
+/** `+5 more running`, or `+5 more (3 running, 2 queued)`. */
+export function moreLine(rest: readonly JobView[]): string {
+  const running = rest.filter((view) => view.job.state === 'running').length;
+  const queued = rest.length - running;
+  if (queued === 0) return `+${rest.length} more running`;
+  if (running === 0) return `+${rest.length} more queued`;
+  return `+${rest.length} more (${running} running, ${queued} queued)`;
 }

@@ -11,10 +11,12 @@ export interface AgentsListProps {
   selected: number;
   now: number;
   width: number;
+  /** Lines the list may take, border included: past it, a window of jobs around the selection. */
+  maxLines?: number;
 }
 
 /** Every job of the session: id, state, definition, label, elapsed, tokens, tool calls. */
-export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
+export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_SAFE_INTEGER }: AgentsListProps) {
   if (jobs.length === 0) {
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
@@ -34,10 +36,16 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
   ]);
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
   const inner = width - 4;
+  // Border, title and key hint take four lines; the rest is a window that keeps the selection in view.
+  const room = Math.max(1, maxLines - 4);
+  const first = jobs.length <= room ? 0 : Math.min(Math.max(0, selected - room + 1), jobs.length - room);
+  const shown = jobs.slice(first, first + room);
+  const hidden = first > 0 || first + room < jobs.length ? ` · ${first + 1}–${first + shown.length} of ${jobs.length}` : '';
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>{`Sub-agents (${jobs.length})`}</Text>
-      {jobs.map((view, index) => {
+      <Text bold wrap="truncate-end">{`Sub-agents (${jobs.length})${hidden}`}</Text>
+      {shown.map((view, shownIndex) => {
+        const index = first + shownIndex;
         const { job } = view;
         const c = cells[index]!;
         const delivery = view.delivery === 'woke' ? `${deliveryText(view)} · ` : '';
@@ -48,7 +56,9 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
           </Text>
         );
       })}
-      <Text dimColor>↑/↓ move · Enter open · x stop · Esc back</Text>
+      <Text dimColor wrap="truncate-end">
+        ↑/↓ move · Enter open · x stop · Esc back
+      </Text>
     </Box>
   );
 }

@@ -13,10 +13,12 @@ export interface AgentsViewProps {
   active: boolean;
   onStop: (id: string) => void;
   onClose: () => void;
+  /** Lines the view may take, border included. */
+  maxLines?: number;
 }
 
 /** /agents: the list, and one job opened from it. ↑/↓ move, Enter opens, x stops, Esc goes back. */
-export function AgentsView({ jobs, now, width, active, onStop, onClose }: AgentsViewProps) {
+export function AgentsView({ jobs, now, width, active, onStop, onClose, maxLines }: AgentsViewProps) {
   const [selected, setSelected] = useState(0);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   // Mirrors of the state for the key handler: keys that arrive in one chunk ("↓⏎") all reach
@@ -51,6 +53,6 @@ export function AgentsView({ jobs, now, width, active, onStop, onClose }: Agents
     { isActive: active },
   );
 
-  if (open) return <AgentDetail view={open} now={now} width={width} />;
-  return <AgentsList jobs={jobs} selected={index} now={now} width={width} />;
+  if (open) return <AgentDetail view={open} now={now} width={width} maxLines={maxLines} />;
+  return <AgentsList jobs={jobs} selected={index} now={now} width={width} maxLines={maxLines} />;
 }

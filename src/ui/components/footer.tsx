@@ -13,22 +13,32 @@ export interface FooterProps {
   width: number;
   /** Replaces the key hint while a key waits for its second press. */
   message?: string;
+  /** 1 on a very short terminal: the status line only (or the message, when there is one). */
+  lines?: number;
 }
 
 /** Below this width the status segment takes its short form. */
 export const NARROW = 80;
 
 /** Model, context and the sub-agent status segment; then the key hint. */
-export function Footer({ model, contextTokens, jobs, now, width, message }: FooterProps) {
+export function Footer({ model, contextTokens, jobs, now, width, message, lines = 2 }: FooterProps) {
   const status = statusSegment(jobs, now);
   const segment = width < NARROW ? status.short : status.text;
   const parts = [model, `ctx ${formatTokens(contextTokens)}`, ...(segment ? [segment] : [])];
+  if (lines <= 0) return null;
+  if (lines === 1 && message) {
+    return (
+      <Text color="yellow" wrap="truncate-end">
+        {cutLine(message, width)}
+      </Text>
+    );
+  }
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate-end">
         {cutLine(parts.join(' · '), width)}
       </Text>
-      {message ? (
+      {lines === 1 ? null : message ? (
         <Text color="yellow" wrap="truncate-end">
           {cutLine(message, width)}
         </Text>

@@ -1,5 +1,8 @@
 import { Box, Static, Text } from 'ink';
+import type { ReactNode } from 'react';
 import { cutLine } from '../format.js';
+import { LIVE_TEXT_MAX } from '../state/live-layout.js';
+import { wrapCells } from '../text-cells.js';
 import type { Entry, LiveTool } from '../state/transcript.js';
 import { TranscriptEntry } from './transcript-entry.js';
 
@@ -16,33 +19,67 @@ export function TranscriptView({ entries, width }: { entries: Entry[]; width: nu
   );
 }
 
-/** How many lines of streaming text stay on screen; the whole message prints when it ends. */
-const LIVE_LINES = 12;
-
 export interface LiveRegionProps {
   text: string;
   thinking: boolean;
   tools: LiveTool[];
   busy: boolean;
   width: number;
+  /** Lines the streamed text may take (its tail shows); default LIVE_TEXT_MAX. */
+  textLines?: number;
+  /** Lines the running tools may take. */
+  toolLines?: number;
+}
+
+/** The streamed text as screen lines at this width. */
+export function liveTextLines(text: string, width: number): string[] {
+  return text ? wrapCells(text.replace(/\n+$/, ''), width) : [];
+}
+
+/** Lines the running tools take: the call, and its last output line when it has one. */
+export function liveToolLines(tools: readonly LiveTool[]): number {
+  return tools.reduce((n, tool) => n + (tool.update ? 2 : 1), 0);
 }
 
 /** What is happening now: streaming text, running tools, or a working indicator. */
-export function LiveRegion({ text, thinking, tools, busy, width }: LiveRegionProps) {
-  const lines = text.split('\n');
-  const shown = lines.slice(-LIVE_LINES).join('\n');
+export function LiveRegion({
+  text,
+  thinking,
+  tools,
+  busy,
+  width,
+  textLines = LIVE_TEXT_MAX,
+  toolLines = Number.MAX_SAFE_INTEGER,
+}: LiveRegionProps) {
+  const all = liveTextLines(text, width);
+  const room = Math.max(0, textLines);
+  const shown = all.length > room ? (room > 0 ? ['…', ...all.slice(all.length - room + 1)] : []) : all;
+  const toolRows: { key: string; line: ReactNode }[] = [];
+  for (const tool of tools) {
+    toolRows.push({
+      key: `${tool.id}:call`,
+      line: (
+        <>
+          <Text color="yellow">● </Text>
+          {cutLine(`${tool.name} ${tool.label}`.trim(), width - 2)}
+        </>
+      ),
+    });
+    if (tool.update)
+      toolRows.push({ key: `${tool.id}:update`, line: <Text dimColor>{cutLine(`  ⎿ ${tool.update}`, width)}</Text> });
+  }
   const idleIndicator = busy && !text && tools.length === 0;
   return (
     <Box flexDirection="column">
-      {text ? <Text>{lines.length > LIVE_LINES ? `…\n${shown}` : shown}</Text> : null}
-      {tools.map((tool) => (
-        <Box key={tool.id} flexDirection="column">
-          <Text>
-            <Text color="yellow">● </Text>
-            {cutLine(`${tool.name} ${tool.label}`.trim(), width - 2)}
-          </Text>
-          {tool.update ? <Text dimColor>{cutLine(`  ⎿ ${tool.update}`, width)}</Text> : null}
-        </Box>
+      {shown.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      {toolRows.slice(0, Math.max(0, toolLines)).map((row) => (
+        <Text key={row.key} wrap="truncate-end">
+          {row.line}
+        </Text>
       ))}
       {idleIndicator ? <Text dimColor>{`${thinking ? 'thinking…' : 'working…'} (Esc to interrupt)`}</Text> : null}
     </Box>

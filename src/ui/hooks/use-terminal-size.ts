@@ -23,25 +23,26 @@ const SETTLE_MS = 100;
  * width, but a terminal that reflows has already re-wrapped those lines into more (narrower)
  * or fewer (wider) rows, so the erase misses some or eats into the transcript. Nothing short of
  * a full redraw knows where the live area now starts, so the app redraws once the size settles.
+ * A shorter screen redraws too: until the live area shrinks to fit, Ink repaints everything it
+ * ever printed (its full-screen path), and the fresh print puts one clean copy back.
  */
 export function useTerminalSize(clock: Clock): TerminalSize {
   const { stdout } = useStdout();
-  const read = () => ({ width: stdout.columns || 80, height: stdout.rows || Infinity });
-  const [size, setSize] = useState(() => ({ ...read(), generation: 0 }));
+  const [size, setSize] = useState(() => ({ ...readSize(stdout), generation: 0 }));
   useEffect(() => {
-    let drawnWidth = stdout.columns || 80;
+    let drawn = readSize(stdout);
     let handle: unknown;
     const settled = () => {
       handle = undefined;
-      const now = read();
-      const redraw = now.width !== drawnWidth;
-      drawnWidth = now.width;
+      const now = readSize(stdout);
+      const redraw = now.width !== drawn.width || (now.height < drawn.height && Number.isFinite(drawn.height));
+      drawn = now;
       if (redraw) stdout.write(CLEAR_TERMINAL);
       setSize((before) => ({ ...now, generation: before.generation + (redraw ? 1 : 0) }));
     };
     const onResize = () => {
       // Rows matter at once (the live area must fit); the redraw waits for the size to settle.
-      setSize((before) => ({ ...before, height: read().height }));
+      setSize((before) => ({ ...before, height: readSize(stdout).height }));
       if (handle !== undefined) clock.clearTimeout(handle);
       handle = clock.setTimeout(settled, SETTLE_MS);
     };
@@ -50,7 +51,10 @@ export function useTerminalSize(clock: Clock): TerminalSize {
       stdout.off('resize', onResize);
       if (handle !== undefined) clock.clearTimeout(handle);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `read` only reads `stdout`
   }, [stdout, clock]);
   return size;
+}
+
+function readSize(stdout: NodeJS.WriteStream): { width: number; height: number } {
+  return { width: stdout.columns || 80, height: stdout.rows || Infinity };
 }

@@ -33,11 +33,16 @@ describe('useTerminalSize', () => {
     await settle();
     expect(frame(rendered)).toBe('40x14 #1');
     expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(1);
-    // Only the height changes: nothing to redraw.
+    // A taller screen: nothing to redraw; a shorter one redraws.
     resize(40, 30);
     clock.advance(100);
     await settle();
     expect(frame(rendered)).toBe('40x30 #1');
     expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(1);
+    resize(40, 12);
+    clock.advance(100);
+    await settle();
+    expect(frame(rendered)).toBe('40x12 #2');
+    expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(2);
   });
 });
