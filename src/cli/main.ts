@@ -1,4 +1,8 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { captureEarlyInput } from '../start/early-input.js';
+
+/** Flags that never start the TUI: no need to hold the terminal's keys for it. */
+const NOT_INTERACTIVE = new Set(['-p', '--print', '-h', '--help', '-v', '--version']);
 
 /**
  * Entry point of the CLI bundle. `--version` answers before anything else loads; every
@@ -9,6 +13,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
+  // The TUI is likely: take the terminal's keys from now on, so nothing typed while it loads is
+  // echoed above it or lost. Every other path gives the terminal back.
+  const interactive = process.stdin.isTTY && process.stdout.isTTY && !argv.some((arg) => NOT_INTERACTIVE.has(arg.split('=')[0]!));
+  const early = interactive ? captureEarlyInput(process.stdin) : undefined;
   const { runCli } = await import('./program.js');
-  return runCli(argv);
+  return runCli(argv, early);
 }

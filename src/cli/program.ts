@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import type { EarlyInput } from '../start/early-input.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 
 function positiveInt(value: string): number {
@@ -43,8 +44,20 @@ function buildProgram(): Command {
     .exitOverride();
 }
 
-/** Parses argv and runs the chosen front end; returns the exit code. */
-export async function runCli(argv: string[]): Promise<number> {
+/**
+ * Parses argv and runs the chosen front end; returns the exit code. `early` holds the keys
+ * typed since start-up: the TUI takes them, every other path gives the terminal back.
+ */
+export async function runCli(argv: string[], early?: EarlyInput): Promise<number> {
+  let tui = false;
+  try {
+    return await chooseAndRun(argv, early, () => (tui = true));
+  } finally {
+    if (!tui) early?.release();
+  }
+}
+
+async function chooseAndRun(argv: string[], early: EarlyInput | undefined, startingTui: () => void): Promise<number> {
   const program = buildProgram();
   try {
     program.parse(argv, { from: 'user' });
@@ -69,6 +82,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const { runHeadless } = await import('./headless.js');
     return runHeadless(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
+  startingTui();
   const { runInteractive } = await import('../ui/run.js');
-  return runInteractive(options);
+  return runInteractive(options, early);
 }

@@ -2,6 +2,7 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
+import type { EarlyInput } from '../start/early-input.js';
 import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
 import { App } from './App.js';
@@ -11,17 +12,24 @@ import { uiSessionFrom } from './ui-session.js';
 /** How long after a clean quit a stray handle (an idle keep-alive socket) may keep the process up. */
 const EXIT_GRACE_MS = 1500;
 
-/** The interactive TUI: opens the session, renders the app, and returns the exit code when the user quits. */
-export async function runInteractive(options: CliOptions): Promise<number> {
+/**
+ * The interactive TUI: opens the session, renders the app, and returns the exit code when the
+ * user quits. `early` holds what was typed while it started; the app's input receives it first.
+ */
+export async function runInteractive(options: CliOptions, early?: EarlyInput): Promise<number> {
   const approvals = new ApprovalBroker();
   let opened: OpenedSession;
   try {
     const setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
+    early?.release();
     process.stderr.write(stderrLines(process.env, process.stderr).error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
+  // Put back into stdin, what was typed reaches the app's keys as if typed now, in order.
+  const typed = early?.take();
+  if (typed) process.stdin.unshift(typed, 'utf8');
 
   let requestQuit = () => {};
   const quitRequested = new Promise<void>((resolve) => {

@@ -84,4 +84,24 @@ describe('the terminal', () => {
     expect(count(after, /Esc interrupt/), after).toBe(1);
     expect(count(after, /^sub-1 /m), after).toBe(1);
   });
+
+  it('keeps what is typed during start-up and sends it once the app is ready', async () => {
+    tui.mock.script({ text: 'Heard you early.' });
+    const pane = tui.launch({ variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${tui.mock.anthropicBaseURL}`] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Raw mode is on from Node's first moments; on a loaded machine Node itself may start later,
+    // and keys typed before are echoed by the terminal (nothing in the process can stop that).
+    const raw = pane.raw();
+    pane.type('hello early');
+    // The keys went in before the app was ready, or the test proves nothing.
+    expect(pane.capture()).not.toContain('/help');
+    const text = await pane.screen(/Heard you early\./, { history: true });
+    expect(text).toContain('› hello early');
+    if (raw) {
+      const lines = text.split('\n').filter((line) => line.trim() !== '');
+      expect(lines[0]).toMatch(/^· outrider · /);
+      expect(count(text, /hello early/)).toBe(1);
+    }
+    expect(JSON.stringify(tui.mock.requests[0]!.body.messages)).toContain('hello early');
+  });
 });

@@ -33,6 +33,8 @@ export interface Pane {
   /** tmux key names (`Escape`, `C-c`, `Enter`, `BTab`) or literal text with `-l`. */
   key(...keys: string[]): void;
   resize(width: number, height: number): void;
+  /** The pane's terminal takes keys one by one (raw mode: no line editing, no echo). */
+  raw(): boolean;
   /** Every byte the app wrote to the terminal so far (escape sequences included). */
   output(): string;
   dead(): boolean;
@@ -149,6 +151,11 @@ export function useTui(): TuiHarness {
       },
       resize(w, h) {
         tmux('resize-window', '-t', name, '-x', String(w), '-y', String(h));
+      },
+      raw() {
+        const tty = tmux('display-message', '-p', '-t', name, '#{pane_tty}').trim();
+        const modes = execFileSync('stty', ['-F', tty, '-a'], { encoding: 'utf8' });
+        return /(^|\s)-icanon(\s|$)/.test(modes);
       },
       output: () => readFileSync(log, 'utf8'),
       dead: () => tmux('list-panes', '-t', name, '-F', '#{pane_dead}').trim() === '1',
