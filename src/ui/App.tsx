@@ -177,7 +177,15 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
         textLines={budget.text}
         toolLines={budget.tools}
       />
-      <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} maxLines={budget.rows} />
+      <ActivityRows
+        jobs={rows}
+        now={now}
+        width={width}
+        waiting={waiting}
+        maxLines={budget.rows}
+        costOf={(view) => session.costOf(view.job.usage)}
+        root={session.root}
+      />
       {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} maxLines={budget.approval} /> : null}
       {view === 'agents' ? (
         <AgentsView
@@ -188,6 +196,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
           onStop={commands.stopJobs}
           onClose={() => setView('main')}
           maxLines={budget.bottom}
+          root={session.root}
         />
       ) : (
         <PromptInput

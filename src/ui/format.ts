@@ -29,13 +29,15 @@ export function retryText(event: { attempt: number; maxRetries: number; delayMs:
   return `retrying in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason}, attempt ${event.attempt}/${event.maxRetries})`;
 }
 
-/** What the user reads when a turn did not complete; undefined when it did. */
-export function causeText(cause: StopCause): string | undefined {
+/** What the user reads when a turn did not complete; undefined when it did. `running`: sub-agents still running. */
+export function causeText(cause: StopCause, running = 0): string | undefined {
   switch (cause.kind) {
     case 'completed':
       return undefined;
     case 'aborted':
-      return 'interrupted (sub-agents keep running)';
+      return running > 0
+        ? `interrupted (${running === 1 ? 'the sub-agent keeps' : `${running} sub-agents keep`} running)`
+        : 'interrupted';
     case 'limit':
       return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
     case 'error':

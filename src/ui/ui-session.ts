@@ -19,6 +19,8 @@ export interface CostRow {
 /** The part of an opened session the TUI talks to: it renders events and sends intents. */
 export interface UiSession {
   readonly model: string;
+  /** The workspace root: paths are shown relative to it. */
+  readonly root: string;
   readonly warnings: readonly string[];
   /** Messages already in the history when the app started (a resumed session). */
   readonly resumedMessages: number;
@@ -34,6 +36,8 @@ export interface UiSession {
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   /** The parent, then each job; `total` covers all of them. */
   costs(): { rows: CostRow[]; total: CostRow };
+  /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
+  costOf(usage: Usage): number | undefined;
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -41,6 +45,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
   const { session } = opened;
   return {
     model: opened.model,
+    root: session.workspace.root,
     warnings: opened.warnings,
     resumedMessages: session.messages().length,
     storedJobs: opened.storedJobs,
@@ -53,5 +58,6 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
     }),
+    costOf: (usage) => opened.costOf(usage),
   };
 }

@@ -53,8 +53,8 @@ describe('the interactive TUI', () => {
     });
     pane.type('investigate with two sub-agents');
     // The parent's answer and both live rows, on one screen (children answer 2.5 s later).
-    const busy = await pane.screen(/Two sub-agents are on it\.[\s\S]*sub-2 {2}.*running/);
-    expect(busy).toMatch(/sub-1 {2}.*running \d+s · 0 tools/);
+    const busy = await pane.screen(/Two sub-agents are on it\.[\s\S]*sub-2 {2}thinking/);
+    expect(busy).toMatch(/sub-1 {2}thinking… · \d+s · 0 tools · 0 tok/);
     expect(busy).toMatch(/subagents: 2 running \(oldest \d+s\)/);
     expect(busy.indexOf('sub-1  ')).toBeLessThan(busy.indexOf('sub-2  '));
     expect(busy).toContain('Two sub-agents are on it.');
@@ -93,7 +93,7 @@ describe('the interactive TUI', () => {
       return { toolCalls: [{ name: 'agent_start', args: { task: 'never finishes' } }] };
     });
     pane.type('start one that hangs');
-    await pane.screen(/sub-1 {2}thinking… {2}running/);
+    await pane.screen(/sub-1 {2}thinking… · \d+s/);
     pane.key('C-c');
     await pane.screen(/press Ctrl\+C again to quit/);
     const pressed = Date.now();

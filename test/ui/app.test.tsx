@@ -104,7 +104,7 @@ describe('the app', () => {
     await send(rendered, 'a queued question');
     expect(frame(rendered)).toContain('queued: a queued question');
     await keys(rendered, KEY.escape);
-    await until(() => frame(rendered).includes('■ interrupted (sub-agents keep running)'));
+    await until(() => frame(rendered).includes('■ interrupted (the sub-agent keeps running)'));
     expect(s.opened.agents.manager.get('sub-1').state).toBe('running');
     // The queued prompt comes back to the input instead of being sent.
     expect(frame(rendered)).not.toContain('queued: a queued question');

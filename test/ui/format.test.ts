@@ -47,7 +47,9 @@ describe('retryText and causeText', () => {
 
   it('says nothing for a completed run and names every other end', () => {
     expect(causeText({ kind: 'completed' })).toBeUndefined();
-    expect(causeText({ kind: 'aborted' })).toBe('interrupted (sub-agents keep running)');
+    expect(causeText({ kind: 'aborted' })).toBe('interrupted');
+    expect(causeText({ kind: 'aborted' }, 1)).toBe('interrupted (the sub-agent keeps running)');
+    expect(causeText({ kind: 'aborted' }, 3)).toBe('interrupted (3 sub-agents keep running)');
     expect(causeText({ kind: 'limit', limit: 'maxTurns', detail: 'reached 10 turns' })).toContain('reached 10 turns');
     expect(causeText({ kind: 'error', message: 'overloaded' })).toBe('error: overloaded');
   });

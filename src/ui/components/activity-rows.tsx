@@ -11,10 +11,14 @@ export interface ActivityRowsProps {
   waiting?: ReadonlyMap<string, string>;
   /** Lines the rows may take; past it the last line counts the rest (`+5 more running`). */
   maxLines?: number;
+  /** A job's cost so far (undefined when the price is unknown). */
+  costOf?: (view: JobView) => number | undefined;
+  /** The workspace root: paths are shown relative to it. */
+  root?: string;
 }
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
-export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER }: ActivityRowsProps) {
+export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root }: ActivityRowsProps) {
   if (jobs.length === 0 || maxLines <= 0) return null;
   const collapsed = jobs.length > maxLines;
   const shown = collapsed ? jobs.slice(0, maxLines - 1) : jobs;
@@ -24,7 +28,11 @@ export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_
         const asks = waiting?.get(view.job.id);
         return (
           <Text key={view.job.id} wrap="truncate-end" color={asks ? 'yellow' : undefined}>
-            {formatRow(view, now, width, asks ? `waiting for approval: ${asks}` : undefined)}
+            {formatRow(view, now, width, {
+              instead: asks ? `waiting for approval: ${asks}` : undefined,
+              cost: costOf?.(view),
+              root,
+            })}
           </Text>
         );
       })}

@@ -12,6 +12,8 @@ export interface AgentDetailProps {
   width: number;
   /** Lines the view may take, border included: the result and the transcript tail give way. */
   maxLines?: number;
+  /** The workspace root: paths are shown relative to it. */
+  root?: string;
 }
 
 /** Lines of a result shown before it is cut, with room to spare. */
@@ -22,7 +24,7 @@ const TASK_LINES = 3;
 type Line = { text: string; color?: string; dim?: boolean; bold?: boolean };
 
 /** One job: its task, what it does now, its result or error, and the tail of its transcript. */
-export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEGER }: AgentDetailProps) {
+export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEGER, root }: AgentDetailProps) {
   const { job, tail } = view;
   const inner = Math.max(1, width - 4);
   const ended = job.state === 'done' || job.state === 'error' || job.state === 'aborted';
@@ -33,7 +35,7 @@ export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEG
       .slice(0, TASK_LINES)
       .map((text, i) => ({ text: i === TASK_LINES - 1 && task.length > TASK_LINES ? cutLine(`${text} …`, inner) : text })),
   );
-  if (!ended) head.push({ text: cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state))}`, inner) });
+  if (!ended) head.push({ text: cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state, root))}`, inner) });
   if (job.error) head.push({ text: cutLine(`Error: ${oneLine(job.error)}`, inner), color: 'red' });
   const delivery = ended ? deliveryText(view) : undefined;
   if (delivery) head.push({ text: `Parent: ${delivery}`, dim: true });

@@ -3,7 +3,7 @@ import type { Job } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatTokens, oneLine } from '../../core/text.js';
 import { cutLine, plural } from '../format.js';
-import { deliveryText, elapsedOf } from '../state/job-status.js';
+import { deliveryText, elapsedOf, stateLabel } from '../state/job-status.js';
 import type { JobView } from '../state/jobs.js';
 
 export interface AgentsListProps {
@@ -28,7 +28,7 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
   }
   const cells = jobs.map(({ job }) => [
     job.id,
-    job.state,
+    stateLabel(job.state),
     job.definition,
     elapsedOf(job, now),
     `${formatTokens(totalTokens(job.usage))} tok`,

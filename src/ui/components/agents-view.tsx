@@ -15,10 +15,12 @@ export interface AgentsViewProps {
   onClose: () => void;
   /** Lines the view may take, border included. */
   maxLines?: number;
+  /** The workspace root: paths are shown relative to it. */
+  root?: string;
 }
 
 /** /agents: the list, and one job opened from it. ↑/↓ move, Enter opens, x stops, Esc goes back. */
-export function AgentsView({ jobs, now, width, active, onStop, onClose, maxLines }: AgentsViewProps) {
+export function AgentsView({ jobs, now, width, active, onStop, onClose, maxLines, root }: AgentsViewProps) {
   const [selected, setSelected] = useState(0);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   // Mirrors of the state for the key handler: keys that arrive in one chunk ("↓⏎") all reach
@@ -53,6 +55,6 @@ export function AgentsView({ jobs, now, width, active, onStop, onClose, maxLines
     { isActive: active },
   );
 
-  if (open) return <AgentDetail view={open} now={now} width={width} maxLines={maxLines} />;
+  if (open) return <AgentDetail view={open} now={now} width={width} maxLines={maxLines} root={root} />;
   return <AgentsList jobs={jobs} selected={index} now={now} width={width} maxLines={maxLines} />;
 }

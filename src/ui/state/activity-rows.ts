@@ -1,23 +1,37 @@
-import { cutLine, lineLength } from '../format.js';
 import { oneLine } from '../../core/text.js';
+import { cutLine, lineLength } from '../format.js';
 import { type JobView, describeActivity } from './jobs.js';
-import { jobFigures } from './job-status.js';
+import { elapsedOf, figureParts } from './job-status.js';
 
 const GAP = '  ';
-/** Below this many cells for the activity itself, the figures give way to it. */
-const MIN_ACTIVITY = 12;
+const SEP = ' · ';
+/** The action keeps at least this many cells before figures give way to it. */
+const MIN_ACTION = 24;
+
+export interface RowOptions {
+  /** Replaces the activity (a job waiting for the user's approval). */
+  instead?: string;
+  /** The job's cost so far, when the price is known. */
+  cost?: number;
+  /** The workspace root: paths in the activity are shown relative to it. */
+  root?: string;
+}
 
 /**
- * One row on one line of at most `width` cells: `sub-2  <activity>  running 1m20s · …`.
- * The activity is cut first, so the figures stay readable on narrow terminals. `instead`
- * replaces the activity (a job waiting for the user's approval).
+ * One row on one line of at most `width` cells: `sub-2  grep "auth" src/ · 1m20s · 12 tools ·
+ * 18k tok · $0.04`. When it does not fit, figures drop from the end first: id, state and
+ * action stay (the action cut last).
  */
-export function formatRow(view: JobView, now: number, width: number, instead?: string): string {
+export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
   const { job } = view;
-  const activity = oneLine(instead ?? describeActivity(view.activity, job.state));
   const head = `${job.id}${GAP}`;
-  const tail = `${GAP}${jobFigures(job, now)}`;
-  const room = width - lineLength(head) - lineLength(tail);
-  if (room >= MIN_ACTIVITY) return `${head}${cutLine(activity, room)}${tail}`;
-  return cutLine(`${head}${activity}${tail}`, width);
+  if (job.state === 'queued') return cutLine(`${head}queued${SEP}${elapsedOf(job, now)}`, width);
+  const action = oneLine(options.instead ?? describeActivity(view.activity, job.state, options.root));
+  const figures = figureParts(job, now, options.cost);
+  for (let keep = figures.length; keep > 0; keep -= 1) {
+    const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;
+    const room = width - lineLength(head) - lineLength(tail);
+    if (room >= Math.min(lineLength(action), MIN_ACTION)) return `${head}${cutLine(action, room)}${tail}`;
+  }
+  return cutLine(`${head}${action}`, width);
 }

@@ -2,7 +2,24 @@ import type { Job, JobState } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatDuration, formatTokens, oneLine } from '../../core/text.js';
 import { plural } from '../format.js';
-import type { JobView } from './jobs.js';
+
+/** The one word the UI uses for each state: a stopped job is `stopped`, a failed one `failed`, everywhere. */
+export function stateLabel(state: JobState): string {
+  switch (state) {
+    case 'queued':
+    case 'running':
+    case 'done':
+      return state;
+    case 'error':
+      return 'failed';
+    case 'aborted':
+      return 'stopped';
+    default: {
+      const unhandled: never = state;
+      return String(unhandled);
+    }
+  }
+}
 
 /** Time since a job started (or was queued), frozen when it ended. */
 export function elapsedOf(job: Job, now: number): string {
@@ -10,13 +27,31 @@ export function elapsedOf(job: Job, now: number): string {
   return formatDuration((job.endedAt ?? now) - since);
 }
 
-/** `running 1m20s · 12 tools · 18k tok`: the figures a row ends with. */
+/** `$0.04`, `$1.20`; undefined when the price is unknown. */
+export function formatCost(cost: number | undefined): string | undefined {
+  if (cost === undefined) return undefined;
+  return cost > 0 && cost < 0.01 ? '<$0.01' : `$${cost.toFixed(2)}`;
+}
+
+/** `1m20s`, `12 tools`, `18k tok`, `$0.04`: a job's figures, most important first. */
+export function figureParts(job: Job, now: number, cost?: number): string[] {
+  const price = formatCost(cost);
+  return [
+    elapsedOf(job, now),
+    plural(job.toolCalls, 'tool'),
+    `${formatTokens(totalTokens(job.usage))} tok`,
+    ...(price ? [price] : []),
+  ];
+}
+
+/** `running 1m20s · 12 tools · 18k tok`: a job's state and figures, as /agents heads a job. */
 export function jobFigures(job: Job, now: number): string {
-  return `${job.state} ${elapsedOf(job, now)} · ${plural(job.toolCalls, 'tool')} · ${formatTokens(totalTokens(job.usage))} tok`;
+  const [elapsed, ...rest] = figureParts(job, now);
+  return [`${stateLabel(job.state)} ${elapsed}`, ...rest].join(' · ');
 }
 
 /** How the parent model heard of an ended job, for /agents; undefined when unknown (an earlier run's job). */
-export function deliveryText(view: Pick<JobView, 'owed' | 'delivery'>): string | undefined {
+export function deliveryText(view: { owed: boolean; delivery?: 'woke' | 'notice' | 'poll' }): string | undefined {
   if (view.delivery === 'woke') return 'woke the parent';
   if (view.delivery === 'notice') return 'told with a completion notice';
   if (view.delivery === 'poll') return 'read by the parent (agent_poll)';
@@ -30,31 +65,17 @@ export function completionLine(job: Job): string {
 
 /**
  * The status segment: `subagents: 2 running (oldest 1m20s), 1 queued, 3 done`, and a short
- * form for narrow terminals (`agents 2▶ 1… 3✓`). Empty when there are no jobs.
+ * form for narrow terminals (`2 running · 1 queued · 3 done`). Empty when there are no jobs.
  */
 export function statusSegment(jobs: readonly Pick<Job, 'state' | 'startedAt'>[], now: number): { text: string; short: string } {
   if (jobs.length === 0) return { text: '', short: '' };
-  const count = (state: JobState) => jobs.filter((j) => j.state === state).length;
   const running = jobs.filter((j) => j.state === 'running');
   const oldest = Math.min(...running.map((j) => j.startedAt ?? now));
-  const parts: string[] = [];
-  const shortParts: string[] = [];
-  if (running.length) {
-    parts.push(`${running.length} running (oldest ${formatDuration(now - oldest)})`);
-    shortParts.push(`${running.length}▶`);
+  const counts: string[] = [];
+  for (const state of ['running', 'queued', 'done', 'error', 'aborted'] as const) {
+    const n = jobs.filter((j) => j.state === state).length;
+    if (n) counts.push(`${n} ${stateLabel(state)}`);
   }
-  const labels: [JobState, string, string][] = [
-    ['queued', 'queued', '…'],
-    ['done', 'done', '✓'],
-    ['error', 'failed', '✗'],
-    ['aborted', 'stopped', '■'],
-  ];
-  for (const [state, word, mark] of labels) {
-    const n = count(state);
-    if (n) {
-      parts.push(`${n} ${word}`);
-      shortParts.push(`${n}${mark}`);
-    }
-  }
-  return { text: `subagents: ${parts.join(', ')}`, short: `agents ${shortParts.join(' ')}` };
+  const text = running.length ? [`${counts[0]} (oldest ${formatDuration(now - oldest)})`, ...counts.slice(1)] : counts;
+  return { text: `subagents: ${text.join(', ')}`, short: counts.join(' · ') };
 }

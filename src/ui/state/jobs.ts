@@ -4,7 +4,9 @@ import { addUsage } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import { oneLine } from '../../core/text.js';
+import { stateLabel } from './job-status.js';
 import { describeMessage } from './message-lines.js';
+import { toolAction } from './tool-text.js';
 
 /** What a job is doing now, as its events tell it. */
 export type Activity =
@@ -13,7 +15,7 @@ export type Activity =
   | { kind: 'thinking' }
   /** The rolling tail of the text it streams. */
   | { kind: 'writing'; tail: string }
-  | { kind: 'tool'; name: string; label: string }
+  | { kind: 'tool'; name: string; label: string; args?: unknown }
   | { kind: 'ended' };
 
 /** One job as the UI knows it: the manager's last snapshot, kept current by the job's own events. */
@@ -93,7 +95,7 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
       return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };
     }
     case 'tool_start':
-      return { ...view, job: { ...job, toolCalls: job.toolCalls + 1 }, activity: { kind: 'tool', name: event.name, label: event.label } };
+      return { ...view, job: { ...job, toolCalls: job.toolCalls + 1 }, activity: { kind: 'tool', name: event.name, label: event.label, args: event.args } };
     case 'usage': {
       const u = event.usage;
       return { ...view, job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output } };
@@ -149,8 +151,8 @@ export function owedJobs(jobs: JobsState): string[] {
     .map((view) => view.job.id);
 }
 
-/** `grep auth`, `writing: …the tail`, `thinking…`: one line saying what the job does now. */
-export function describeActivity(activity: Activity, state: Job['state']): string {
+/** `grep "auth" src/`, `writing: …the tail`, `thinking…`: one line saying what the job does now (paths relative to `root`). */
+export function describeActivity(activity: Activity, state: Job['state'], root?: string): string {
   switch (activity.kind) {
     case 'queued':
       return 'queued';
@@ -161,9 +163,9 @@ export function describeActivity(activity: Activity, state: Job['state']): strin
     case 'writing':
       return `writing: ${oneLine(activity.tail, 60, 'tail')}`;
     case 'tool':
-      return `${activity.name} ${activity.label}`.trim();
+      return toolAction(activity.name, activity.args, activity.label, root);
     case 'ended':
-      return state;
+      return stateLabel(state);
     default: {
       const unhandled: never = activity;
       return String(unhandled);

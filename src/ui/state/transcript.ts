@@ -92,15 +92,24 @@ export function markIdleCompletions(state: TranscriptState, stillOwed: (id: stri
   return { ...state, entries: [...state.entries.slice(0, -1), { ...last, idle: true }] };
 }
 
+/** What the transcript needs to know of the jobs when it words an event. */
+export interface JobFacts {
+  /** Jobs whose completion the model has not heard of yet (a turn without a prompt carries them). */
+  owed: readonly string[];
+  /** Sub-agents still queued or running. */
+  running: number;
+}
+
+const noJobFacts: JobFacts = { owed: [], running: 0 };
+
 /**
  * One session event into the transcript. Every event type is named, so a new one fails to
  * compile here. Job events are the job reducer's, except the ones the caller turns into lines.
- * `owed`: the jobs whose completion the model has not heard of yet (a turn without a prompt carries them).
  */
-export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent, owed: readonly string[] = []): TranscriptState {
+export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts = noJobFacts): TranscriptState {
   switch (event.type) {
     case 'submit': {
-      const entry: EntryBody = event.prompt === undefined ? { kind: 'wake', ids: [...owed] } : { kind: 'user', text: event.prompt };
+      const entry: EntryBody = event.prompt === undefined ? { kind: 'wake', ids: [...jobs.owed] } : { kind: 'user', text: event.prompt };
       return { ...append(state, entry), turnRunning: true };
     }
     case 'text_delta':
@@ -145,7 +154,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       return append(state, { kind: 'notice', level: event.level, text: event.text });
     case 'run_end': {
       const settled = { ...settleLive(state), turnRunning: false };
-      const text = causeText(event.cause);
+      const text = causeText(event.cause, jobs.running);
       return text ? append(settled, { kind: 'end', text, isError: event.cause.kind !== 'aborted' }) : settled;
     }
     case 'budget_reached':

@@ -1,5 +1,5 @@
 import type { SequencedEvent } from '../../core/session/event-stream.js';
-import { type JobsState, applyJobEvent, jobsFromStore, owedJobs } from './jobs.js';
+import { type JobsState, activeJobs, applyJobEvent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import {
@@ -45,9 +45,9 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
       continue;
     }
     const { event } = item.item;
-    const owed = event.type === 'submit' ? owedJobs(jobs) : [];
+    const facts = { owed: event.type === 'submit' ? owedJobs(jobs) : [], running: event.type === 'run_end' ? activeJobs(jobs).length : 0 };
     jobs = applyJobEvent(jobs, event);
-    transcript = applyTranscriptEvent(transcript, event, owed);
+    transcript = applyTranscriptEvent(transcript, event, facts);
     if (event.type === 'job_state' && (event.job.state === 'done' || event.job.state === 'error')) {
       transcript = jobEnded(transcript, event.job.id, completionLine(event.job));
     }

@@ -17,17 +17,30 @@ describe('activity rows', () => {
     ].reduce(applyJobEvent, noJobs);
     const rendered = await mount(<ActivityRows jobs={activeJobs(jobs)} now={5000} width={100} />);
     const lines = frame(rendered).split('\n');
-    expect(lines[0]).toMatch(/^sub-1 {2}thinking… {2}running 5s · 0 tools · 0 tok$/);
-    expect(lines[1]).toMatch(/^sub-2 {2}list_dir src {2}running 5s · 2 tools/);
+    expect(lines[0]).toMatch(/^sub-1 {2}thinking… · 5s · 0 tools · 0 tok$/);
+    expect(lines[1]).toMatch(/^sub-2 {2}list_dir src · 5s · 2 tools/);
     expect(lines[2]).toMatch(/^sub-10 {2}grep TODO/);
   });
 
-  it('shows state, elapsed, tool count and tokens', () => {
+  it('says what the job does, with elapsed time, tool count, tokens and cost; paths relative to the workspace', () => {
     const view = jobView(
       { number: 2, startedAt: 1000, toolCalls: 12, usage: { input: 15_000, output: 3_000, cacheRead: 0, cacheWrite: 0 } },
-      { activity: { kind: 'tool', name: 'grep', label: 'parseConfig' } },
+      { activity: { kind: 'tool', name: 'grep', label: 'auth in /work/p/src/', args: { pattern: 'auth', path: '/work/p/src/' } } },
     );
-    expect(formatRow(view, 81_000, 120)).toBe('sub-2  grep parseConfig  running 1m20s · 12 tools · 18k tok');
+    expect(formatRow(view, 81_000, 120, { cost: 0.0412, root: '/work/p' })).toBe('sub-2  grep "auth" src · 1m20s · 12 tools · 18k tok · $0.04');
+    expect(formatRow(view, 81_000, 120)).toBe('sub-2  grep "auth" /work/p/src/ · 1m20s · 12 tools · 18k tok');
+  });
+
+  it('keeps id, state and action at narrow widths and drops the figures from the end', () => {
+    const view = jobView(
+      { number: 2, startedAt: 1000, toolCalls: 12, usage: { input: 15_000, output: 3_000, cacheRead: 0, cacheWrite: 0 } },
+      { activity: { kind: 'tool', name: 'bash', label: 'npm test', args: { command: 'npm test -- --run' } } },
+    );
+    expect(formatRow(view, 81_000, 50, { cost: 0.04 })).toBe('sub-2  bash npm test -- --run · 1m20s · 12 tools');
+    expect(formatRow(view, 81_000, 30, { cost: 0.04 })).toBe('sub-2  bash npm test -- --run');
+    expect(formatRow(view, 81_000, 20)).toBe('sub-2  bash npm tes…');
+    // A queued job says so once, with how long it has waited.
+    expect(formatRow(jobView({ number: 5, state: 'queued', createdAt: 0 }), 12_000, 80)).toBe('sub-5  queued · 12s');
   });
 
   it('cuts each row to the width, keeping the figures while there is room', async () => {
@@ -40,8 +53,8 @@ describe('activity rows', () => {
     const lines = frame(rendered).split('\n');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(60);
-    expect(lines[0]).toMatch(/^sub-1 {2}writing: ….*… {2}running 3s · 1 tool · 0 tok$/);
-    expect(lines[1]).toMatch(/^sub-2 {2}bash multi line activ.*… {2}running/);
+    expect(lines[0]).toMatch(/^sub-1 {2}writing: ….*… · 3s · 1 tool · 0 tok$/);
+    expect(lines[1]).toMatch(/^sub-2 {2}bash multi line activity · 3s/);
 
     const narrow = formatRow(jobs[0]!, 3000, 30);
     expect(Array.from(narrow)).toHaveLength(30);

@@ -51,7 +51,7 @@ describe('/agents', () => {
     expect(text).toContain('Sub-agents (3)');
     expect(text).toMatch(/› sub-1\s+running\s+explore\s+1m20s\s+4.5k tok\s+3 tools\s+Find where the config is loaded/);
     expect(text).toMatch(/ {2}sub-2\s+done\s+general\s+15s\s+0 tok\s+1 tool\s+Summarize the README/);
-    expect(text).toMatch(/sub-3\s+error\s+explore\s+5s/);
+    expect(text).toMatch(/sub-3\s+failed\s+explore\s+5s/);
     expect(text).toContain('↑/↓ move · Enter open · x stop · Esc back');
   });
 

@@ -24,7 +24,7 @@ describe('Footer', () => {
   it('uses the short form on narrow terminals', async () => {
     const rendered = await mount(<Footer model="gpt-4.1" contextTokens={900} jobs={jobs} now={80_000} width={60} />);
     const [status, hint] = frame(rendered).split('\n');
-    expect(status).toBe('gpt-4.1 · ctx 900 · agents 2▶ 1… 3✓');
+    expect(status).toBe('gpt-4.1 · ctx 900 · 2 running · 1 queued · 3 done');
     expect(Array.from(hint!).length).toBeLessThanOrEqual(60);
   });
 

@@ -162,7 +162,12 @@ describe('the transcript', () => {
     expect(state.liveText).toBe('');
     const text = await show(state);
     expect(text).toContain('I was saying');
-    expect(text).toContain('■ interrupted (sub-agents keep running)');
+    expect(text).toMatch(/■ interrupted$/m);
+    // Said only when some run: the turn's end names them.
+    const withJobs = await show(
+      reduce(events({ type: 'job_state', job: job({ number: 1 }) }, { type: 'run_end', cause: { kind: 'aborted' } })),
+    );
+    expect(withJobs).toContain('■ interrupted (the sub-agent keeps running)');
 
     const failed = await show(reduce(events({ type: 'run_end', cause: { kind: 'error', message: 'invalid API key' } })));
     expect(failed).toContain('■ error: invalid API key');
