@@ -22,6 +22,7 @@ import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { liveBudget } from './state/live-layout.js';
+import { WORKING_TICK_MS, workingLine } from './state/turn-activity.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
@@ -69,8 +70,9 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   const rows = useMemo(() => activeJobs(state.jobs), [state.jobs]);
   const allJobs = useMemo(() => orderedJobs(state.jobs), [state.jobs]);
   const runningJobs = rows.length;
-  // Elapsed times move once a second while a job runs; every render reads the clock afresh.
-  useClockTick(clock, runningJobs > 0);
+  // The working line moves while a turn runs, elapsed times once a second while a job runs;
+  // every render reads the clock afresh.
+  useClockTick(clock, busy || runningJobs > 0, busy ? WORKING_TICK_MS : 1000);
   const now = clock.now();
 
   const ctrlC = useConfirmPress(confirmWindowMs, clock);
@@ -159,7 +161,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     height,
     bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width),
     approval: approvalHeight(approval),
-    working: busy && !transcript.liveText && transcript.tools.length === 0 ? 1 : 0,
+    working: busy ? 1 : 0,
     rows: rows.length,
     tools: liveToolLines(transcript.tools),
     text: liveTextLines(transcript.liveText, width).length,
@@ -170,9 +172,8 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       <TranscriptView key={generation} entries={transcript.entries} width={width} />
       <LiveRegion
         text={transcript.liveText}
-        thinking={transcript.thinking}
         tools={transcript.tools}
-        busy={busy && budget.working > 0}
+        working={busy && budget.working > 0 ? workingLine(state.turn, now, turn.busy === 'compact' ? 'compacting the conversation' : undefined) : undefined}
         width={width}
         textLines={budget.text}
         toolLines={budget.tools}

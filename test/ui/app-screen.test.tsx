@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/core/providers/types.js';
-import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, resize } from './harness.js';
+import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, resize, settle } from './harness.js';
 
 let session: TestSession | undefined;
 afterEach(async () => {
@@ -28,7 +28,7 @@ describe('the app on a short terminal', () => {
     resize(rendered, { rows: 14 });
     await keys(rendered, 'start eight', KEY.enter);
     const text = await until(() => /\+\d+ more/.test(frame(rendered)) && frame(rendered));
-    const live = linesFrom(text, /working…/);
+    const live = linesFrom(text, /Esc to interrupt/);
     expect(live.length).toBeLessThanOrEqual(13);
     expect(live.filter((line) => /^sub-\d+ /.test(line))).toHaveLength(6);
     // Four run and four wait for a slot (four at once by default).
@@ -37,8 +37,28 @@ describe('the app on a short terminal', () => {
 
     resize(rendered, { rows: 10 });
     const shorter = await until(() => frame(rendered).includes('+6 more (2 running, 4 queued)') && frame(rendered));
-    expect(linesFrom(shorter, /working…/).length).toBeLessThanOrEqual(9);
+    expect(linesFrom(shorter, /Esc to interrupt/).length).toBeLessThanOrEqual(9);
     resize(rendered, { rows: 40 });
     await until(() => !/\+\d+ more/.test(frame(rendered)) && /^sub-8 /m.test(frame(rendered)));
+  });
+});
+
+describe('the working line', () => {
+  it('shows a spinner, what the turn waits for and for how long, moving with the clock', async () => {
+    session = await openTestSession([{ hang: true }]);
+    const { rendered, clock, until } = await mountApp(session);
+    await keys(rendered, 'think hard', KEY.enter);
+    const first = await until(
+      () => frame(rendered).match(/^(.) waiting for the model (\d+)s · \d+s · Esc to interrupt$/m) ?? false,
+    );
+    clock.advance(1000);
+    await settle();
+    const second = frame(rendered).match(/^(.) waiting for the model (\d+)s/m)!;
+    expect(Number(second[2])).toBe(Number(first[2]) + 1);
+    clock.advance(200);
+    await settle();
+    expect(frame(rendered).match(/^(.) waiting/m)![1]).not.toBe(second[1]);
+    await keys(rendered, KEY.escape);
+    await until(() => !frame(rendered).includes('Esc to interrupt'));
   });
 });

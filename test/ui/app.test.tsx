@@ -120,7 +120,7 @@ describe('the app', () => {
     const s = await open([{ text: 'First answer.', wait: gate }, { text: 'Second answer.' }]);
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'first');
-    await until(() => frame(rendered).includes('working…'));
+    await until(() => frame(rendered).includes('Esc to interrupt'));
     await send(rendered, 'second');
     expect(frame(rendered)).toContain('queued: second');
     release();
@@ -256,7 +256,7 @@ describe('the app', () => {
     await settle();
     expect(frame(rendered)).toContain('◆ sub-1 finished: stream a lot');
     expect(rendered.frames.length - before).toBeLessThanOrEqual(2);
-    await until(() => !frame(rendered).includes('working…'), 'the app to go idle');
+    await until(() => !frame(rendered).includes('Esc to interrupt'), 'the app to go idle');
   });
 
   it('/compact compacts the history, or says why it could not', async () => {

@@ -21,9 +21,9 @@ export function TranscriptView({ entries, width }: { entries: Entry[]; width: nu
 
 export interface LiveRegionProps {
   text: string;
-  thinking: boolean;
   tools: LiveTool[];
-  busy: boolean;
+  /** The working line (spinner, phase, figures); absent when idle or when there is no room. */
+  working?: string;
   width: number;
   /** Lines the streamed text may take (its tail shows); default LIVE_TEXT_MAX. */
   textLines?: number;
@@ -41,12 +41,11 @@ export function liveToolLines(tools: readonly LiveTool[]): number {
   return tools.reduce((n, tool) => n + (tool.update ? 2 : 1), 0);
 }
 
-/** What is happening now: streaming text, running tools, or a working indicator. */
+/** What is happening now: streaming text, running tools, and the working line under them. */
 export function LiveRegion({
   text,
-  thinking,
   tools,
-  busy,
+  working,
   width,
   textLines = LIVE_TEXT_MAX,
   toolLines = Number.MAX_SAFE_INTEGER,
@@ -68,7 +67,6 @@ export function LiveRegion({
     if (tool.update)
       toolRows.push({ key: `${tool.id}:update`, line: <Text dimColor>{cutLine(`  ⎿ ${tool.update}`, width)}</Text> });
   }
-  const idleIndicator = busy && !text && tools.length === 0;
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => (
@@ -81,7 +79,11 @@ export function LiveRegion({
           {row.line}
         </Text>
       ))}
-      {idleIndicator ? <Text dimColor>{`${thinking ? 'thinking…' : 'working…'} (Esc to interrupt)`}</Text> : null}
+      {working ? (
+        <Text color="cyan" wrap="truncate-end">
+          {cutLine(working, width)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

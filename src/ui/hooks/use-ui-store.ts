@@ -15,7 +15,9 @@ export function useUiStore(
   options: { clock: Clock; flushMs: number; initial: () => UiState },
 ): { store: UiStore; state: UiState; say: (entry: EntryBody) => void } {
   const [store] = useState(() => new UiStore(options.initial()));
-  const [buffer] = useState(() => new EventBuffer<UiItem>(options.flushMs, (items) => store.apply(items), options.clock));
+  const [buffer] = useState(
+    () => new EventBuffer<UiItem>(options.flushMs, (items) => store.apply(items, options.clock.now()), options.clock),
+  );
 
   useEffect(() => {
     const unsubscribe = session.events.subscribe((item) => buffer.push({ kind: 'event', item }));

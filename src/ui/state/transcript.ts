@@ -36,7 +36,6 @@ export interface TranscriptState {
   entries: Entry[];
   /** Assistant text still streaming. */
   liveText: string;
-  thinking: boolean;
   tools: LiveTool[];
   nextId: number;
   /** Counts event batches, so completions of one batch share one entry. */
@@ -50,7 +49,6 @@ export interface TranscriptState {
 export const initialTranscript: TranscriptState = {
   entries: [],
   liveText: '',
-  thinking: false,
   tools: [],
   nextId: 1,
   batch: 0,
@@ -71,7 +69,7 @@ export function append(state: TranscriptState, entry: EntryBody): TranscriptStat
 /** Streamed text not closed by a message_end (an interrupt) still belongs in the transcript. */
 function settleLive(state: TranscriptState): TranscriptState {
   const text = state.liveText.trim() ? state.liveText : '';
-  const settled = { ...state, liveText: '', thinking: false, tools: [] };
+  const settled = { ...state, liveText: '', tools: [] };
   return text ? append(settled, { kind: 'assistant', text }) : settled;
 }
 
@@ -113,12 +111,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       return { ...append(state, entry), turnRunning: true };
     }
     case 'text_delta':
-      return { ...state, liveText: state.liveText + event.text, thinking: false };
-    case 'thinking_delta':
-      return state.thinking ? state : { ...state, thinking: true };
+      return { ...state, liveText: state.liveText + event.text };
     case 'message_end': {
       const text = messageText(event.message);
-      const cleared = { ...state, liveText: '', thinking: false };
+      const cleared = { ...state, liveText: '' };
       return text.trim() ? append(cleared, { kind: 'assistant', text }) : cleared;
     }
     case 'retry':
@@ -164,6 +160,8 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
         text: `token budget reached: ${event.used} of ${event.budget} tokens used, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
       });
     // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
+    // The turn's phase (thinking, a tool, the model) is the working line's: see turn-activity.ts.
+    case 'thinking_delta':
     case 'turn_start':
     case 'turn_end':
     case 'usage':

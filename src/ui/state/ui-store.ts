@@ -2,6 +2,7 @@ import type { SequencedEvent } from '../../core/session/event-stream.js';
 import { type JobsState, activeJobs, applyJobEvent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
 import type { StoredJob } from '../../core/session/job-store.js';
+import { type TurnActivity, applyTurnActivity } from './turn-activity.js';
 import {
   type EntryBody,
   type TranscriptState,
@@ -21,6 +22,8 @@ export interface UiState {
   contextTokens: number;
   /** Say under a completion that the model hears of it with the next prompt (wake-on-complete off). */
   hintIdleCompletions: boolean;
+  /** The parent's running turn: its phase and figures, for the working line. */
+  turn?: TurnActivity;
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -35,10 +38,10 @@ export function initialUiState(options: { intro: EntryBody[]; storedJobs: readon
   };
 }
 
-/** Applies one batch in order: the pure reducer behind the store. */
-export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
+/** Applies one batch in order: the pure reducer behind the store. `now`: when the batch is applied, on the app's clock. */
+export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens } = state;
+  let { jobs, contextTokens, turn } = state;
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
@@ -48,6 +51,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
     const facts = { owed: event.type === 'submit' ? owedJobs(jobs) : [], running: event.type === 'run_end' ? activeJobs(jobs).length : 0 };
     jobs = applyJobEvent(jobs, event);
     transcript = applyTranscriptEvent(transcript, event, facts);
+    turn = applyTurnActivity(turn, event, now);
     if (event.type === 'job_state' && (event.job.state === 'done' || event.job.state === 'error')) {
       transcript = jobEnded(transcript, event.job.id, completionLine(event.job));
     }
@@ -57,7 +61,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
     }
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens };
+  return { ...state, transcript, jobs, contextTokens, turn };
 }
 
 /**
@@ -90,9 +94,9 @@ export class UiStore {
     };
   }
 
-  apply(items: readonly UiItem[]): void {
+  apply(items: readonly UiItem[], now?: number): void {
     if (items.length === 0) return;
-    this.state = reduceBatch(this.state, items);
+    this.state = reduceBatch(this.state, items, now);
     for (const listener of this.listeners) listener();
     for (const listener of this.batchListeners) listener(items, this.state);
   }

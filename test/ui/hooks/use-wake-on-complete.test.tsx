@@ -135,7 +135,7 @@ describe('wake-on-complete', () => {
     });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
-    await until(() => laterCalls === 1 && frame(rendered).includes('working…'));
+    await until(() => laterCalls === 1 && frame(rendered).includes('Esc to interrupt'));
     await keys(rendered, KEY.escape);
     await until(() => frame(rendered).includes('■ interrupted'));
     await keys(rendered, 'go on', KEY.enter);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../src/core/session/event-stream.js';
+import { type TurnActivity, applyTurnActivity, spinnerFrame, workingLine } from '../../../src/ui/state/turn-activity.js';
+
+const usage = { input: 3000, output: 400, cacheRead: 0, cacheWrite: 0 };
+
+/** Applies events at the given times. */
+function at(...steps: [number, SessionEvent][]): TurnActivity | undefined {
+  return steps.reduce<TurnActivity | undefined>((turn, [now, event]) => applyTurnActivity(turn, event, now), undefined);
+}
+
+describe('the working line', () => {
+  it('says what the turn does and for how long: the model, thinking, writing, a tool', () => {
+    let turn = at([1000, { type: 'submit', prompt: 'go' }], [1000, { type: 'turn_start', turn: 1 }]);
+    expect(workingLine(turn, 13_000)).toMatch(/^. waiting for the model 12s · 12s · Esc to interrupt$/);
+    turn = applyTurnActivity(turn, { type: 'thinking_delta', text: 'hm' }, 14_000);
+    expect(workingLine(turn, 16_000)).toContain('thinking 2s · 15s');
+    turn = applyTurnActivity(turn, { type: 'usage', usage, total: usage }, 17_000);
+    turn = applyTurnActivity(turn, { type: 'tool_start', id: 'a', name: 'bash', label: 'npm test', args: {} }, 17_000);
+    turn = applyTurnActivity(turn, { type: 'tool_start', id: 'b', name: 'grep', label: 'x', args: {} }, 18_000);
+    expect(workingLine(turn, 20_000)).toContain('running grep 2s · 19s · 3.4k tok');
+    turn = applyTurnActivity(turn, { type: 'tool_end', id: 'b', name: 'grep', content: '', isError: false }, 21_000);
+    expect(workingLine(turn, 21_000)).toContain('running bash 0s');
+    turn = applyTurnActivity(turn, { type: 'tool_end', id: 'a', name: 'bash', content: '', isError: false }, 22_000);
+    turn = applyTurnActivity(turn, { type: 'text_delta', text: 'Done' }, 23_000);
+    expect(workingLine(turn, 24_000)).toContain('writing 1s');
+    expect(applyTurnActivity(turn, { type: 'run_end', cause: { kind: 'completed' } }, 25_000)).toBeUndefined();
+  });
+
+  it('keeps the phase start while the same phase goes on, and ignores events outside a turn', () => {
+    const turn = at(
+      [0, { type: 'submit' }],
+      [1000, { type: 'text_delta', text: 'a' }],
+      [5000, { type: 'text_delta', text: 'b' }],
+    );
+    expect(turn?.since).toBe(1000);
+    expect(applyTurnActivity(undefined, { type: 'text_delta', text: 'x' }, 0)).toBeUndefined();
+  });
+
+  it('moves its spinner with the clock', () => {
+    expect(spinnerFrame(0)).not.toBe(spinnerFrame(200));
+    expect(workingLine(undefined, 0, 'compacting the conversation')).toMatch(/compacting the conversation · Esc to interrupt$/);
+  });
+});
