@@ -1,6 +1,8 @@
+import os from 'node:os';
+import path from 'node:path';
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ApprovalAnswer } from '../core/permissions/types.js';
+import { PERMISSION_MODES, type ApprovalAnswer, type PermissionMode } from '../core/permissions/types.js';
 import type { ApprovalBroker } from './approval-broker.js';
 import { ActivityRows } from './components/activity-rows.js';
 import { AgentsView } from './components/agents-view.js';
@@ -42,15 +44,26 @@ export interface AppProps {
   clock?: Clock;
 }
 
+/** `~/code/app` for a path under the user's home. */
+function homeRelative(dir: string): string {
+  const home = os.homedir();
+  return dir === home || dir.startsWith(`${home}${path.sep}`) ? `~${dir.slice(home.length)}` : dir;
+}
+
+/** Shift+Tab's order: default → accept-edits → plan → yolo → default. */
+function nextMode(mode: PermissionMode): PermissionMode {
+  return PERMISSION_MODES[(PERMISSION_MODES.indexOf(mode) + 1) % PERMISSION_MODES.length]!;
+}
+
 function startState(session: UiSession): UiState {
   const intro: EntryBody[] = [
-    { kind: 'info', text: `outrider · ${session.model} · /help for keys and commands` },
+    { kind: 'header', model: session.model, cwd: homeRelative(session.root), mode: session.permissionMode() },
     ...(session.resumedMessages > 0
       ? [{ kind: 'info', text: `resumed: the model remembers ${session.resumedMessages} earlier messages` } as const]
       : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
-  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete });
+  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete, resumed: session.resumedMessages > 0 });
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
@@ -112,15 +125,36 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   }, [runner, editor]);
 
   const approval = pending[0];
+  const [mode, setMode] = useState<PermissionMode>(() => session.permissionMode());
   useGlobalKeys({
-    ctrlC,
-    ctrlK,
-    activeJobs: runningJobs,
-    escapeInterrupts: !approval && view === 'main',
-    onQuit: quit,
-    onStopAll: () => commands.stopJobs('all'),
-    onInterrupt: interrupt,
-    onNothingToStop: () => say({ kind: 'info', text: 'no sub-agents are running' }),
+    // Ctrl+C: interrupts a running turn, else clears a draft, else quits on the second press.
+    onCtrlC: () => {
+      ctrlK.disarm();
+      if (runner.snapshot().busy !== undefined) {
+        ctrlC.disarm();
+        interrupt();
+      } else if (editor.current().text !== '') {
+        ctrlC.disarm();
+        editor.edit({ type: 'set', text: '' });
+      } else if (ctrlC.press()) {
+        quit();
+      }
+    },
+    onCtrlK: () => {
+      ctrlC.disarm();
+      if (runningJobs === 0) {
+        ctrlK.disarm();
+        say({ kind: 'info', text: 'no sub-agents are running' });
+      } else if (ctrlK.press()) {
+        commands.stopJobs('all');
+      }
+    },
+    onEscape: !approval && view === 'main' ? interrupt : undefined,
+    onShiftTab: () => {
+      const next = nextMode(session.permissionMode());
+      session.setPermissionMode(next);
+      setMode(next);
+    },
   });
 
   const answer = useCallback(
@@ -145,6 +179,11 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     : ctrlK.armed
       ? `press Ctrl+K again to stop ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}`
       : undefined;
+
+  // Until the model reports the context's size again (after a resume or a compaction), estimate it.
+  const stale = state.contextTokens === undefined;
+  const estimate = useMemo(() => (stale ? session.contextEstimate() : 0), [stale, session, transcript.entries.length]);
+  const contextTokens = state.contextTokens ?? estimate;
 
   if (quitting) {
     // The last frame stays on the terminal: the transcript, and no input or hint to mislead.
@@ -213,7 +252,10 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       )}
       <Footer
         model={session.model}
-        contextTokens={state.contextTokens}
+        mode={mode}
+        contextTokens={contextTokens}
+        contextWindow={session.contextWindow}
+        cost={session.cost()}
         jobs={allJobs.map((v) => v.job)}
         now={now}
         width={width}

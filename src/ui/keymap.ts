@@ -5,8 +5,9 @@ import { COMMANDS } from './slash-commands.js';
 export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'Enter', does: 'send the prompt (while a turn runs, it is queued and sent when the turn ends)' },
   { keys: 'Esc', does: 'interrupt the current turn (sub-agents keep running); in a view, go back' },
+  { keys: 'Ctrl+C', does: 'interrupt the turn; when idle, clear the input; on an empty input, press twice to quit' },
+  { keys: 'Shift+Tab', does: 'next permission mode: default → accept-edits → plan → yolo' },
   { keys: 'Ctrl+K', does: 'stop every running sub-agent (press twice to confirm)' },
-  { keys: 'Ctrl+C', does: 'quit, stopping every sub-agent (press twice)' },
   { keys: '←/→, Ctrl+A/Ctrl+E', does: 'move in the input line; Backspace deletes' },
   { keys: '↑/↓, Enter, x', does: 'in /agents: move, open a sub-agent, stop it' },
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
@@ -14,8 +15,8 @@ export const KEYS: readonly { keys: string; does: string }[] = [
 
 /** The footer's key hint, shortened for narrow terminals. */
 export function footerHint(width: number): string {
-  if (width < 80) return 'Esc interrupt · ^K stop agents · ^C×2 quit · /help';
-  return 'Enter send · Esc interrupt · Ctrl+K stop sub-agents · Ctrl+C twice quit · /help keys and commands';
+  if (width < 80) return 'Esc interrupt · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit · /help';
+  return 'Enter send · Esc interrupt · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit · /help';
 }
 
 /** The lines /help prints. */

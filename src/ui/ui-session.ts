@@ -4,6 +4,8 @@ import type { Usage } from '../core/providers/types.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
 import type { StoredJob } from '../core/session/job-store.js';
 import type { OpenedSession } from '../core/session/open-session.js';
+import { estimateTokens } from '../core/session/compaction.js';
+import type { PermissionMode } from '../core/permissions/types.js';
 
 /** What the UI may ask of sub-agents: intents only; what they do comes from the event stream. */
 export type JobControl = Pick<JobManager, 'stop' | 'stopAll'>;
@@ -19,6 +21,8 @@ export interface CostRow {
 /** The part of an opened session the TUI talks to: it renders events and sends intents. */
 export interface UiSession {
   readonly model: string;
+  /** The model's context window in tokens. */
+  readonly contextWindow: number;
   /** The workspace root: paths are shown relative to it. */
   readonly root: string;
   readonly warnings: readonly string[];
@@ -38,6 +42,13 @@ export interface UiSession {
   costs(): { rows: CostRow[]; total: CostRow };
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
   costOf(usage: Usage): number | undefined;
+  /** Dollars for the whole session, sub-agents included; undefined when the price is unknown. */
+  cost(): number | undefined;
+  /** The history's size estimated from its text (after a compaction or a resume, before the model says). */
+  contextEstimate(): number;
+  /** What runs without asking; the parent and every sub-agent share it. */
+  permissionMode(): PermissionMode;
+  setPermissionMode(mode: PermissionMode): void;
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -59,5 +70,10 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
     }),
     costOf: (usage) => opened.costOf(usage),
+    cost: () => opened.cost(),
+    contextEstimate: () => estimateTokens(session.messages(), session.system),
+    permissionMode: () => opened.gate.mode,
+    setPermissionMode: (mode) => opened.gate.setMode(mode),
+    contextWindow: opened.contextWindow,
   };
 }

@@ -99,7 +99,7 @@ describe('the terminal', () => {
     expect(text).toContain('› hello early');
     if (raw) {
       const lines = text.split('\n').filter((line) => line.trim() !== '');
-      expect(lines[0]).toMatch(/^· outrider · /);
+      expect(lines[0]).toMatch(/^outrider · /);
       expect(count(text, /hello early/)).toBe(1);
     }
     expect(JSON.stringify(tui.mock.requests[0]!.body.messages)).toContain('hello early');

@@ -93,7 +93,8 @@ describe('the interactive TUI', () => {
       return { toolCalls: [{ name: 'agent_start', args: { task: 'never finishes' } }] };
     });
     pane.type('start one that hangs');
-    await pane.screen(/sub-1 {2}thinking… · \d+s/);
+    // Once the turn has ended: while it runs, Ctrl+C interrupts it instead.
+    await pane.screen(/Started one\.[\s\S]*sub-1 {2}thinking… · \d+s/);
     pane.key('C-c');
     await pane.screen(/press Ctrl\+C again to quit/);
     const pressed = Date.now();

@@ -37,11 +37,12 @@ describe('the app', () => {
   it('sends a prompt and shows the answer, with the model and context in the footer', async () => {
     const s = await open([{ text: 'Hi! How can I help?', usage: { input: 1200, output: 30 } }]);
     const { rendered, until } = await mountApp(s);
-    expect(frame(rendered)).toContain(`outrider · ${s.opened.model} · /help`);
+    expect(frame(rendered)).toContain(`outrider · ${s.opened.model} · ${s.dir.replace(/\/$/, '')}`);
+    expect(frame(rendered)).toContain('default mode · /help for keys and commands');
     await send(rendered, 'hello');
     const text = await until(() => {
       const f = frame(rendered);
-      return f.includes('Hi! How can I help?') && f.includes('ctx 1.2k') && f;
+      return f.includes('Hi! How can I help?') && f.includes('ctx 1%') && f;
     });
     expect(text).toContain('› hello');
   });

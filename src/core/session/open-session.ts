@@ -46,6 +46,8 @@ export interface OpenedSession {
   session: Session;
   provider: string;
   model: string;
+  /** The model's context window in tokens (settings' override included). */
+  contextWindow: number;
   paths: SessionPaths;
   gate: ApprovalGate;
   agents: SessionAgents;
@@ -210,6 +212,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     session,
     provider: providerConfig.provider,
     model: providerConfig.model,
+    contextWindow: info.contextWindow,
     paths,
     gate,
     agents,

@@ -1,13 +1,19 @@
 import { Box, Text } from 'ink';
 import type { Job } from '../../core/agents/job-manager.js';
+import type { PermissionMode } from '../../core/permissions/types.js';
 import { formatTokens } from '../../core/text.js';
-import { cutLine } from '../format.js';
+import { cutLine, lineLength } from '../format.js';
 import { footerHint } from '../keymap.js';
-import { statusSegment } from '../state/job-status.js';
+import { formatCost, statusSegment } from '../state/job-status.js';
 
 export interface FooterProps {
   model: string;
+  mode: PermissionMode;
   contextTokens: number;
+  /** The model's context window; the footer shows the share used. */
+  contextWindow?: number;
+  /** Dollars so far, sub-agents included; undefined when the price is unknown. */
+  cost?: number;
   jobs: readonly Job[];
   now: number;
   width: number;
@@ -17,14 +23,22 @@ export interface FooterProps {
   lines?: number;
 }
 
-/** Below this width the status segment takes its short form. */
+/** Below this width the status line takes its short form. */
 export const NARROW = 80;
 
-/** Model, context and the sub-agent status segment; then the key hint. */
-export function Footer({ model, contextTokens, jobs, now, width, message, lines = 2 }: FooterProps) {
-  const status = statusSegment(jobs, now);
-  const segment = width < NARROW ? status.short : status.text;
-  const parts = [model, `ctx ${formatTokens(contextTokens)}`, ...(segment ? [segment] : [])];
+/** `ctx 38%` of the window, or the token count when the window is unknown. */
+export function contextText(tokens: number, window?: number): string {
+  if (!window) return `ctx ${formatTokens(tokens)}`;
+  return `ctx ${Math.min(100, Math.round((100 * tokens) / window))}%`;
+}
+
+/** The permission mode, in a colour that warns when nothing asks any more. */
+function modeColor(mode: PermissionMode): string | undefined {
+  return mode === 'yolo' ? 'yellow' : mode === 'accept-edits' ? 'cyan' : mode === 'plan' ? 'blue' : undefined;
+}
+
+/** The status line (mode, model, context, cost, sub-agents), then the key hint. */
+export function Footer({ model, mode, contextTokens, contextWindow, cost, jobs, now, width, message, lines = 2 }: FooterProps) {
   if (lines <= 0) return null;
   if (lines === 1 && message) {
     return (
@@ -33,10 +47,25 @@ export function Footer({ model, contextTokens, jobs, now, width, message, lines 
       </Text>
     );
   }
+  const status = statusSegment(jobs, now);
+  const narrow = width < NARROW;
+  const price = formatCost(cost);
+  const rest = [
+    ...(narrow ? [] : [model]),
+    contextText(contextTokens, contextWindow),
+    ...(price ? [price] : []),
+    ...(narrow ? [status.short] : [status.text]),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const modeText = mode === 'yolo' ? 'yolo' : mode;
   return (
     <Box flexDirection="column">
-      <Text dimColor wrap="truncate-end">
-        {cutLine(parts.join(' · '), width)}
+      <Text wrap="truncate-end">
+        <Text color={modeColor(mode)} bold={mode === 'yolo'} dimColor={mode === 'default'}>
+          {modeText}
+        </Text>
+        <Text dimColor>{cutLine(` · ${rest}`, Math.max(0, width - lineLength(modeText)))}</Text>
       </Text>
       {lines === 1 ? null : message ? (
         <Text color="yellow" wrap="truncate-end">

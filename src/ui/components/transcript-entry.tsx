@@ -5,6 +5,15 @@ import type { Entry } from '../state/transcript.js';
 /** One finished transcript entry; tool lines are cut to the width, prose wraps. */
 export function TranscriptEntry({ entry, width }: { entry: Entry; width: number }) {
   switch (entry.kind) {
+    case 'header':
+      return (
+        <Text wrap="truncate-end">
+          <Text bold color="cyan">
+            outrider
+          </Text>
+          <Text dimColor>{cutLine(` · ${entry.model} · ${entry.cwd} · ${entry.mode} mode · /help for keys and commands`, width - 8)}</Text>
+        </Text>
+      );
     case 'user':
       return (
         <Box marginTop={1}>

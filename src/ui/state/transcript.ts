@@ -4,6 +4,8 @@ import { causeText, resultSummary, retryText } from '../format.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
+  /** The first line: what runs where, and how it asks. */
+  | { kind: 'header'; model: string; cwd: string; mode: string }
   | { kind: 'user'; text: string }
   /** A turn the app started by itself because these sub-agents completed (wake-on-complete). */
   | { kind: 'wake'; ids: string[] }

@@ -18,8 +18,8 @@ import {
 export interface UiState {
   transcript: TranscriptState;
   jobs: JobsState;
-  /** Tokens of the parent's context window as of its last response. */
-  contextTokens: number;
+  /** Tokens of the parent's context window as of its last response; undefined when no response has said since the history changed (a resume, a compaction). */
+  contextTokens?: number;
   /** Say under a completion that the model hears of it with the next prompt (wake-on-complete off). */
   hintIdleCompletions: boolean;
   /** The parent's running turn: its phase and figures, for the working line. */
@@ -29,11 +29,17 @@ export interface UiState {
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
 export type UiItem = { kind: 'event'; item: SequencedEvent } | { kind: 'line'; entry: EntryBody };
 
-export function initialUiState(options: { intro: EntryBody[]; storedJobs: readonly StoredJob[]; wakeOnComplete: boolean }): UiState {
+export function initialUiState(options: {
+  intro: EntryBody[];
+  storedJobs: readonly StoredJob[];
+  wakeOnComplete: boolean;
+  /** A resumed history: its size is unknown until the model answers. */
+  resumed?: boolean;
+}): UiState {
   return {
     transcript: options.intro.reduce(append, initialTranscript),
     jobs: jobsFromStore(options.storedJobs),
-    contextTokens: 0,
+    contextTokens: options.resumed ? undefined : 0,
     hintIdleCompletions: !options.wakeOnComplete,
   };
 }
@@ -59,6 +65,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
       const u = event.usage;
       contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
     }
+    if (event.type === 'compact') contextTokens = undefined;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
   return { ...state, transcript, jobs, contextTokens, turn };

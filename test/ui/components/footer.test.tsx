@@ -12,26 +12,29 @@ const jobs = [
 ];
 
 describe('Footer', () => {
-  it('shows the model, the context and the status segment, then the key hint', async () => {
-    const rendered = await mount(<Footer model="claude-sonnet-4-5" contextTokens={12_345} jobs={jobs} now={80_000} width={120} />);
+  it('shows the mode, the model, the share of the context used, the cost and the sub-agents, then the key hint', async () => {
+    const rendered = await mount(
+      <Footer model="claude-x" mode="default" contextTokens={76_000} contextWindow={200_000} cost={0.1234} jobs={jobs} now={80_000} width={100} />,
+    );
     const [status, hint] = frame(rendered).split('\n');
-    expect(status).toBe('claude-sonnet-4-5 · ctx 12k · subagents: 2 running (oldest 1m20s), 1 queued, 3 done');
+    expect(status).toBe('default · claude-x · ctx 38% · $0.12 · subagents: 2 running (oldest 1m20s), 1 queued, 3 done');
     expect(hint).toContain('Esc interrupt');
-    expect(hint).toContain('Ctrl+K stop sub-agents');
+    expect(hint).toContain('Shift+Tab mode');
+    expect(hint).toContain('Ctrl+K twice stop sub-agents');
     expect(hint).toContain('Ctrl+C twice quit');
   });
 
-  it('uses the short form on narrow terminals', async () => {
-    const rendered = await mount(<Footer model="gpt-4.1" contextTokens={900} jobs={jobs} now={80_000} width={60} />);
+  it('uses the short form on narrow terminals: counts in words, not symbols', async () => {
+    const rendered = await mount(<Footer model="gpt-4.1" mode="yolo" contextTokens={900} jobs={jobs} now={80_000} width={60} />);
     const [status, hint] = frame(rendered).split('\n');
-    expect(status).toBe('gpt-4.1 · ctx 900 · 2 running · 1 queued · 3 done');
+    expect(status).toBe('yolo · ctx 900 · 2 running · 1 queued · 3 done');
     expect(Array.from(hint!).length).toBeLessThanOrEqual(60);
   });
 
   it('leaves the segment out before any sub-agent starts, and shows a pending confirmation instead of the hint', async () => {
     const rendered = await mount(
-      <Footer model="m" contextTokens={0} jobs={[]} now={0} width={100} message="press Ctrl+C again to quit" />,
+      <Footer model="m" mode="plan" contextTokens={0} contextWindow={1000} jobs={[]} now={0} width={100} message="press Ctrl+C again to quit" />,
     );
-    expect(frame(rendered)).toBe('m · ctx 0\npress Ctrl+C again to quit');
+    expect(frame(rendered)).toBe('plan · m · ctx 0%\npress Ctrl+C again to quit');
   });
 });
