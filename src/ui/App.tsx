@@ -182,7 +182,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
 
   // Until the model reports the context's size again (after a resume or a compaction), estimate it.
   const stale = state.contextTokens === undefined;
-  const estimate = useMemo(() => (stale ? session.contextEstimate() : 0), [stale, session, transcript.entries.length]);
+  const estimate = useMemo(() => (stale ? session.contextEstimate() : 0), [stale, session]);
   const contextTokens = state.contextTokens ?? estimate;
 
   if (quitting) {
