@@ -24,6 +24,8 @@ import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { liveBudget } from './state/live-layout.js';
+import { approvalView, readForPreview } from './state/approval-view.js';
+import { toolAction } from './state/tool-text.js';
 import { WORKING_TICK_MS, workingLine } from './state/turn-activity.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
@@ -63,7 +65,7 @@ function startState(session: UiSession): UiState {
       : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
-  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete, resumed: session.resumedMessages > 0 });
+  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete, resumed: session.resumedMessages > 0, root: session.root });
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
@@ -157,21 +159,32 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     },
   });
 
+  // What the waiting approval would change, read once per request.
+  const approvalShown = useMemo(
+    () => (approval ? approvalView(approval.request, { root: session.root, read: readForPreview }) : undefined),
+    [approval, session.root],
+  );
+
   const answer = useCallback(
     (choice: ApprovalAnswer) => {
       // A second key of the same chunk finds the request already answered.
       if (!approval || !approvals.answer(approval.key, choice)) return;
       const { request } = approval;
-      const what = `${request.toolName}${request.label ? ` ${request.label}` : ''}${request.jobId ? ` for ${request.jobId}` : ''}`;
-      const verdict = choice === 'deny' ? 'denied' : choice === 'allow-always' ? 'allowed for this session:' : 'allowed';
-      say({ kind: 'info', text: `${verdict} ${what}` });
+      const what = `${approvalShown?.what ?? request.toolName}${request.jobId ? ` for ${request.jobId}` : ''}`;
+      // "Always" is remembered per tool, and per exact command for bash (the gate's rule).
+      const always = request.toolName === 'bash' ? 'this command' : request.toolName;
+      const text = choice === 'deny' ? `denied: ${what}` : choice === 'allow-always' ? `allowed: ${what} (${always} from now on, this session)` : `allowed: ${what}`;
+      say({ kind: 'info', text });
     },
-    [approval, approvals, say],
+    [approval, approvals, approvalShown, say],
   );
 
   const waiting = useMemo(
-    () => new Map(pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, `${p.request.toolName} ${p.request.label}`.trim()])),
-    [pending],
+    () =>
+      new Map(
+        pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, toolAction(p.request.toolName, p.request.args, p.request.label, session.root)]),
+      ),
+    [pending, session.root],
   );
 
   const message = ctrlC.armed
@@ -199,7 +212,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   const budget = liveBudget({
     height,
     bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width),
-    approval: approvalHeight(approval),
+    approval: approvalHeight(approval, approvalShown),
     working: busy ? 1 : 0,
     rows: rows.length,
     tools: liveToolLines(transcript.tools),
@@ -226,7 +239,9 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
         costOf={(view) => session.costOf(view.job.usage)}
         root={session.root}
       />
-      {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} maxLines={budget.approval} /> : null}
+      {approval ? (
+        <ApprovalPrompt pending={approval} view={approvalShown} more={pending.length - 1} onAnswer={answer} width={width} maxLines={budget.approval} />
+      ) : null}
       {view === 'agents' ? (
         <AgentsView
           jobs={allJobs}

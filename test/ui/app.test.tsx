@@ -138,13 +138,15 @@ describe('the app', () => {
     ]);
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'write two files');
-    await until(() => frame(rendered).includes('The agent asks: run write_file notes.txt?'));
+    await until(() => frame(rendered).includes('The agent asks to write notes.txt (new file)?'));
+    // What it would write is shown before the question is answered.
+    expect(frame(rendered)).toMatch(/\+hello/);
     await keys(rendered, 'y');
-    await until(() => frame(rendered).includes('The agent asks: run write_file other.txt?'));
+    await until(() => frame(rendered).includes('The agent asks to write other.txt (new file)?'));
     await keys(rendered, KEY.escape);
     const text = await until(() => frame(rendered).includes('Done writing.') && frame(rendered));
-    expect(text).toContain('· allowed write_file notes.txt');
-    expect(text).toContain('· denied write_file other.txt');
+    expect(text).toContain('· allowed: write notes.txt (new file)');
+    expect(text).toContain('· denied: write other.txt (new file)');
     expect(text).toMatch(/⎿ error: The user denied write_file/);
   });
 
@@ -159,11 +161,11 @@ describe('the app', () => {
     }, { wakeOnComplete: false });
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'delegate a write');
-    await until(() => frame(rendered).includes('sub-1 asks: run write_file child.txt?'));
+    await until(() => frame(rendered).includes('sub-1 asks to write child.txt (new file)?'));
     await until(() => frame(rendered).includes('sub-1  waiting for approval: write_file child.txt'));
     await keys(rendered, 'a');
     const text = await until(() => frame(rendered).includes('◆ sub-1 finished: write child.txt') && frame(rendered));
-    expect(text).toContain('· allowed for this session: write_file child.txt for sub-1');
+    expect(text).toContain('· allowed: write child.txt (new file) for sub-1 (write_file from now on, this session)');
     expect(text).toContain('the model hears of this with your next prompt');
   });
 

@@ -1,13 +1,19 @@
 import { Box, Text, useInput } from 'ink';
-import type { PendingApproval } from '../approval-broker.js';
 import type { ApprovalAnswer } from '../../core/permissions/types.js';
+import type { PendingApproval } from '../approval-broker.js';
+import { cutLine } from '../format.js';
+import { type ApprovalView, approvalView } from '../state/approval-view.js';
+import { DiffView } from './transcript-entry.js';
 
 export interface ApprovalPromptProps {
   pending: PendingApproval;
+  /** The question and its preview (approval-view.ts); worked out from the request when absent. */
+  view?: ApprovalView;
   /** How many more requests wait behind this one. */
   more: number;
   onAnswer: (answer: ApprovalAnswer) => void;
-  /** Lines the prompt may take, border included (the reason gives way first). */
+  width?: number;
+  /** Lines the prompt may take, border included (the preview, then the reason give way). */
   maxLines?: number;
 }
 
@@ -15,13 +21,21 @@ export interface ApprovalPromptProps {
 const FIXED_LINES = 4;
 
 /** Lines the prompt would take with all the room it wants. */
-export function approvalHeight(pending: PendingApproval | undefined): number {
-  if (!pending) return 0;
-  return FIXED_LINES + (pending.request.reason ? 1 : 0);
+export function approvalHeight(pending: PendingApproval | undefined, view: ApprovalView | undefined): number {
+  if (!pending || !view) return 0;
+  return FIXED_LINES + (pending.request.reason ? 1 : 0) + view.preview.length;
 }
 
 /** Asks the user about one tool call: y allows once, a always, n or Esc denies. */
-export function ApprovalPrompt({ pending, more, onAnswer, maxLines = Number.MAX_SAFE_INTEGER }: ApprovalPromptProps) {
+export function ApprovalPrompt({
+  pending,
+  view: given,
+  more,
+  onAnswer,
+  width = 80,
+  maxLines = Number.MAX_SAFE_INTEGER,
+}: ApprovalPromptProps) {
+  const view = given ?? approvalView(pending.request);
   useInput((input, key) => {
     if (key.escape) return onAnswer('deny');
     switch (input.toLowerCase()) {
@@ -36,14 +50,17 @@ export function ApprovalPrompt({ pending, more, onAnswer, maxLines = Number.MAX_
     }
   });
   const { request } = pending;
-  const who = request.jobId ? `${request.jobId} asks` : 'The agent asks';
+  const inner = Math.max(1, width - 4);
+  const reason = request.reason && maxLines > FIXED_LINES;
+  const previewRoom = Math.max(0, maxLines - FIXED_LINES - (reason ? 1 : 0));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text wrap="truncate-end">
-        <Text color="yellow" bold>{`${who}: `}</Text>
-        {`run ${request.toolName}${request.label ? ` ${request.label}` : ''}?`}
+        <Text color="yellow" bold>{`${view.who} to `}</Text>
+        {cutLine(`${view.what}?`, Math.max(1, inner - view.who.length - 4))}
       </Text>
-      {request.reason && maxLines > FIXED_LINES ? (
+      {view.preview.length && previewRoom > 0 ? <DiffView lines={view.preview} width={inner} max={previewRoom} /> : null}
+      {reason ? (
         <Text dimColor wrap="truncate-end">
           {request.reason}
         </Text>

@@ -1,6 +1,24 @@
 import { Box, Text } from 'ink';
 import { cutLine } from '../format.js';
+import { DIFF_SHOWN, type DiffLine } from '../state/tool-text.js';
 import type { Entry } from '../state/transcript.js';
+
+const DIFF_COLORS: Record<DiffLine['kind'], string | undefined> = { '+': 'green', '-': 'red', '@': 'cyan', ' ': undefined, note: undefined };
+
+/** Diff lines, coloured, indented under their tool line; past `max` lines the rest are counted. */
+export function DiffView({ lines, width, max = DIFF_SHOWN }: { lines: readonly DiffLine[]; width: number; max?: number }) {
+  const shown = lines.length > max ? lines.slice(0, max - 1) : lines;
+  return (
+    <Box flexDirection="column">
+      {shown.map((line, i) => (
+        <Text key={i} color={DIFF_COLORS[line.kind]} dimColor={line.kind === ' ' || line.kind === 'note'} wrap="truncate-end">
+          {cutLine(`    ${line.text}`, width)}
+        </Text>
+      ))}
+      {lines.length > shown.length ? <Text dimColor>{`    … ${lines.length - shown.length} more lines`}</Text> : null}
+    </Box>
+  );
+}
 
 /** One finished transcript entry; tool lines are cut to the width, prose wraps. */
 export function TranscriptEntry({ entry, width }: { entry: Entry; width: number }) {
@@ -33,11 +51,12 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
         <Box flexDirection="column">
           <Text>
             <Text color={entry.isError ? 'red' : 'green'}>● </Text>
-            {cutLine(`${entry.name} ${entry.label}`.trim(), width - 2)}
+            {cutLine(entry.action, width - 2)}
           </Text>
           <Text color={entry.isError ? 'red' : undefined} dimColor={!entry.isError}>
             {cutLine(`  ⎿ ${entry.summary}`, width)}
           </Text>
+          {entry.diff ? <DiffView lines={entry.diff} width={width} /> : null}
         </Box>
       );
     case 'retry':

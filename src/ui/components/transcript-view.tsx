@@ -60,7 +60,7 @@ export function LiveRegion({
       line: (
         <>
           <Text color="yellow">● </Text>
-          {cutLine(`${tool.name} ${tool.label}`.trim(), width - 2)}
+          {cutLine(tool.action, width - 2)}
         </>
       ),
     });

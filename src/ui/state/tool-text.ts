@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { oneLine } from '../../core/text.js';
+import { resultSummary } from '../format.js';
 
 /**
  * What a tool call does, for people: `grep "auth" src/`, `read_file src/x.ts`,
@@ -45,4 +46,74 @@ export function displayPath(p: string, root?: string): string {
   if (relative === '') return '.';
   if (relative.startsWith('..') || path.isAbsolute(relative)) return p;
   return relative;
+}
+
+/** One line of a diff or a preview, with how to colour it. */
+export interface DiffLine {
+  kind: '+' | '-' | ' ' | '@' | 'note';
+  text: string;
+}
+
+/** Diff lines a transcript entry shows before counting the rest. */
+export const DIFF_SHOWN = 20;
+
+/** The lines of a unified diff (as write_file and edit_file return it), each tagged for colour. */
+export function diffLines(diff: string): DiffLine[] {
+  return diff
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line): DiffLine => {
+      if (line.startsWith('@@')) return { kind: '@', text: line };
+      if (line.startsWith('+')) return { kind: '+', text: line };
+      if (line.startsWith('-')) return { kind: '-', text: line };
+      if (line.startsWith(' ')) return { kind: ' ', text: line };
+      return { kind: 'note', text: line };
+    });
+}
+
+/** A new file's first lines, as added lines. */
+export function addedLines(content: string, max = DIFF_SHOWN): DiffLine[] {
+  const lines = content.replace(/\n$/, '').split('\n');
+  const shown = lines.slice(0, max).map((text): DiffLine => ({ kind: '+', text: `+${text}` }));
+  if (lines.length > max) shown.push({ kind: 'note', text: `… ${lines.length - max} more lines` });
+  return shown;
+}
+
+/** What a finished call says to a person: a one-line summary, and for edits the diff. */
+export interface ToolResultView {
+  summary: string;
+  diff?: DiffLine[];
+}
+
+/** Facts about jobs a tool result may name (agent_start reports the job it started). */
+export interface JobLookup {
+  (id: string): { id: string; definition: string; task: string } | undefined;
+}
+
+/**
+ * The result of a call as a person reads it, not as the model does: `started sub-1 ·
+ * explore · "read f1.txt"` for agent_start, `Updated a.ts (+1 -1)` and its diff for edits.
+ */
+export function toolResultView(options: {
+  name: string;
+  args: unknown;
+  content: string;
+  isError: boolean;
+  job?: JobLookup;
+}): ToolResultView {
+  const { name, args, content, isError } = options;
+  const first = (content.split('\n').find((line) => line.trim() !== '') ?? '').trim();
+  if (!isError && name === 'agent_start') {
+    const id = /\bsub-\d+\b/.exec(content)?.[0];
+    const job = id ? options.job?.(id) : undefined;
+    if (job) return { summary: `started ${job.id} · ${job.definition} · ${JSON.stringify(oneLine(job.task, 80))}` };
+  }
+  if (!isError && (name === 'write_file' || name === 'edit_file')) {
+    const rest = content.slice(content.indexOf('\n') + 1);
+    if (content.includes('\n') && /^(Updated|Edited)\b/.test(first)) return { summary: first, diff: diffLines(rest) };
+    const body = (args as { content?: unknown } | undefined)?.content;
+    if (name === 'write_file' && /^Created\b/.test(first) && typeof body === 'string')
+      return { summary: first, diff: addedLines(body, 8) };
+  }
+  return { summary: resultSummary(content, isError) };
 }

@@ -1,6 +1,7 @@
 import { messageText } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
-import { causeText, resultSummary, retryText } from '../format.js';
+import { causeText, retryText } from '../format.js';
+import { type DiffLine, type JobLookup, toolAction, toolResultView } from './tool-text.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
@@ -10,7 +11,8 @@ export type EntryBody =
   /** A turn the app started by itself because these sub-agents completed (wake-on-complete). */
   | { kind: 'wake'; ids: string[] }
   | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; name: string; label: string; summary: string; isError: boolean }
+  /** A finished tool call: what it did (`action`), its result for people, and for edits the diff. */
+  | { kind: 'tool'; name: string; action: string; summary: string; isError: boolean; diff?: DiffLine[] }
   | { kind: 'retry'; text: string }
   | { kind: 'injected'; text: string }
   | { kind: 'notice'; level: 'info' | 'warn'; text: string }
@@ -29,7 +31,9 @@ export type Entry = EntryBody & { id: number };
 export interface LiveTool {
   id: string;
   name: string;
-  label: string;
+  /** What it does, for people (`grep "auth" src`). */
+  action: string;
+  args: unknown;
   update?: string;
 }
 
@@ -92,12 +96,16 @@ export function markIdleCompletions(state: TranscriptState, stillOwed: (id: stri
   return { ...state, entries: [...state.entries.slice(0, -1), { ...last, idle: true }] };
 }
 
-/** What the transcript needs to know of the jobs when it words an event. */
+/** What the transcript needs to know besides the event when it words it. */
 export interface JobFacts {
   /** Jobs whose completion the model has not heard of yet (a turn without a prompt carries them). */
   owed: readonly string[];
   /** Sub-agents still queued or running. */
   running: number;
+  /** The workspace root: paths are shown relative to it. */
+  root?: string;
+  /** A job by id (agent_start's result names the job it started). */
+  job?: JobLookup;
 }
 
 const noJobFacts: JobFacts = { owed: [], running: 0 };
@@ -121,8 +129,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     }
     case 'retry':
       return append({ ...state, liveText: '' }, { kind: 'retry', text: retryText(event) });
-    case 'tool_start':
-      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, label: event.label }] };
+    case 'tool_start': {
+      const action = toolAction(event.name, event.args, event.label, jobs.root);
+      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, action, args: event.args }] };
+    }
     case 'tool_update': {
       const update = lastLine(event.text);
       return { ...state, tools: state.tools.map((tool) => (tool.id === event.id ? { ...tool, update } : tool)) };
@@ -130,16 +140,8 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'tool_end': {
       const started = state.tools.find((tool) => tool.id === event.id);
       const tools = state.tools.filter((tool) => tool.id !== event.id);
-      return append(
-        { ...state, tools },
-        {
-          kind: 'tool',
-          name: event.name,
-          label: started?.label ?? '',
-          summary: resultSummary(event.content, event.isError),
-          isError: event.isError,
-        },
-      );
+      const view = toolResultView({ name: event.name, args: started?.args, content: event.content, isError: event.isError, job: jobs.job });
+      return append({ ...state, tools }, { kind: 'tool', name: event.name, action: started?.action ?? event.name, isError: event.isError, ...view });
     }
     case 'injected':
       return append(state, { kind: 'injected', text: messageText(event.message) });

@@ -24,6 +24,8 @@ export interface UiState {
   hintIdleCompletions: boolean;
   /** The parent's running turn: its phase and figures, for the working line. */
   turn?: TurnActivity;
+  /** The workspace root: paths are shown relative to it. */
+  root?: string;
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -35,8 +37,10 @@ export function initialUiState(options: {
   wakeOnComplete: boolean;
   /** A resumed history: its size is unknown until the model answers. */
   resumed?: boolean;
+  root?: string;
 }): UiState {
   return {
+    root: options.root,
     transcript: options.intro.reduce(append, initialTranscript),
     jobs: jobsFromStore(options.storedJobs),
     contextTokens: options.resumed ? undefined : 0,
@@ -54,7 +58,13 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
       continue;
     }
     const { event } = item.item;
-    const facts = { owed: event.type === 'submit' ? owedJobs(jobs) : [], running: event.type === 'run_end' ? activeJobs(jobs).length : 0 };
+    const known = jobs;
+    const facts = {
+      owed: event.type === 'submit' ? owedJobs(jobs) : [],
+      running: event.type === 'run_end' ? activeJobs(jobs).length : 0,
+      root: state.root,
+      job: (id: string) => known.get(id)?.job,
+    };
     jobs = applyJobEvent(jobs, event);
     transcript = applyTranscriptEvent(transcript, event, facts);
     turn = applyTurnActivity(turn, event, now);

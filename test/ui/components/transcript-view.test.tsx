@@ -75,6 +75,23 @@ describe('the transcript', () => {
     expect(text).toContain('⎿ PASS a (+1 line)');
   });
 
+  it('words results for people: agent_start names the job it started, edits show their diff', async () => {
+    const state = reduce(
+      events(
+        { type: 'tool_start', id: 't1', name: 'agent_start', label: 'read f1.txt and report', args: { task: 'read f1.txt and report' } },
+        { type: 'job_state', job: job({ number: 1, definition: 'explore', task: 'read f1.txt and report' }) },
+        { type: 'tool_end', id: 't1', name: 'agent_start', content: 'Sub-agent sub-1 started (running). Call agent_poll with id sub-1 to retrieve its summary.', isError: false },
+        { type: 'tool_start', id: 't2', name: 'edit_file', label: 'src/a.ts', args: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } },
+        { type: 'tool_end', id: 't2', name: 'edit_file', content: 'Edited src/a.ts: 1 replacement (+1 -1)\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const b = 1;\n keep();', isError: false },
+      ),
+    );
+    const text = await show(state);
+    expect(text).toContain('⎿ started sub-1 · explore · "read f1.txt and report"');
+    expect(text).not.toContain('Call agent_poll');
+    expect(text).toContain('⎿ Edited src/a.ts: 1 replacement (+1 -1)');
+    expect(text).toMatch(/ {4}-const a = 1;\n {4}\+const b = 1;\n {4} keep\(\);/);
+  });
+
   it('marks a failed tool call with its error', async () => {
     const state = reduce(
       events(
