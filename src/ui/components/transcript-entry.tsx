@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { cutLine } from '../format.js';
+import { Markdown } from '../markdown/markdown.js';
 import { DIFF_SHOWN, type DiffLine } from '../state/tool-text.js';
 import type { Entry } from '../state/transcript.js';
 
@@ -45,7 +46,11 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
         </Box>
       );
     case 'assistant':
-      return <Text>{entry.text}</Text>;
+      return (
+        <Box marginTop={entry.continued ? 1 : 0}>
+          <Markdown text={entry.text} width={width} />
+        </Box>
+      );
     case 'tool':
       return (
         <Box flexDirection="column">

@@ -1,6 +1,7 @@
 import { messageText } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
 import { causeText, retryText } from '../format.js';
+import { splitFinishedBlocks } from './stream-blocks.js';
 import { type DiffLine, type JobLookup, toolAction, toolResultView } from './tool-text.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
@@ -10,7 +11,8 @@ export type EntryBody =
   | { kind: 'user'; text: string }
   /** A turn the app started by itself because these sub-agents completed (wake-on-complete). */
   | { kind: 'wake'; ids: string[] }
-  | { kind: 'assistant'; text: string }
+  /** Assistant text (Markdown); `continued` when an earlier part of the same message printed before it. */
+  | { kind: 'assistant'; text: string; continued?: boolean }
   /** A finished tool call: what it did (`action`), its result for people, and for edits the diff. */
   | { kind: 'tool'; name: string; action: string; summary: string; isError: boolean; diff?: DiffLine[] }
   | { kind: 'retry'; text: string }
@@ -42,6 +44,8 @@ export interface TranscriptState {
   entries: Entry[];
   /** Assistant text still streaming. */
   liveText: string;
+  /** The current message's text already printed as finished blocks (streaming prints block by block). */
+  livePrinted: string;
   tools: LiveTool[];
   nextId: number;
   /** Counts event batches, so completions of one batch share one entry. */
@@ -55,6 +59,7 @@ export interface TranscriptState {
 export const initialTranscript: TranscriptState = {
   entries: [],
   liveText: '',
+  livePrinted: '',
   tools: [],
   nextId: 1,
   batch: 0,
@@ -72,11 +77,15 @@ export function append(state: TranscriptState, entry: EntryBody): TranscriptStat
   return { ...state, entries: [...state.entries, { ...entry, id: state.nextId }], nextId: state.nextId + 1 };
 }
 
+function assistantEntry(text: string, continued: boolean): EntryBody {
+  return continued ? { kind: 'assistant', text, continued } : { kind: 'assistant', text };
+}
+
 /** Streamed text not closed by a message_end (an interrupt) still belongs in the transcript. */
 function settleLive(state: TranscriptState): TranscriptState {
   const text = state.liveText.trim() ? state.liveText : '';
-  const settled = { ...state, liveText: '', tools: [] };
-  return text ? append(settled, { kind: 'assistant', text }) : settled;
+  const settled = { ...state, liveText: '', livePrinted: '', tools: [] };
+  return text ? append(settled, assistantEntry(text, state.livePrinted !== '')) : settled;
 }
 
 /** A job that ended done or error gets a line; which one reads how is the caller's (`line`). */
@@ -120,15 +129,24 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       const entry: EntryBody = event.prompt === undefined ? { kind: 'wake', ids: [...jobs.owed] } : { kind: 'user', text: event.prompt };
       return { ...append(state, entry), turnRunning: true };
     }
-    case 'text_delta':
-      return { ...state, liveText: state.liveText + event.text };
+    case 'text_delta': {
+      // Finished blocks print now and never change; only the block still growing stays live.
+      const live = state.liveText + event.text;
+      const { done, rest } = splitFinishedBlocks(live);
+      if (!done) return { ...state, liveText: live };
+      const printed = state.livePrinted + live.slice(0, live.length - rest.length);
+      return { ...append(state, assistantEntry(done, state.livePrinted !== '')), liveText: rest, livePrinted: printed };
+    }
     case 'message_end': {
       const text = messageText(event.message);
-      const cleared = { ...state, liveText: '' };
-      return text.trim() ? append(cleared, { kind: 'assistant', text }) : cleared;
+      const continued = state.livePrinted !== '';
+      // The rest of the message after the blocks already printed (what streamed, should the two differ).
+      const rest = !continued ? text : text.startsWith(state.livePrinted) ? text.slice(state.livePrinted.length) : state.liveText;
+      const cleared = { ...state, liveText: '', livePrinted: '' };
+      return rest.trim() ? append(cleared, assistantEntry(rest.replace(/^\n+/, ''), continued)) : cleared;
     }
     case 'retry':
-      return append({ ...state, liveText: '' }, { kind: 'retry', text: retryText(event) });
+      return append({ ...state, liveText: '', livePrinted: '' }, { kind: 'retry', text: retryText(event) });
     case 'tool_start': {
       const action = toolAction(event.name, event.args, event.label, jobs.root);
       return { ...state, tools: [...state.tools, { id: event.id, name: event.name, action, args: event.args }] };
