@@ -16,7 +16,7 @@ import { useClockTick } from './hooks/use-clock-tick.js';
 import { useCommands } from './hooks/use-commands.js';
 import { useConfirmPress } from './hooks/use-confirm-press.js';
 import { useGlobalKeys } from './hooks/use-global-keys.js';
-import { useLineEditor } from './hooks/use-line-editor.js';
+import { usePromptEditor } from './hooks/use-prompt-editor.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
 import { useUiStore } from './hooks/use-ui-store.js';
@@ -44,6 +44,8 @@ export interface AppProps {
   wakeWindowMs?: number;
   /** Every timer of the app runs on this clock (tests pass a fake). */
   clock?: Clock;
+  /** Where the prompts sent in this project are kept for ↑/↓; none kept without it. */
+  historyFile?: string;
 }
 
 /** `~/code/app` for a path under the user's home. */
@@ -69,14 +71,14 @@ function startState(session: UiSession): UiState {
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock }: AppProps) {
+export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock, historyFile }: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
   const { width, height, generation } = useTerminalSize(clock);
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
-  const editor = useLineEditor();
+  const editor = usePromptEditor({ historyFile, root: session.root });
   const [view, setView] = useState<'main' | 'agents'>('main');
   const [quitting, setQuitting] = useState(false);
 
@@ -123,7 +125,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     if (runner.snapshot().busy === undefined) return;
     const queued = runner.interrupt();
     // Prompts typed during the turn come back to the input, to send again or edit.
-    if (queued.length) editor.edit({ type: 'set', text: [editor.current().text, ...queued].filter(Boolean).join(' ') });
+    if (queued.length) editor.set([editor.current().text, ...queued].filter(Boolean).join('\n'));
   }, [runner, editor]);
 
   const approval = pending[0];
@@ -137,21 +139,26 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
         interrupt();
       } else if (editor.current().text !== '') {
         ctrlC.disarm();
-        editor.edit({ type: 'set', text: '' });
+        editor.set('');
       } else if (ctrlC.press()) {
         quit();
       }
     },
+    // Ctrl+K: deletes to the end of the input's line when there is text there; else stops sub-agents.
     onCtrlK: () => {
       ctrlC.disarm();
-      if (runningJobs === 0) {
+      const { text, cursor } = editor.current();
+      if (!approval && view === 'main' && !(Array.from(text)[cursor] ?? '\n').startsWith('\n')) {
+        ctrlK.disarm();
+        editor.kill();
+      } else if (runningJobs === 0) {
         ctrlK.disarm();
         say({ kind: 'info', text: 'no sub-agents are running' });
       } else if (ctrlK.press()) {
         commands.stopJobs('all');
       }
     },
-    onEscape: !approval && view === 'main' ? interrupt : undefined,
+    onEscape: !approval && view === 'main' && !editor.menu ? interrupt : undefined,
     onShiftTab: () => {
       const next = nextMode(session.permissionMode());
       session.setPermissionMode(next);
@@ -211,7 +218,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   // The live area never reaches the screen's height (see live-layout.ts).
   const budget = liveBudget({
     height,
-    bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width),
+    bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width, editor.menu),
     approval: approvalHeight(approval, approvalShown),
     working: busy ? 1 : 0,
     rows: rows.length,
@@ -256,8 +263,9 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       ) : (
         <PromptInput
           line={editor.line}
-          onEdit={editor.edit}
+          onKey={editor.onKey}
           onSubmit={submit}
+          menu={editor.menu}
           active={!approval}
           busy={busy}
           queued={turn.queued}

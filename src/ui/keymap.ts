@@ -7,8 +7,15 @@ export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'Esc', does: 'interrupt the current turn (sub-agents keep running); in a view, go back' },
   { keys: 'Ctrl+C', does: 'interrupt the turn; when idle, clear the input; on an empty input, press twice to quit' },
   { keys: 'Shift+Tab', does: 'next permission mode: default → accept-edits → plan → yolo' },
-  { keys: 'Ctrl+K', does: 'stop every running sub-agent (press twice to confirm)' },
-  { keys: '←/→, Ctrl+A/Ctrl+E', does: 'move in the input line; Backspace deletes' },
+  {
+    keys: 'Ctrl+K',
+    does: 'stop every running sub-agent (press twice); with text after the cursor, delete to the end of the line',
+  },
+  { keys: 'Shift/Alt+Enter, \\ Enter', does: 'a new line in the input (a paste keeps its lines)' },
+  { keys: '↑/↓', does: 'move between the lines of the input, then through earlier prompts (kept per project)' },
+  { keys: '←/→, Alt+←/→, Ctrl+A/E', does: 'move by character, by word, to the start or end of the line' },
+  { keys: 'Ctrl+U, Ctrl+W', does: 'delete to the start of the line, the word before the cursor' },
+  { keys: 'Tab', does: 'complete the /command or @file shown above the input (↑/↓ choose, Esc closes)' },
   { keys: '↑/↓, Enter, x', does: 'in /agents: move, open a sub-agent, stop it' },
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
 ];

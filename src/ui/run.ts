@@ -5,9 +5,14 @@ import { describeStartupError, sessionSetupFromCli } from '../start/session-setu
 import type { EarlyInput } from '../start/early-input.js';
 import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
+import { outriderPaths } from '../core/config/paths.js';
 import { App } from './App.js';
+import { historyFile } from './state/prompt-history.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { uiSessionFrom } from './ui-session.js';
+
+const BRACKETED_PASTE_ON = '\u001B[?2004h';
+const BRACKETED_PASTE_OFF = '\u001B[?2004l';
 
 /** How long after a clean quit a stray handle (an idle keep-alive socket) may keep the process up. */
 const EXIT_GRACE_MS = 1500;
@@ -35,9 +40,13 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   const quitRequested = new Promise<void>((resolve) => {
     requestQuit = resolve;
   });
-  const instance = render(createElement(App, { session: uiSessionFrom(opened), approvals, onQuit: () => requestQuit() }), {
+  const session = uiSessionFrom(opened);
+  const history = historyFile(outriderPaths(process.env).home, session.root);
+  const instance = render(createElement(App, { session, approvals, onQuit: () => requestQuit(), historyFile: history }), {
     exitOnCtrlC: false,
   });
+  // Bracketed paste: the terminal marks pasted text, so its line breaks stay in the input.
+  process.stdout.write(BRACKETED_PASTE_ON);
   // A terminal closed or a `kill` must still stop the sub-agents' processes.
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
   const onSignal = () => requestQuit();
@@ -55,6 +64,7 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
 
   approvals.denyAll();
   instance.unmount();
+  process.stdout.write(BRACKETED_PASTE_OFF);
   await opened.close();
   process.stdout.write(`Session ${opened.session.id} saved. Resume it with: outrider --resume ${opened.session.id}\n`);
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

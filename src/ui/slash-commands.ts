@@ -20,6 +20,15 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
+/** The commands the `/` menu offers as you type, by name. */
+export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
+  { name: 'help', does: 'keys and commands' },
+  { name: 'agents', does: 'list sub-agents (add "stop <id|all>" to stop)' },
+  { name: 'compact', does: 'summarize earlier conversation to free context' },
+  { name: 'cost', does: 'tokens and cost' },
+  { name: 'quit', does: 'stop every sub-agent and quit' },
+];
+
 /** Parses a slash command; undefined when the line is a prompt. */
 export function parseSlashCommand(line: string): SlashCommand | undefined {
   const trimmed = line.trim();

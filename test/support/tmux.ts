@@ -17,6 +17,8 @@ export interface LaunchOptions {
   files?: Record<string, string>;
   /** Settings written to the private home's settings.json. */
   settings?: Record<string, unknown>;
+  /** Run in this home and project (a second run of the same project); fresh ones by default. */
+  reuse?: { home: string; project: string };
 }
 
 /** One running pane: keys in, screen out, and the bytes the app wrote. */
@@ -35,6 +37,8 @@ export interface Pane {
   resize(width: number, height: number): void;
   /** The pane's terminal takes keys one by one (raw mode: no line editing, no echo). */
   raw(): boolean;
+  /** Pastes text as a terminal does (bracketed when the app asked for it). */
+  paste(text: string): void;
   /** Every byte the app wrote to the terminal so far (escape sequences included). */
   output(): string;
   dead(): boolean;
@@ -82,8 +86,8 @@ export function useTui(): TuiHarness {
   };
 
   const launch = (options: LaunchOptions = {}): Pane => {
-    const home = tempDir('outrider-home-');
-    const project = tempDir('outrider-project-');
+    const home = options.reuse?.home ?? tempDir('outrider-home-');
+    const project = options.reuse?.project ?? tempDir('outrider-project-');
     const log = path.join(tempDir('outrider-log-'), 'pane.log');
     writeFileSync(log, '');
     writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
@@ -151,6 +155,10 @@ export function useTui(): TuiHarness {
       },
       resize(w, h) {
         tmux('resize-window', '-t', name, '-x', String(w), '-y', String(h));
+      },
+      paste(text) {
+        tmux('set-buffer', '-b', `paste-${name}`, text);
+        tmux('paste-buffer', '-p', '-d', '-b', `paste-${name}`, '-t', name);
       },
       raw() {
         const tty = tmux('display-message', '-p', '-t', name, '#{pane_tty}').trim();

@@ -1,50 +1,52 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, type Key, Text, useInput } from 'ink';
+import { type MenuView, menuWindow } from '../hooks/use-prompt-editor.js';
 import { oneLine } from '../../core/text.js';
 import { cutLine } from '../format.js';
 import { type InputLine, inputLines, visibleInputLines } from '../state/input-view.js';
-import type { LineEdit, LineState } from '../state/line-editor.js';
+import type { LineState } from '../state/line-editor.js';
 
 export interface PromptInputProps {
   line: LineState;
-  onEdit: (edit: LineEdit) => void;
-  /** Enter: the owner takes the text from its editor. */
+  /** Every key while the input has them (the editor decides what each does); true: send the input. */
+  onKey: (input: string, key: Key) => boolean;
+  /** The input is sent: the owner takes the text from its editor. */
   onSubmit: () => void;
+  /** The `/` or `@` menu, shown above the input. */
+  menu?: MenuView;
   /** False while something else (an approval, a view) has the keys. */
   active: boolean;
   /** A turn is running: Enter queues instead of sending. */
   busy: boolean;
   queued: readonly string[];
   width: number;
-  /** Lines the input may take, border and queued prompts included. */
+  /** Lines the input may take, menu, border and queued prompts included. */
   maxLines?: number;
 }
 
-/** A one-line editor: printable keys, Backspace, ←/→, Ctrl+A/Ctrl+E, Enter. */
-export function PromptInput({ line, onEdit, onSubmit, active, busy, queued, width, maxLines }: PromptInputProps) {
+/** The input: a multi-line editor with history and completion menus (see use-prompt-editor.ts). */
+export function PromptInput({
+  line,
+  onKey,
+  onSubmit,
+  menu,
+  active,
+  busy,
+  queued,
+  width,
+  maxLines = Number.MAX_SAFE_INTEGER,
+}: PromptInputProps) {
   useInput(
     (input, key) => {
-      if (key.return) return onSubmit();
-      if (key.backspace || key.delete) return onEdit({ type: 'backspace' });
-      if (key.leftArrow) return onEdit({ type: 'left' });
-      if (key.rightArrow) return onEdit({ type: 'right' });
-      if (key.home || (key.ctrl && input === 'a')) return onEdit({ type: 'home' });
-      if (key.end || (key.ctrl && input === 'e')) return onEdit({ type: 'end' });
-      // Other control keys (Ctrl+C, Ctrl+K, Esc, arrows, Tab) belong to someone else.
-      if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return;
-      if (!input) return undefined;
-      // Keys typed fast arrive as one chunk: "hello\r" is text then Enter. A multi-line
-      // paste keeps its words on the line instead of sending each line as a prompt.
-      const typedThenEnter = /^[^\r\n]+\r$/.test(input);
-      onEdit({ type: 'insert', text: typedThenEnter ? input.slice(0, -1) : input });
-      if (typedThenEnter) onSubmit();
-      return undefined;
+      if (onKey(input, key)) onSubmit();
     },
     { isActive: active },
   );
-
-  const view = promptInputView({ line, queued, width, maxLines });
+  const menuLines = menu ? menuHeight(menu) : 0;
+  const shownMenu = menu && maxLines - menuLines >= 3 ? menu : undefined;
+  const view = promptInputView({ line, queued, width, maxLines: maxLines - (shownMenu ? menuLines : 0) });
   return (
     <Box flexDirection="column">
+      {shownMenu ? <CompletionMenu menu={shownMenu} width={width} /> : null}
       {view.queued.map((text, i) => (
         <Text key={i} dimColor wrap="truncate-end">
           {text}
@@ -83,9 +85,38 @@ export function promptInputView(options: { line: LineState; queued: readonly str
   return { queued: shownQueued, lines: window.lines, above: window.above, height: shownQueued.length + window.lines.length + 2 };
 }
 
-/** Lines the input would take with all the room it wants. */
-export function promptInputHeight(line: LineState, queued: readonly string[], width: number): number {
-  return promptInputView({ line, queued, width }).height;
+/** Lines the input would take with all the room it wants, its menu included. */
+export function promptInputHeight(line: LineState, queued: readonly string[], width: number, menu?: MenuView): number {
+  return promptInputView({ line, queued, width }).height + (menu ? menuHeight(menu) : 0);
+}
+
+function menuHeight(menu: MenuView): number {
+  return menuWindow(menu).items.length;
+}
+
+/** The choices, the selected one highlighted; commands with what they do. */
+function CompletionMenu({ menu, width }: { menu: MenuView; width: number }) {
+  const { items, first } = menuWindow(menu);
+  const labelWidth = Math.min(40, Math.max(...items.map((item) => item.label.length)));
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      {items.map((item, i) => {
+        const selected = first + i === menu.selected;
+        const text = item.detail ? `${item.label.padEnd(labelWidth)}  ${item.detail}` : item.label;
+        return (
+          <Text
+            key={item.label}
+            inverse={selected}
+            color={selected ? 'cyan' : undefined}
+            dimColor={!selected}
+            wrap="truncate-end"
+          >
+            {cutLine(text, width - 2)}
+          </Text>
+        );
+      })}
+    </Box>
+  );
 }
 
 function cursorLine(line: InputLine, active: boolean) {

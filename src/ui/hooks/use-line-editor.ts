@@ -8,6 +8,8 @@ export interface LineEditor {
   take: () => string;
   /** The line as of the last edit, even before React has re-rendered. */
   current: () => LineState;
+  /** Replaces the text, the cursor at its end. */
+  set: (text: string) => void;
 }
 
 /**
@@ -30,5 +32,6 @@ export function useLineEditor(): LineEditor {
     return text;
   }, []);
   const current = useCallback(() => ref.current, []);
-  return { line, edit, take, current };
+  const set = useCallback((text: string) => edit({ type: 'set', text }), [edit]);
+  return { line, edit, take, current, set };
 }
