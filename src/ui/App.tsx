@@ -24,6 +24,7 @@ import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { liveBudget } from './state/live-layout.js';
+import { historyEntries } from './state/history-entries.js';
 import { approvalView, readForPreview } from './state/approval-view.js';
 import { toolAction } from './state/tool-text.js';
 import { WORKING_TICK_MS, workingLine } from './state/turn-activity.js';
@@ -46,6 +47,8 @@ export interface AppProps {
   clock?: Clock;
   /** Where the prompts sent in this project are kept for ↑/↓; none kept without it. */
   historyFile?: string;
+  /** Switches to another stored session (/resume <id>); resolves with an error message when it cannot. */
+  onResume?: (id: string) => Promise<string | undefined>;
 }
 
 /** `~/code/app` for a path under the user's home. */
@@ -62,8 +65,10 @@ function nextMode(mode: PermissionMode): PermissionMode {
 function startState(session: UiSession): UiState {
   const intro: EntryBody[] = [
     { kind: 'header', model: session.model, cwd: homeRelative(session.root), mode: session.permissionMode() },
+    // A resumed session shows where the conversation stood.
+    ...historyEntries(session.earlier, { root: session.root }),
     ...(session.resumedMessages > 0
-      ? [{ kind: 'info', text: `resumed: the model remembers ${session.resumedMessages} earlier messages` } as const]
+      ? [{ kind: 'info', text: `resumed ${session.sessionId}: the model remembers ${session.resumedMessages} earlier messages` } as const]
       : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
@@ -71,7 +76,7 @@ function startState(session: UiSession): UiState {
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock, historyFile }: AppProps) {
+export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock, historyFile, onResume }: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
@@ -111,6 +116,8 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     say,
     openAgents: () => setView('agents'),
     quit,
+    resume: onResume,
+    activeJobs: runningJobs,
   });
 
   const submit = useCallback(() => {

@@ -4,7 +4,7 @@ import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import type { EarlyInput } from '../start/early-input.js';
 import { stderrLines } from '../start/stderr-lines.js';
-import { type OpenedSession, openSession } from '../core/session/open-session.js';
+import { type OpenedSession, type SessionSetup, openSession } from '../core/session/open-session.js';
 import { outriderPaths } from '../core/config/paths.js';
 import { App } from './App.js';
 import { historyFile } from './state/prompt-history.js';
@@ -24,8 +24,9 @@ const EXIT_GRACE_MS = 1500;
 export async function runInteractive(options: CliOptions, early?: EarlyInput): Promise<number> {
   const approvals = new ApprovalBroker();
   let opened: OpenedSession;
+  let setup: SessionSetup;
   try {
-    const setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
+    setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
     early?.release();
@@ -40,11 +41,33 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   const quitRequested = new Promise<void>((resolve) => {
     requestQuit = resolve;
   });
-  const session = uiSessionFrom(opened);
-  const history = historyFile(outriderPaths(process.env).home, session.root);
-  const instance = render(createElement(App, { session, approvals, onQuit: () => requestQuit(), historyFile: history }), {
-    exitOnCtrlC: false,
-  });
+  const history = historyFile(outriderPaths(process.env).home, opened.session.workspace.root);
+  // /resume <id>: the other session opens first (a bad id changes nothing), then the app starts
+  // afresh on it, keyed by its id; what the first one printed stays above.
+  const resume = async (id: string): Promise<string | undefined> => {
+    if (opened.session.id.startsWith(id)) return `${opened.session.id} is this session`;
+    let next: OpenedSession;
+    try {
+      next = await openSession({ ...setup, flags: { ...setup.flags, continue: undefined, resume: id }, approver: approvals.approver });
+    } catch (error) {
+      return describeStartupError(error, options.debug);
+    }
+    const previous = opened;
+    opened = next;
+    instance.rerender(app());
+    await previous.close();
+    return undefined;
+  };
+  const app = () =>
+    createElement(App, {
+      key: opened.session.id,
+      session: uiSessionFrom(opened),
+      approvals,
+      onQuit: () => requestQuit(),
+      historyFile: history,
+      onResume: resume,
+    });
+  const instance = render(app(), { exitOnCtrlC: false });
   // Bracketed paste: the terminal marks pasted text, so its line breaks stay in the input.
   process.stdout.write(BRACKETED_PASTE_ON);
   // A terminal closed or a `kill` must still stop the sub-agents' processes.

@@ -5,6 +5,8 @@ export type SlashCommand =
   | { name: 'agents-stop'; target: string }
   | { name: 'compact' }
   | { name: 'cost' }
+  /** Without an id: list this directory's sessions. */
+  | { name: 'resume'; id?: string }
   | { name: 'quit' }
   /** Known command, wrong arguments: `message` says how to call it. */
   | { name: 'usage'; message: string }
@@ -17,6 +19,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/agents stop <id|all>', does: 'stop one sub-agent (sub-3 or 3) or all of them' },
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
+  { usage: '/resume [id]', does: "list this directory's sessions, or switch to one (its conversation is shown again)" },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -26,6 +29,7 @@ export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'agents', does: 'list sub-agents (add "stop <id|all>" to stop)' },
   { name: 'compact', does: 'summarize earlier conversation to free context' },
   { name: 'cost', does: 'tokens and cost' },
+  { name: 'resume', does: 'list sessions, or switch to one' },
   { name: 'quit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -45,6 +49,10 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'compact' };
     case 'cost':
       return { name: 'cost' };
+    case 'resume':
+      if (args.length > 1)
+        return { name: 'usage', message: 'usage: /resume, or /resume <id> (an id from the list, or its start)' };
+      return args[0] ? { name: 'resume', id: args[0] } : { name: 'resume' };
     case 'quit':
     case 'exit':
       return { name: 'quit' };

@@ -1,6 +1,8 @@
 import type { JobManager } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
-import type { Usage } from '../core/providers/types.js';
+import path from 'node:path';
+import type { Message, Usage } from '../core/providers/types.js';
+import { listSessions } from '../core/session/store.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
 import type { StoredJob } from '../core/session/job-store.js';
 import type { OpenedSession } from '../core/session/open-session.js';
@@ -28,6 +30,11 @@ export interface UiSession {
   readonly warnings: readonly string[];
   /** Messages already in the history when the app started (a resumed session). */
   readonly resumedMessages: number;
+  /** Those messages, to show the conversation so far. */
+  readonly earlier: readonly Message[];
+  readonly sessionId: string;
+  /** The stored sessions of this directory, newest first (for /resume). */
+  sessions(): { id: string; updatedAt: string; firstPrompt: string }[];
   /** The jobs of a resumed session's earlier runs. */
   readonly storedJobs: readonly StoredJob[];
   /** The session's one ordered stream of turn and job events. */
@@ -59,6 +66,9 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     root: session.workspace.root,
     warnings: opened.warnings,
     resumedMessages: session.messages().length,
+    earlier: [...session.messages()],
+    sessionId: session.id,
+    sessions: () => listSessions(path.dirname(opened.paths.dir), { cwd: session.workspace.root }),
     storedJobs: opened.storedJobs,
     events: opened.events,
     jobs: opened.agents.manager,

@@ -282,7 +282,29 @@ describe('the app', () => {
 
     const s = await open([], { dir: first.dir, continue: true });
     const { rendered: again } = await mountApp(s);
-    expect(frame(again)).toContain('· resumed: the model remembers 2 earlier messages');
+    const text = frame(again);
+    expect(text).toContain(`· resumed ${s.opened.session.id}: the model remembers 2 earlier messages`);
+    // The conversation so far is shown again, before that line.
+    expect(text).toMatch(/› remember this\nnoted\n· resumed/);
+  });
+
+  it('/resume lists the other sessions of this directory', async () => {
+    const first = await openTestSession([{ text: 'noted' }]);
+    const one = await mountApp(first);
+    await send(one.rendered, 'the first session');
+    await one.until(() => frame(one.rendered).includes('noted'));
+    one.rendered.unmount();
+    await first.opened.close();
+
+    const s = await open([], { dir: first.dir });
+    const { rendered, until } = await mountApp(s);
+    await send(rendered, '/resume');
+    const text = await until(() => frame(rendered).includes('Sessions') && frame(rendered));
+    expect(text).toContain(`${first.opened.session.id}`);
+    expect(text).toContain('the first session');
+    expect(text).not.toContain(`${s.opened.session.id}  `);
+    await send(rendered, `/resume ${first.opened.session.id}`);
+    await until(() => frame(rendered).includes('switching sessions is not available here'));
   });
 
   it('lists a resumed session\'s earlier jobs in /agents, from the session\'s store', async () => {

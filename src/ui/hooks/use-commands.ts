@@ -13,10 +13,14 @@ export interface CommandContext {
   say: (entry: EntryBody) => void;
   openAgents: () => void;
   quit: () => void;
+  /** Switches to another stored session; resolves with an error message when it cannot. */
+  resume?: (id: string) => Promise<string | undefined>;
+  /** Sub-agents still queued or running (a switch would stop them). */
+  activeJobs: number;
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, quit }: CommandContext) {
+export function useCommands({ session, runner, say, openAgents, quit, resume, activeJobs }: CommandContext) {
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -51,6 +55,26 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
           const { rows, total } = session.costs();
           return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total) });
         }
+        case 'resume': {
+          if (!command.id) return say({ kind: 'block', title: 'Sessions', lines: sessionLines(session) });
+          if (!resume)
+            return say({
+              kind: 'error',
+              text: 'switching sessions is not available here: quit, then run outrider --resume <id>',
+            });
+          if (runner.snapshot().busy !== undefined)
+            return say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /resume' });
+          if (activeJobs > 0)
+            return say({
+              kind: 'error',
+              text: `${activeJobs} sub-agent${activeJobs === 1 ? ' is' : 's are'} running: stop them (Ctrl+K twice) or wait, then /resume`,
+            });
+          say({ kind: 'info', text: `resuming ${command.id}…` });
+          void resume(command.id).then((error) => {
+            if (error) say({ kind: 'error', text: error });
+          });
+          return undefined;
+        }
         case 'quit':
           return quit();
         case 'usage':
@@ -63,8 +87,20 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
         }
       }
     },
-    [session, runner, say, openAgents, stopJobs, quit],
+    [session, runner, say, openAgents, stopJobs, quit, resume, activeJobs],
   );
 
   return { run, stopJobs };
+}
+
+/** /resume without an id: this directory's other sessions, newest first. */
+function sessionLines(session: UiSession): string[] {
+  const others = session.sessions().filter((s) => s.id !== session.sessionId);
+  if (others.length === 0) return ['No other sessions in this directory yet.'];
+  return [
+    ...others
+      .slice(0, 15)
+      .map((s) => `  ${s.id}  ${s.updatedAt.slice(0, 16).replace('T', ' ')}  ${s.firstPrompt || '(no prompt)'}`),
+    'Switch to one with /resume <id> (or the start of it).',
+  ];
 }
