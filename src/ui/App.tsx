@@ -16,6 +16,7 @@ import { useClockTick } from './hooks/use-clock-tick.js';
 import { useCommands } from './hooks/use-commands.js';
 import { useConfirmPress } from './hooks/use-confirm-press.js';
 import { useGlobalKeys } from './hooks/use-global-keys.js';
+import { useNotify } from './hooks/use-notify.js';
 import { usePromptEditor } from './hooks/use-prompt-editor.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
@@ -89,6 +90,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
 
   const busy = turn.busy !== undefined;
   useWakeOnComplete({ enabled: session.wakeOnComplete, store, runner, clock, windowMs: wakeWindowMs });
+  useNotify({ store, mode: session.notify });
   const rows = useMemo(() => activeJobs(state.jobs), [state.jobs]);
   const allJobs = useMemo(() => orderedJobs(state.jobs), [state.jobs]);
   const runningJobs = rows.length;

@@ -7,6 +7,7 @@ import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, type SessionSetup, openSession } from '../core/session/open-session.js';
 import { outriderPaths } from '../core/config/paths.js';
 import { App } from './App.js';
+import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './hooks/use-notify.js';
 import { historyFile } from './state/prompt-history.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { uiSessionFrom } from './ui-session.js';
@@ -69,7 +70,8 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
     });
   const instance = render(app(), { exitOnCtrlC: false });
   // Bracketed paste: the terminal marks pasted text, so its line breaks stay in the input.
-  process.stdout.write(BRACKETED_PASTE_ON);
+  // Focus reports: a notification only when the terminal is not in front.
+  process.stdout.write(BRACKETED_PASTE_ON + FOCUS_REPORTING_ON);
   // A terminal closed or a `kill` must still stop the sub-agents' processes.
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
   const onSignal = () => requestQuit();
@@ -87,7 +89,7 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
 
   approvals.denyAll();
   instance.unmount();
-  process.stdout.write(BRACKETED_PASTE_OFF);
+  process.stdout.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
   await opened.close();
   process.stdout.write(`Session ${opened.session.id} saved. Resume it with: outrider --resume ${opened.session.id}\n`);
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

@@ -44,6 +44,8 @@ export interface UiSession {
   submit(prompt: string | undefined, signal: AbortSignal): Promise<LoopResult>;
   /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`). */
   readonly wakeOnComplete: boolean;
+  /** How to tell an unfocused terminal that a turn or a sub-agent finished (setting `notify`). */
+  readonly notify: 'bell' | 'osc9' | 'off';
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   /** The parent, then each job; `total` covers all of them. */
   costs(): { rows: CostRow[]; total: CostRow };
@@ -74,6 +76,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     jobs: opened.agents.manager,
     submit: (prompt, signal) => session.submit(prompt, signal),
     wakeOnComplete: opened.wakeOnComplete,
+    notify: opened.notify,
     compact: (signal) => opened.compact(signal),
     costs: () => ({
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),

@@ -39,6 +39,8 @@ export interface Pane {
   raw(): boolean;
   /** Pastes text as a terminal does (bracketed when the app asked for it). */
   paste(text: string): void;
+  /** Sends the terminal's focus report: focus back (`ESC[I`) or away (`ESC[O`). */
+  focus(on: boolean): void;
   /** Every byte the app wrote to the terminal so far (escape sequences included). */
   output(): string;
   dead(): boolean;
@@ -124,13 +126,15 @@ export function useTui(): TuiHarness {
       `read go; ${command}; echo "[exit status $?]"`,
     );
     panes.push(name);
+    // The app's pane by id: a second pane (focus tests) must not take its keys or its screen.
+    const pane = tmux('display-message', '-p', '-t', name, '#{pane_id}').trim();
     tmux('set-option', '-t', name, 'remain-on-exit', 'on');
     tmux('set-option', '-s', 'escape-time', '0');
-    tmux('pipe-pane', '-t', name, '-o', `cat >> '${log}'`);
-    tmux('send-keys', '-t', name, 'Enter');
+    tmux('pipe-pane', '-t', pane, '-o', `cat >> '${log}'`);
+    tmux('send-keys', '-t', pane, 'Enter');
     const capture = (opts: { history?: boolean } = {}) =>
       // -J joins lines the terminal wrapped, so long lines match as one.
-      tmux('capture-pane', '-p', '-J', ...(opts.history ? ['-S', '-'] : []), '-t', name);
+      tmux('capture-pane', '-p', '-J', ...(opts.history ? ['-S', '-'] : []), '-t', pane);
     return {
       name,
       home,
@@ -147,26 +151,30 @@ export function useTui(): TuiHarness {
         throw new Error(`timed out waiting for ${pattern}; the screen was:\n${text}`);
       },
       type(text) {
-        tmux('send-keys', '-t', name, '-l', text);
-        tmux('send-keys', '-t', name, 'Enter');
+        tmux('send-keys', '-t', pane, '-l', text);
+        tmux('send-keys', '-t', pane, 'Enter');
       },
       key(...keys) {
-        tmux('send-keys', '-t', name, ...keys);
+        tmux('send-keys', '-t', pane, ...keys);
       },
       resize(w, h) {
         tmux('resize-window', '-t', name, '-x', String(w), '-y', String(h));
       },
+      focus(on) {
+        // What a terminal sends when it gains or loses focus (a detached tmux session has no focus to change).
+        tmux('send-keys', '-t', pane, '-H', '1b', '5b', on ? '49' : '4f');
+      },
       paste(text) {
         tmux('set-buffer', '-b', `paste-${name}`, text);
-        tmux('paste-buffer', '-p', '-d', '-b', `paste-${name}`, '-t', name);
+        tmux('paste-buffer', '-p', '-d', '-b', `paste-${name}`, '-t', pane);
       },
       raw() {
-        const tty = tmux('display-message', '-p', '-t', name, '#{pane_tty}').trim();
+        const tty = tmux('display-message', '-p', '-t', pane, '#{pane_tty}').trim();
         const modes = execFileSync('stty', ['-F', tty, '-a'], { encoding: 'utf8' });
         return /(^|\s)-icanon(\s|$)/.test(modes);
       },
       output: () => readFileSync(log, 'utf8'),
-      dead: () => tmux('list-panes', '-t', name, '-F', '#{pane_dead}').trim() === '1',
+      dead: () => tmux('display-message', '-p', '-t', pane, '#{pane_dead}').trim() === '1',
     };
   };
 

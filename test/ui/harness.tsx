@@ -132,7 +132,7 @@ export interface TestSession {
 
 export async function openTestSession(
   script: FakeScript,
-  options: { stream?: StreamFn; dir?: string; continue?: boolean; wakeOnComplete?: boolean } = {},
+  options: { stream?: StreamFn; dir?: string; continue?: boolean; wakeOnComplete?: boolean; notify?: 'bell' | 'osc9' | 'off' } = {},
 ): Promise<TestSession> {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
   const approvals = new ApprovalBroker();
@@ -140,7 +140,11 @@ export async function openTestSession(
     cwd: dir,
     env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
     headless: false,
-    flags: { ...(options.continue ? { continue: true } : {}), ...(options.wakeOnComplete !== undefined ? { wakeOnComplete: options.wakeOnComplete } : {}) },
+    flags: {
+      ...(options.continue ? { continue: true } : {}),
+      ...(options.wakeOnComplete !== undefined ? { wakeOnComplete: options.wakeOnComplete } : {}),
+      ...(options.notify ? { notify: options.notify } : {}),
+    },
     approver: approvals.approver,
     stream: options.stream ?? fakeStream(script),
   });

@@ -58,6 +58,8 @@ const settingsShape = {
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
   wakeOnComplete: z.boolean({ error: 'true or false' }).optional(),
+  /** TUI: how to tell an unfocused terminal that a turn or a sub-agent finished. */
+  notify: oneOf(['bell', 'osc9', 'off']).optional(),
   models: z
     .record(
       z.string(),

@@ -53,6 +53,8 @@ export interface OpenedSession {
   agents: SessionAgents;
   /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`, on unless set false). */
   wakeOnComplete: boolean;
+  /** TUI: how to tell an unfocused terminal that work finished (setting `notify`, the bell unless set). */
+  notify: 'bell' | 'osc9' | 'off';
   /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
   warnings: string[];
   /** The one ordered stream of turn and job events (`session.events`); front ends read only this. */
@@ -218,6 +220,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     agents,
     warnings,
     wakeOnComplete: settings.wakeOnComplete ?? true,
+    notify: settings.notify ?? 'bell',
     events,
     async waitForAgents(signal) {
       await agents.manager.idle(signal);

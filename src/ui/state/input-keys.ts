@@ -16,6 +16,9 @@ export type InputAction =
 /** Bracketed paste markers as Ink hands them over (the escape stripped). */
 export const PASTE_START = '[200~';
 export const PASTE_END = '[201~';
+/** Focus reports (the app asks for them to know when to notify), as Ink hands them over. */
+export const FOCUS_IN = '[I';
+export const FOCUS_OUT = '[O';
 
 const edit = (e: LineEdit): InputAction => ({ type: 'edit', edit: e });
 
@@ -31,6 +34,7 @@ export function inputAction(
   key: Key,
   state: { line: LineState; menuOpen: boolean; pasting: boolean },
 ): InputAction {
+  if (input === FOCUS_IN || input === FOCUS_OUT) return { type: 'none' };
   if (input === PASTE_START) return { type: 'paste', action: 'start' };
   if (input === PASTE_END) return { type: 'paste', action: 'end' };
   if (state.pasting)
