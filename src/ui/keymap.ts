@@ -20,10 +20,16 @@ export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
 ];
 
-/** The footer's key hint, shortened for narrow terminals. */
+/** The footer's key hints, longest first. */
+const HINTS = [
+  'Esc interrupt · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit · /help',
+  'Esc interrupt · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit · /help',
+  'Esc · ⇧Tab mode · ^K×2 · ^C×2 quit · /help',
+];
+
+/** The footer's key hint: the longest form that fits the width. */
 export function footerHint(width: number): string {
-  if (width < 80) return 'Esc interrupt · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit · /help';
-  return 'Enter send · Esc interrupt · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit · /help';
+  return HINTS.find((hint) => Array.from(hint).length <= width) ?? HINTS[HINTS.length - 1]!;
 }
 
 /** The lines /help prints. */

@@ -30,7 +30,7 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
           <Text bold color="cyan">
             outrider
           </Text>
-          <Text dimColor>{cutLine(` · ${entry.model} · ${entry.cwd} · ${entry.mode} mode · /help for keys and commands`, width - 8)}</Text>
+          <Text dimColor>{cutLine(` · ${entry.model} · ${entry.cwd} · ${entry.mode} mode · /help`, width - 8)}</Text>
         </Text>
       );
     case 'user':
