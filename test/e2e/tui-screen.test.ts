@@ -45,7 +45,7 @@ describe('the terminal', () => {
       expect(count(all, /╭─+╮/), all).toBe(1);
       expect(count(all, /^sub-1 /m), all).toBe(1);
       expect(count(all, /^sub-2 /m), all).toBe(1);
-      expect(count(all, /Esc interrupt/), all).toBe(1);
+      expect(count(all, /^default · /m), all).toBe(1);
       expect(count(all, /› start two/), all).toBe(1);
       expect(count(all, /2 started\./), all).toBe(1);
     }
