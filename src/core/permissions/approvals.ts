@@ -9,8 +9,11 @@ export interface GateRequest extends PermissionRequest {
   jobId?: string;
 }
 
-/** The gate's answer; `message` is what the model reads as the tool result. */
-export type GateResult = { allowed: true } | { allowed: false; message: string };
+/**
+ * The gate's answer; `message` is what the model reads as the tool result. `sandbox` is set
+ * when no one approved the call and it rests on the read-only judgement alone.
+ */
+export type GateResult = { allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string };
 
 export interface ApprovalGateOptions {
   mode: PermissionMode;
@@ -48,7 +51,7 @@ export class ApprovalGate {
 
   async check(request: GateRequest, signal: AbortSignal): Promise<GateResult> {
     const decision = decide(this.currentMode, request);
-    if (decision.decision === 'allow') return { allowed: true };
+    if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
     if (this.isAlwaysAllowed(request)) return { allowed: true };
 

@@ -24,7 +24,7 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   if (mode === 'plan') {
     // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
     const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;
-    if (command !== undefined && isReadOnlyCommand(command)) return allow(`bash: ${quoteCommand(command)} only reads`);
+    if (command !== undefined && isReadOnlyCommand(command)) return readOnly(command);
     return deny(
       `plan mode: ${toolName} is not allowed; present the plan and let the user switch modes ` +
         `(e.g. --permission-mode default) before changing anything`,
@@ -57,7 +57,7 @@ function decideBash(args: unknown): Decision {
   const command = commandOf(args);
   if (command === undefined) return ask('bash: the command could not be read');
   const quoted = quoteCommand(command);
-  return isReadOnlyCommand(command) ? allow(`bash: ${quoted} only reads`) : ask(`bash: ${quoted} may change files`);
+  return isReadOnlyCommand(command) ? readOnly(command) : ask(`bash: ${quoted} may change files`);
 }
 
 /** The `command` argument of a bash call, when it is a string. */
@@ -79,5 +79,11 @@ function describePath(p: ResolvedPath): string {
 }
 
 const allow = (reason: string): Decision => ({ decision: 'allow', reason });
+/** A command allowed only because we judged it read-only: one parser mistake must not be a breach. */
+const readOnly = (command: string): Decision => ({
+  decision: 'allow',
+  reason: `bash: ${quoteCommand(command)} only reads`,
+  sandbox: 'read-only',
+});
 const ask = (reason: string): Decision => ({ decision: 'ask', reason });
 const deny = (reason: string): Decision => ({ decision: 'deny', reason });

@@ -52,7 +52,8 @@ describe('ApprovalGate', () => {
   it('allows what the policy allows without asking', async () => {
     const approver = scriptedApprover();
     const gate = new ApprovalGate({ mode: 'default', approver, headless: false });
-    expect(await gate.check(bash('git status'), signal())).toEqual({ allowed: true });
+    // A command allowed because it only reads carries the sandbox the tool must run it in.
+    expect(await gate.check(bash('git status'), signal())).toEqual({ allowed: true, sandbox: 'read-only' });
     expect(await gate.check({ ...edit('a.ts'), kind: 'read-only', toolName: 'read_file' }, signal())).toEqual({
       allowed: true,
     });

@@ -129,6 +129,12 @@ describe('decide', () => {
     }
   });
 
+  it.each(ROWS)('$mode: $tool, $where → sandboxed only when allowed as read-only bash', ({ mode, tool, where }) => {
+    const decision = decide(mode, requestFor(tool, where));
+    const readOnlyBash = tool === 'bash read-only' && decision.decision === 'allow' && mode !== 'yolo';
+    expect(decision.sandbox).toBe(readOnlyBash ? 'read-only' : undefined);
+  });
+
   it('quotes a long or multi-line bash command on one short line', () => {
     const command = `echo start\n${'x'.repeat(200)}`;
     const { decision, reason } = decide('default', { toolName: 'bash', kind: 'mutating', args: { command }, paths: [] });
