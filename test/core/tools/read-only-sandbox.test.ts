@@ -80,6 +80,23 @@ function restat(): void {
   utimesSync(file, when, when);
 }
 
+/** Adds a submodule `sm` (from a source repository outside); returns a git runner inside it. */
+function addSubmodule(): (...args: string[]) => void {
+  const source = path.join(outside.root, 'sub-source');
+  initRepo(source);
+  writeFileSync(path.join(source, 's.txt'), 's\n');
+  execFileSync('git', ['-C', source, 'add', 's.txt']);
+  execFileSync('git', ['-C', source, 'commit', '-qm', 's']);
+  git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'sm');
+  git('commit', '-qm', 'submodule');
+  const sm = (...args: string[]): void => {
+    execFileSync('git', ['-C', path.join(repo.root, 'sm'), ...args]);
+  };
+  sm('config', 'user.email', 'a@example.invalid');
+  sm('config', 'user.name', 'A');
+  return sm;
+}
+
 /** A commit object with a signature header, for the signature checks to find. */
 function signedCommit(armor: 'PGP SIGNATURE' | 'SSH SIGNATURE'): void {
   const tree = git('rev-parse', 'HEAD^{tree}').trim();
@@ -296,14 +313,7 @@ const SCENARIOS: Scenario[] = [
       command,
       setup: () => {
         const m = marker('submodule');
-        const source = path.join(outside.root, 'sub-source');
-        initRepo(source);
-        writeFileSync(path.join(source, 's.txt'), 's\n');
-        execFileSync('git', ['-C', source, 'add', 's.txt']);
-        execFileSync('git', ['-C', source, 'commit', '-qm', 's']);
-        git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'sm');
-        git('commit', '-qm', 'submodule');
-        const sm = (...args: string[]) => execFileSync('git', ['-C', path.join(repo.root, 'sm'), ...args]);
+        const sm = addSubmodule();
         writeFileSync(path.join(repo.root, 'sm', '.gitattributes'), '*.txt filter=evil\n');
         sm('config', 'filter.evil.clean', `${m.touch}; cat`);
         sm('config', 'core.fsmonitor', `${m.touch}; true`);
@@ -314,6 +324,22 @@ const SCENARIOS: Scenario[] = [
         const file = path.join(repo.root, 'sm', 's.txt');
         const when = Date.now() / 1000 + 60 * armCount;
         utimesSync(file, when, when);
+      },
+    }),
+  ),
+  ...['git log -p -1', 'git show', 'git diff HEAD~1 --submodule=diff'].map(
+    (command): Scenario => ({
+      name: `a submodule's own diff.external through diff.submodule=diff, on ${command}`,
+      command,
+      setup: () => {
+        const m = marker('submodule-diff');
+        const sm = addSubmodule();
+        writeFileSync(path.join(repo.root, 'sm', 's.txt'), 's\nmore\n');
+        sm('commit', '-qam', 'more');
+        sm('config', 'diff.external', `${m.touch}; true`);
+        git('commit', '-qam', 'bump the submodule');
+        git('config', 'diff.submodule', 'diff');
+        return { file: m.file };
       },
     }),
   ),
