@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ResolvedPath } from '../tools/paths.js';
+import { protectedReason } from './protected-paths.js';
 import { isReadOnlyCommand } from './shell-readonly.js';
 import type { Decision, PermissionMode, PermissionRequest } from './types.js';
 
@@ -32,6 +33,9 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   }
 
   // Even yolo stays inside the directories the user gave us: a symlink must not widen them.
+  if (outside?.loop) {
+    return deny(`${toolName}: ${outside.requested} has no real path: its symbolic links form a loop; fix or remove them`);
+  }
   if (outside) {
     return deny(
       `${toolName}: ${describePath(outside)} is outside the workspace; ` +
@@ -40,6 +44,10 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   }
 
   if (mode === 'yolo') return allow(`${toolName} allowed (yolo)`);
+
+  // Config and hooks that make programs run: the user's word every time, even in accept-edits.
+  const guarded = paths.map(protectedReason).find((reason) => reason !== undefined);
+  if (guarded) return { decision: 'ask', reason: `${toolName}: ${guarded}`, askEveryTime: true };
 
   if (toolName === 'bash') return decideBash(request.args);
 

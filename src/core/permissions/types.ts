@@ -12,6 +12,8 @@ export interface Decision {
   reason: string;
   /** On an allow that rests on judging a command read-only: the tool must back it with its sandbox. */
   sandbox?: 'read-only';
+  /** On an ask: an earlier "allow always" does not cover this call, and this answer is not remembered. */
+  askEveryTime?: true;
 }
 
 /** One tool call as the policy sees it: paths already resolved (symlinks followed). */
