@@ -111,6 +111,8 @@ function gitIsReadOnly(args: string[]): boolean {
   const [sub, ...rest] = args;
   if (sub === undefined || !GIT_READ_SUBCOMMANDS.has(sub)) return false;
   for (const arg of rest) {
+    // `--text` is an option of its own, not an abbreviation of `--textconv`.
+    if (arg === '--text') continue;
     if (arg.startsWith('--') && isLongOptionIn(arg, GIT_UNSAFE_LONG)) return false;
     // The sandbox ignores submodules (their config could run programs); only "all" keeps it so.
     if (arg.startsWith('--') && isLongOptionIn(arg, ['--ignore-submodules'])) {

@@ -90,12 +90,23 @@ function normalizeConfigName(name: string): string {
 /** Scopes whose config files the user wrote; everything else (local, worktree, unknown) is the repository's. */
 const TRUSTED_SCOPES = new Set(['global', 'system', 'command']);
 
-/** The names set by untrusted scopes, from `git config --list --show-scope --name-only -z`. */
-export function untrustedConfigNames(output: string): string[] {
+/**
+ * The names untrusted config sets, from `git config --list --show-scope --show-origin
+ * --name-only -z` (scope, origin, name; NUL-separated). A trusted scope read from a file in
+ * the workspace (HOME is the workspace, GIT_CONFIG_GLOBAL points into it) is untrusted too:
+ * the model can write that file.
+ */
+export function untrustedConfigNames(output: string, workspace: Workspace): string[] {
+  const writable = (origin: string): boolean => {
+    if (!origin.startsWith('file:')) return false;
+    const file = origin.slice('file:'.length);
+    return !path.isAbsolute(file) || inWorkspace(file, workspace);
+  };
   const fields = output.split('\0');
   const names: string[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (!TRUSTED_SCOPES.has(fields[i])) names.push(fields[i + 1]);
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [scope, origin, name] = [fields[i], fields[i + 1], fields[i + 2]];
+    if (!TRUSTED_SCOPES.has(scope) || writable(origin)) names.push(name);
   }
   return names;
 }
@@ -117,15 +128,16 @@ export function gitConfigEnv(base: NodeJS.ProcessEnv, pairs: readonly (readonly 
  * directory) and any inside the workspace, such as `node_modules/.bin`.
  */
 export function hardenedPath(value: string | undefined, workspace: Workspace): string {
-  const dirs = [workspace.root, ...workspace.extraDirs];
   return (value ?? '')
     .split(path.delimiter)
-    .filter((entry) => entry !== '' && path.isAbsolute(entry))
-    .filter((entry) => {
-      const real = realPathOf(path.resolve(entry));
-      return !dirs.some((dir) => isWithin(dir, real) || isWithin(dir, path.resolve(entry)));
-    })
+    .filter((entry) => entry !== '' && path.isAbsolute(entry) && !inWorkspace(entry, workspace))
     .join(path.delimiter);
+}
+
+/** An absolute path in the workspace root or an added directory, by its name or its real path. */
+function inWorkspace(absolute: string, workspace: Workspace): boolean {
+  const real = realPathOf(path.resolve(absolute));
+  return [workspace.root, ...workspace.extraDirs].some((dir) => isWithin(dir, absolute) || isWithin(dir, real));
 }
 
 export type SandboxEnv = { ok: true; env: NodeJS.ProcessEnv } | { ok: false; error: string };
@@ -134,9 +146,9 @@ export type SandboxEnv = { ok: true; env: NodeJS.ProcessEnv } | { ok: false; err
 const CONFIG_LIST_TIMEOUT_MS = 10_000;
 
 /**
- * The sandboxed environment for one command in the workspace root. Reads the repository's
- * config names first (that runs no program); refuses when they cannot be read, since the
- * overrides would then be incomplete.
+ * The sandboxed environment for one command in the workspace root. Reads the names every
+ * config file sets, and where from, first (that runs no program); refuses when they cannot
+ * be read, since the overrides would then be incomplete.
  */
 export async function readOnlySandboxEnv(options: {
   workspace: Workspace;
@@ -144,8 +156,13 @@ export async function readOnlySandboxEnv(options: {
   signal: AbortSignal;
 }): Promise<SandboxEnv> {
   const { workspace, base, signal } = options;
-  const env: NodeJS.ProcessEnv = {
-    ...base,
+  const env: NodeJS.ProcessEnv = { ...base };
+  // A startup file in the workspace would run before the command: bash -c sources BASH_ENV.
+  for (const name of ['BASH_ENV', 'ENV']) {
+    const value = env[name];
+    if (value !== undefined && inWorkspace(path.resolve(workspace.root, value), workspace)) delete env[name];
+  }
+  Object.assign(env, {
     PATH: hardenedPath(base.PATH, workspace),
     PAGER: 'cat',
     GIT_PAGER: 'cat',
@@ -153,10 +170,11 @@ export async function readOnlySandboxEnv(options: {
     GIT_TERMINAL_PROMPT: '0',
     GIT_NO_LAZY_FETCH: '1',
     GIT_PROTOCOL_FROM_USER: '0',
-  };
+  });
   const listed = await listConfigNames(workspace.root, env, signal);
   if (!listed.ok) return listed;
-  return { ok: true, env: { ...env, ...gitConfigEnv(base, gitOverrides(untrustedConfigNames(listed.output))) } };
+  const names = untrustedConfigNames(listed.output, workspace);
+  return { ok: true, env: { ...env, ...gitConfigEnv(base, gitOverrides(names)) } };
 }
 
 function listConfigNames(
@@ -167,7 +185,7 @@ function listConfigNames(
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['config', '--list', '--show-scope', '--name-only', '-z'],
+      ['config', '--list', '--show-scope', '--show-origin', '--name-only', '-z'],
       { cwd, env, signal, timeout: CONFIG_LIST_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (!error) return resolve({ ok: true, output: stdout });

@@ -52,6 +52,7 @@ const READ_ONLY: string[] = [
   // Flags that sound alarming but only change what is printed.
   'git diff --output-indicator-old=-',
   'git diff --no-ext-diff --no-textconv',
+  'git diff --text',
   'git status --ignore-submodules',
   'git status --ignore-submodules=all',
   'rg --pre-glob "*.gz" foo',

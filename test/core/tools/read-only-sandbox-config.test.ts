@@ -88,10 +88,30 @@ describe('gitOverrides', () => {
 });
 
 describe('untrustedConfigNames', () => {
+  const ws = makeWorkspace('/work/project', ['/work/added']);
+  const entries = (...triples: [string, string, string][]) => `${triples.map((t) => t.join('\0')).join('\0')}\0`;
+
   it('keeps what local, worktree and unknown scopes set', () => {
-    const output = ['system', 'a.b', 'global', 'filter.lfs.clean', 'local', 'diff.x.textconv', 'worktree', 'core.fsmonitor', 'command', 'c.d', 'odd', 'e.f', ''].join('\0');
-    expect(untrustedConfigNames(output)).toEqual(['diff.x.textconv', 'core.fsmonitor', 'e.f']);
-    expect(untrustedConfigNames('')).toEqual([]);
+    const output = entries(
+      ['system', 'file:/etc/gitconfig', 'a.b'],
+      ['global', 'file:/home/u/.gitconfig', 'filter.lfs.clean'],
+      ['local', 'file:.git/config', 'diff.x.textconv'],
+      ['worktree', 'file:.git/config.worktree', 'core.fsmonitor'],
+      ['command', 'command line:', 'c.d'],
+      ['odd', 'file:/etc/x', 'e.f'],
+    );
+    expect(untrustedConfigNames(output, ws)).toEqual(['diff.x.textconv', 'core.fsmonitor', 'e.f']);
+    expect(untrustedConfigNames('', ws)).toEqual([]);
+  });
+
+  it('a trusted scope read from a file in the workspace, or from a relative path, is not trusted', () => {
+    const output = entries(
+      ['global', 'file:/work/project/.gitconfig', 'filter.a.clean'],
+      ['global', 'file:/work/added/x/.config/git/config', 'filter.b.clean'],
+      ['global', 'file:.gitconfig', 'filter.c.clean'],
+      ['system', 'file:/work/project-other/gitconfig', 'filter.d.clean'],
+    );
+    expect(untrustedConfigNames(output, ws)).toEqual(['filter.a.clean', 'filter.b.clean', 'filter.c.clean']);
   });
 });
 

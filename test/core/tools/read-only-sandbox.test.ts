@@ -361,6 +361,23 @@ describe('auto-allowed git runs with the repository’s programs switched off', 
   });
 });
 
+describe('config the model can write is not trusted, whatever its scope', () => {
+  it('a "global" config inside the workspace (HOME is the workspace) cannot run a filter', async () => {
+    const m = marker('global-in-workspace');
+    const globalFile = repo.write('.gitconfig', `[filter "evil"]\n\tclean = "${m.touch}; cat"\n\trequired = true\n`);
+    repo.write('.gitattributes', '*.txt filter=evil\n');
+    const base = { ...process.env, GIT_CONFIG_GLOBAL: globalFile };
+    const env = await readOnlySandboxEnv({ workspace, base, signal: new AbortController().signal });
+    if (!env.ok) throw new Error(env.error);
+    restat();
+    execFileSync('bash', ['-c', 'git status >/dev/null 2>&1'], { cwd: repo.root, env: env.env });
+    expect(existsSync(m.file)).toBe(false);
+    restat();
+    execFileSync('bash', ['-c', 'git status >/dev/null 2>&1'], { cwd: repo.root, env: base });
+    expect(existsSync(m.file), 'the fixture should run its filter without the sandbox').toBe(true);
+  });
+});
+
 describe('ordinary git still works in the sandbox', () => {
   it('status, diff, log -p, show, blame and branch show what they always did', async () => {
     repo.write('a.txt', 'hello\nworld\nagain\n');
@@ -458,6 +475,20 @@ describe('the sandbox reaches the tool only for calls no one approved', () => {
 });
 
 describe('PATH in the sandbox', () => {
+  it('a BASH_ENV file in the workspace is not sourced', async () => {
+    const m = marker('bash-env');
+    const rc = repo.write('.envrc.sh', `${m.touch}\n`);
+    for (const value of [rc, '.envrc.sh']) {
+      const base = { ...process.env, BASH_ENV: value };
+      const env = await readOnlySandboxEnv({ workspace, base, signal: new AbortController().signal });
+      if (!env.ok) throw new Error(env.error);
+      execFileSync('bash', ['-c', 'true'], { cwd: repo.root, env: env.env });
+      expect(existsSync(m.file), `BASH_ENV=${value}`).toBe(false);
+    }
+    execFileSync('bash', ['-c', 'true'], { cwd: repo.root, env: { ...process.env, BASH_ENV: rc } });
+    expect(existsSync(m.file), 'bash should source BASH_ENV without the sandbox').toBe(true);
+  });
+
   it('a program planted in the workspace is not found by name', async () => {
     const m = marker('planted');
     const bin = path.join(repo.root, 'node_modules', '.bin');
