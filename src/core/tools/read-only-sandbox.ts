@@ -140,6 +140,12 @@ function inWorkspace(absolute: string, workspace: Workspace): boolean {
   return [workspace.root, ...workspace.extraDirs].some((dir) => isWithin(dir, absolute) || isWithin(dir, real));
 }
 
+/**
+ * Variables naming a file that adds to what runs: a startup file bash -c sources, rg's
+ * flags (`--pre=…`). Dropped when the file is in the workspace, where the model can write it.
+ */
+const FILES_THAT_ADD_COMMANDS = ['BASH_ENV', 'ENV', 'RIPGREP_CONFIG_PATH'];
+
 export type SandboxEnv = { ok: true; env: NodeJS.ProcessEnv } | { ok: false; error: string };
 
 /** How long reading the git config may take before the command is refused. */
@@ -157,8 +163,7 @@ export async function readOnlySandboxEnv(options: {
 }): Promise<SandboxEnv> {
   const { workspace, base, signal } = options;
   const env: NodeJS.ProcessEnv = { ...base };
-  // A startup file in the workspace would run before the command: bash -c sources BASH_ENV.
-  for (const name of ['BASH_ENV', 'ENV']) {
+  for (const name of FILES_THAT_ADD_COMMANDS) {
     const value = env[name];
     if (value !== undefined && inWorkspace(path.resolve(workspace.root, value), workspace)) delete env[name];
   }

@@ -72,6 +72,15 @@ function script(name: string, body: string): string {
   return file;
 }
 
+function hasRg(): boolean {
+  try {
+    execFileSync('rg', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Makes a.txt look changed to the index (same content, new mtime), so git hashes it again. */
 function restat(): void {
   armCount++;
@@ -487,6 +496,19 @@ describe('PATH in the sandbox', () => {
     }
     execFileSync('bash', ['-c', 'true'], { cwd: repo.root, env: { ...process.env, BASH_ENV: rc } });
     expect(existsSync(m.file), 'bash should source BASH_ENV without the sandbox').toBe(true);
+  });
+
+  it.runIf(hasRg())('a RIPGREP_CONFIG_PATH file in the workspace cannot add --pre', async () => {
+    const m = marker('rg-config');
+    const pre = script('pre', `${m.touch}\ncat "$1"`);
+    const config = repo.write('.ripgreprc', `--pre=${pre}\n`);
+    const base = { ...process.env, RIPGREP_CONFIG_PATH: config };
+    const env = await readOnlySandboxEnv({ workspace, base, signal: new AbortController().signal });
+    if (!env.ok) throw new Error(env.error);
+    execFileSync('bash', ['-c', 'rg hello a.txt >/dev/null'], { cwd: repo.root, env: env.env });
+    expect(existsSync(m.file)).toBe(false);
+    execFileSync('bash', ['-c', 'rg hello a.txt >/dev/null'], { cwd: repo.root, env: base });
+    expect(existsSync(m.file), 'rg should read its config without the sandbox').toBe(true);
   });
 
   it('a program planted in the workspace is not found by name', async () => {
