@@ -59,8 +59,8 @@ const DRIVER_KEYS: readonly { pattern: RegExp; value: (name: string) => string; 
 ];
 
 /**
- * The overrides for one repository: the fixed ones, then a stand-in for every driver key its
- * untrusted config files define. Later entries win, so the fixed ones come last.
+ * The overrides for one repository: a stand-in for every driver key its untrusted config
+ * files define, then the fixed ones (later entries win; the two sets never share a key).
  */
 export function gitOverrides(untrustedNames: readonly string[]): [string, string][] {
   const out = new Map<string, string>();
