@@ -40,6 +40,7 @@ export const bashTool = defineTool({
       ctx.sandbox === 'read-only'
         ? await readOnlySandboxEnv({ workspace: ctx.workspace, base, signal: ctx.signal })
         : { ok: true as const, env: base };
+    ctx.signal.throwIfAborted();
     if (!env.ok) return { content: env.error, isError: true };
     return runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env.env);
   },
