@@ -2,11 +2,14 @@ import { INVALID_JSON_KEY, type ToolResultBlock, type ToolUseBlock } from '../pr
 import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
 import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
 
-/** Asks whether one call may run; the session wires this to the permission policy. */
+/**
+ * Asks whether one call may run; the session wires this to the permission policy. An allow
+ * with `sandbox` reaches the tool as `ToolContext.sandbox`.
+ */
 export type ToolGate = (
   call: { tool: AnyTool; args: unknown; label: string },
   signal: AbortSignal,
-) => Promise<{ allowed: true } | { allowed: false; message: string }>;
+) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
 
 export interface ToolRunEnv {
   tools: ToolRegistry;
@@ -56,15 +59,18 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     ...(output.isError ? { isError: true } : {}),
   });
   if (!prepared.ok) return result({ content: prepared.error, isError: true });
+  let sandbox: 'read-only' | undefined;
   if (env.gate) {
     const verdict = await env.gate({ tool: prepared.tool, args: prepared.args, label: prepared.label }, env.signal);
     if (!verdict.allowed) return result({ content: verdict.message, isError: true });
+    sandbox = verdict.sandbox;
   }
   const output = await executeTool(prepared.tool, prepared.args, {
     signal: env.signal,
     workspace: env.workspace,
     onUpdate: env.onUpdate,
     callId: prepared.call.id,
+    ...(sandbox ? { sandbox } : {}),
   });
   return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
 }

@@ -9,8 +9,11 @@ export interface GateRequest extends PermissionRequest {
   jobId?: string;
 }
 
-/** The gate's answer; `message` is what the model reads as the tool result. */
-export type GateResult = { allowed: true } | { allowed: false; message: string };
+/**
+ * The gate's answer; `message` is what the model reads as the tool result. `sandbox` is set
+ * when no one approved the call and it rests on the read-only judgement alone.
+ */
+export type GateResult = { allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string };
 
 export interface ApprovalGateOptions {
   mode: PermissionMode;
@@ -48,11 +51,14 @@ export class ApprovalGate {
 
   async check(request: GateRequest, signal: AbortSignal): Promise<GateResult> {
     const decision = decide(this.currentMode, request);
-    if (decision.decision === 'allow') return { allowed: true };
+    if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
-    if (this.isAlwaysAllowed(request)) return { allowed: true };
+    const sticky = !decision.askEveryTime;
+    if (sticky && this.isAlwaysAllowed(request)) return { allowed: true };
 
-    if (!this.approver || this.headless) return { allowed: false, message: this.noOneToAsk(request) };
+    if (!this.approver || this.headless) {
+      return { allowed: false, message: this.noOneToAsk(request, sticky ? undefined : decision.reason) };
+    }
 
     const { toolName, label, args, jobId } = request;
     signal.throwIfAborted();
@@ -63,7 +69,7 @@ export class ApprovalGate {
     if (answer === 'deny') {
       return { allowed: false, message: `The user denied ${toolName} (${label}). Ask them or try another way.` };
     }
-    if (answer === 'allow-always') this.remember(request);
+    if (answer === 'allow-always' && sticky) this.remember(request);
     return { allowed: true };
   }
 
@@ -83,14 +89,16 @@ export class ApprovalGate {
     if (command !== undefined) this.alwaysCommands.add(command);
   }
 
-  /** Names the mildest flag that would have allowed the call. */
-  private noOneToAsk(request: GateRequest): string {
+  /** Names the mildest flag that would have allowed the call, and the reason when it is not the usual one. */
+  private noOneToAsk(request: GateRequest, reason: string | undefined): string {
     const where = this.headless ? 'there is no one to ask in headless mode' : 'no approver is connected';
     const flags =
       decide('accept-edits', request).decision === 'allow'
         ? '--permission-mode accept-edits (edits) or --yolo (everything)'
         : '--yolo';
-    return `${request.toolName} needs approval, and ${where}: rerun with ${flags}.`;
+    const prefix = `${request.toolName}: `;
+    const why = reason ? ` (${reason.startsWith(prefix) ? reason.slice(prefix.length) : reason})` : '';
+    return `${request.toolName} needs approval${why}, and ${where}: rerun with ${flags}.`;
   }
 }
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { type ToolContext, type ToolOutput, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { terminateGroup } from './process-group.js';
+import { readOnlySandboxEnv } from './read-only-sandbox.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -31,10 +32,21 @@ export const bashTool = defineTool({
   schema,
   kind: 'mutating',
   label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
-  execute: (args, ctx) => runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx),
+  async execute(args, ctx) {
+    ctx.signal.throwIfAborted();
+    const base = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+    // Allowed without asking because it only reads: run it so that it cannot do more.
+    const env =
+      ctx.sandbox === 'read-only'
+        ? await readOnlySandboxEnv({ workspace: ctx.workspace, base, signal: ctx.signal })
+        : { ok: true as const, env: base };
+    ctx.signal.throwIfAborted();
+    if (!env.ok) return { content: env.error, isError: true };
+    return runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env.env);
+  },
 });
 
-function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolOutput> {
+function runBash(command: string, timeoutMs: number, ctx: ToolContext, env: NodeJS.ProcessEnv): Promise<ToolOutput> {
   ctx.signal.throwIfAborted();
   return new Promise((resolve) => {
     // detached: the command leads its own process group, so stopping it reaches every descendant.
@@ -42,7 +54,7 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<
       cwd: ctx.workspace.root,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+      env,
     });
     const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
     const updates = lineSplitter(ctx.onUpdate);

@@ -17,6 +17,11 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** The id of the model's tool call being executed. */
   callId?: string;
+  /**
+   * Set when the call runs without anyone's word because the policy judged it read-only:
+   * the tool must run it so that a mistaken judgement cannot do harm (see read-only-sandbox.ts).
+   */
+  sandbox?: 'read-only';
 }
 
 /** What a tool returns: text for the model, flagged when it is an error. */
