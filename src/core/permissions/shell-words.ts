@@ -43,6 +43,7 @@ export function splitCommands(command: string): Word[][] | undefined {
 function tokenize(command: string): (Word | Operator)[] | undefined {
   // Newlines separate commands like `;`; NUL and other control characters have odd meanings
   // inside bash (it uses \x01 and \x7f as internal quoting marks), so they never pass.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (/[\0-\x08\n-\x1f\x7f]/.test(command)) return undefined;
   const tokens: (Word | Operator)[] = [];
   let chars: Char[] = [];

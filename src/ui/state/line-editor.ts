@@ -49,6 +49,6 @@ export function editLine(state: LineState, edit: LineEdit): LineState {
 
 /** Pasted text keeps its words; line breaks become spaces and control characters go. */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this drops
   return text.replace(/\r\n|\r|\n|\t/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
 }
