@@ -1,6 +1,7 @@
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
+import { limitHint } from '../core/loop/limits.js';
 import { messageText } from '../core/providers/types.js';
 import type { SequencedEvent } from '../core/session/event-stream.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
@@ -115,7 +116,7 @@ function describeCause(cause: StopCause): string {
     case 'aborted':
       return 'interrupted';
     case 'limit':
-      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+      return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return cause.message;
   }

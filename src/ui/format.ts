@@ -1,4 +1,5 @@
 import type { StopCause } from '../core/loop/events.js';
+import { limitHint } from '../core/loop/limits.js';
 
 /**
  * Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut. Counts
@@ -44,7 +45,7 @@ export function causeText(cause: StopCause): string | undefined {
     case 'aborted':
       return 'interrupted (sub-agents keep running)';
     case 'limit':
-      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+      return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return `error: ${cause.message}`;
     default: {

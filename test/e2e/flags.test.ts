@@ -44,6 +44,24 @@ describe('--max-turns', () => {
     expect(result.stderr).toContain('reached the limit of 1 turns');
     expect(result.stderr).toContain('--max-turns');
   });
+
+  it('headless has a turn cap of its own when none is set', async () => {
+    let n = 0;
+    // A model that never stops calling tools, each call different (no repeated failure).
+    t.mock.respond(() => ({ toolCalls: [{ name: 'glob', args: { pattern: `*.${++n}` } }] }));
+    const result = await run(['-p', 'keep looking forever']);
+    expect(result.code).toBe(1);
+    expect(t.mock.requests).toHaveLength(100);
+    expect(result.stderr).toContain('reached the limit of 100 turns (raise it with --max-turns');
+  });
+
+  it('stops a model stuck making the same failing call, saying so', async () => {
+    t.mock.respond(() => ({ toolCalls: [{ name: 'read_file', args: { path: 'missing.txt' } }] }));
+    const result = await run(['-p', 'read it']);
+    expect(result.code).toBe(1);
+    expect(t.mock.requests).toHaveLength(5);
+    expect(result.stderr).toContain('the same call failed 5 times in a row (read_file {"path":"missing.txt"})');
+  });
 });
 
 describe('--permission-mode', () => {

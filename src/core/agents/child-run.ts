@@ -10,7 +10,7 @@ import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.j
 import { NO_TEXT_OUTPUT } from './job-texts.js';
 
 /** Default limits of one child run, per the spec. */
-export const CHILD_LIMITS: Required<Limits> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };
+export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };
 export const NUDGE = 'Reply with your final answer as text.';
 const MAX_NUDGES = 2;
 
@@ -45,7 +45,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     if (!definition) throw new Error(`unknown agent "${request.definition}"`);
     const tools = childTools(deps.parentTools, definition);
     const transcript = deps.transcriptFor?.(request, definition);
-    const limits: Required<Limits> = {
+    const limits: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
       maxTurns: definition.maxTurns ?? deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns,
       maxTotalTokens: definition.maxTotalTokens ?? deps.limits?.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens,
       maxDuration: definition.maxDurationMs ?? deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration,

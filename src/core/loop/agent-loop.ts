@@ -1,5 +1,4 @@
 import {
-  type ContentBlock,
   type Message,
   type StreamFn,
   type ToolResultBlock,
@@ -16,6 +15,7 @@ import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import type { LoopEvent, StopCause } from './events.js';
 import { type Limits, durationLimit, reachedLimit } from './limits.js';
+import { afterBatch, noRepeats } from './repeat-detector.js';
 import { type PreparedCall, type ToolGate, interruptedResult, prepareCall, runPreparedCall } from './tool-runner.js';
 
 /**
@@ -86,6 +86,7 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
   const newMessages: Message[] = [];
   let usage = emptyUsage();
   let turns = 0;
+  let repeats = noRepeats;
 
   // The run's own controller: the caller's signal and the duration limit both abort it.
   const run = new AbortController();
@@ -153,6 +154,9 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
       const results = yield* runTools(calls);
       append({ role: 'user', content: results });
       yield { type: 'turn_end', turn: turns };
+      const repeat = afterBatch(repeats, calls, results, limits.maxRepeatedFailures);
+      repeats = repeat.state;
+      if (repeat.stop) return repeat.stop;
     }
   }
 
@@ -225,7 +229,7 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
    * else in order. Each call's `tool_start` is yielded before the call runs, so whatever the
    * call sets off (a sub-agent's first events) comes after it in the session's stream.
    */
-  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ContentBlock[]> {
+  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ToolResultBlock[]> {
     const prepared = calls.map((call) => prepareCall(call, context.tools));
     const concurrent = prepared.every((p) => p.ok && runsAlongside(p.tool));
     // By position, not id: a model may repeat an id, and each call still gets its own result.

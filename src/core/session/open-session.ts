@@ -72,6 +72,8 @@ export interface OpenedSession {
 }
 
 const DEFAULT_MAX_TOKENS = 8192;
+/** Model calls per prompt in headless mode when no limit is set. */
+export const HEADLESS_MAX_TURNS = 100;
 
 /** Builds a session from flags, settings and environment: the composition root of the core. */
 export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
@@ -166,7 +168,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   );
   if (!resumed) transcript.event('system_prompt', { system });
 
-  const limits: Limits = { maxTurns: settings.maxTurns };
+  // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
+  const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
   session = new Session({
     id,
     workspace,

@@ -184,6 +184,16 @@ describe('agentLoop', () => {
     ]);
   });
 
+  it('stops a model that makes the same failing call over and over, and only that one', async () => {
+    const stuck = await run(() => ({ toolCalls: [{ name: 'explode', args: {} }] }));
+    expect(stuck.result.cause).toMatchObject({ kind: 'limit', limit: 'repeatedFailure' });
+    expect(stuck.stream.requests).toHaveLength(5);
+    // Failing, but each time differently: the model is trying things, so it goes on to its own end.
+    let n = 0;
+    const trying = await run(() => (++n < 8 ? { toolCalls: [{ name: 'look', args: { what: n } }] } : { text: 'done' }));
+    expect(trying.result.cause).toEqual({ kind: 'completed' });
+  });
+
   it('stops at maxTurns, maxTotalTokens and maxDuration, naming the limit', async () => {
     const loop: FakeScript = () => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] });
     const turns = await run(loop, { config: { limits: { maxTurns: 3 } } });
