@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as z from 'zod';
 import { type ToolContext, type ToolOutput, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import { terminateGroup } from './process-group.js';
+import { type Timers, realTimers, terminateGroup } from './process-group.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -24,17 +24,28 @@ const schema = z.object({
 
 type StopReason = 'timeout' | 'abort' | 'background';
 
-export const bashTool = defineTool({
-  name: 'bash',
-  description:
-    'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
-  schema,
-  kind: 'mutating',
-  label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
-  execute: (args, ctx) => runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx),
-});
+export interface BashToolOptions {
+  /** Timers for the timeout, the wait for held pipes and the SIGKILL escalation; a fake clock in tests. */
+  timers?: Timers;
+}
 
-function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolOutput> {
+/** The bash tool, on real timers unless `options.timers` is given. */
+export function createBashTool(options: BashToolOptions = {}) {
+  return defineTool({
+    name: 'bash',
+    description:
+      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
+    schema,
+    kind: 'mutating',
+    label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
+    execute: (args, ctx) => runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, options.timers),
+  });
+}
+
+export const bashTool = createBashTool();
+
+function runBash(command: string, timeoutMs: number, ctx: ToolContext, injected: Timers | undefined): Promise<ToolOutput> {
+  const timers = injected ?? realTimers;
   ctx.signal.throwIfAborted();
   return new Promise((resolve) => {
     // detached: the command leads its own process group, so stopping it reaches every descendant.
@@ -48,22 +59,22 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<
     const updates = lineSplitter(ctx.onUpdate);
     let stopped: StopReason | undefined;
     let settled = false;
-    let drainTimer: NodeJS.Timeout | undefined;
+    let drainTimer: unknown;
 
     // The reason is kept only when something was still running: a group already gone finished on its own.
     const stop = (reason: StopReason): void => {
       if (stopped || child.pid === undefined) return;
-      if (terminateGroup(child.pid)) stopped = reason;
+      if (terminateGroup(child.pid, { timers: injected })) stopped = reason;
     };
-    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const timer = timers.setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = (): void => stop('abort');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
     const finish = (result: ToolOutput): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      clearTimeout(drainTimer);
+      timers.clearTimeout(timer);
+      timers.clearTimeout(drainTimer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
@@ -76,13 +87,13 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext): Promise<
     child.stderr.setEncoding('utf8').on('data', onData);
 
     child.on('error', (error) => {
-      if (child.pid !== undefined) terminateGroup(child.pid);
+      if (child.pid !== undefined) terminateGroup(child.pid, { timers: injected });
       finish({ content: `bash could not be started: ${error.message}`, isError: true });
     });
     // A background child (`server &`) keeps the pipes open after bash exits; it is stopped rather
     // than left to hang the call or outlive it unseen.
     child.on('exit', () => {
-      drainTimer = setTimeout(() => stop('background'), EXIT_DRAIN_MS);
+      drainTimer = timers.setTimeout(() => stop('background'), EXIT_DRAIN_MS);
     });
     child.on('close', (code, signal) => {
       updates.flush();
