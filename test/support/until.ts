@@ -6,7 +6,7 @@
 export interface UntilOptions {
   /** What is awaited, for the failure message: "the pane to show /help". */
   what: string;
-  /** Give up after this long; 10 s unless told. */
+  /** Give up after this long; 15 s unless told. */
   timeoutMs?: number;
   /** Time between two checks; 20 ms unless told. */
   intervalMs?: number;
@@ -22,7 +22,7 @@ export async function until<T>(
   condition: () => T | false | undefined | null | Promise<T | false | undefined | null>,
   options: UntilOptions,
 ): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 15_000;
   const intervalMs = options.intervalMs ?? 20;
   const deadline = performance.now() + timeoutMs;
   let last: unknown;

@@ -91,7 +91,7 @@ describe('sub-agents in a session', () => {
     let release: () => void = () => {};
     const { session, submit, cwd } = await open(
       (request) => {
-        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] };
+        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > pid.txt; wait' } }] };
         if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
         return { text: 'started', wait: new Promise<void>((r) => (release = r)) };
       },
