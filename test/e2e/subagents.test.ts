@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { type Barrier, barrier } from '../support/barrier.js';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { useMockProject } from '../support/e2e-project.js';
 import { runCli } from '../support/run-cli.js';
@@ -17,12 +18,18 @@ const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('
 const childTask = (r: RecordedRequest) => JSON.stringify(r.body.messages[0].content);
 const lastMessage = (r: RecordedRequest) => JSON.stringify(r.body.messages.at(-1));
 
-/** A parent that starts one child per area in ONE response, then answers from the notice and polls. */
-function scriptedRun(areas: string[]) {
-  t.mock.respond((request): Reply => {
+/**
+ * A parent that starts one child per area in ONE response, then answers from the notice and
+ * polls. Each child's first request waits at `gate` (when given) until all of them are in flight.
+ */
+function scriptedRun(areas: string[], gate?: Barrier) {
+  t.mock.respond(async (request): Promise<Reply> => {
     if (isChild(request)) {
       const area = areas.find((a) => childTask(request).includes(`src/${a}.ts`))!;
-      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'read_file', args: { path: `src/${area}.ts` } }] };
+      if (request.body.messages.length === 1) {
+        await gate?.arrive();
+        return { toolCalls: [{ name: 'read_file', args: { path: `src/${area}.ts` } }] };
+      }
       return { text: `${area}: throws Error('${area} failed')` };
     }
     const last = lastMessage(request);
@@ -46,11 +53,13 @@ function scriptedRun(areas: string[]) {
 
 describe('headless sub-agents end to end', () => {
   it('runs three children in parallel, streams their events, and answers with every report', async () => {
-    scriptedRun(['auth', 'billing', 'search']);
+    const gate = barrier(3, { what: 'first child requests' });
+    scriptedRun(['auth', 'billing', 'search'], gate);
     const result = await runCli(
       ['-p', 'Investigate how auth, billing and search each handle errors; compare them', '--output-format', 'stream-json'],
       { cwd: t.project, env: t.env },
     );
+    gate.assertOpened();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -87,19 +96,17 @@ describe('headless sub-agents end to end', () => {
     expect(JSON.parse(result.stdout).result).toBe('Started the sub-agents; waiting for their reports.');
   });
 
-  it('four children run in parallel: well under the serial time', async () => {
-    const latency = 300;
-    t.mock.setLatency(latency);
-    scriptedRun(['auth', 'billing', 'search', 'storage']);
-    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: t.project, env: t.env, timeoutMs: 30_000 });
+  it('four children run in parallel: all four first requests are in flight at once', async () => {
+    // No clock: no child is answered until all four wait, so the run can only finish if
+    // the four ran together (a serial run would hold the first child until the deadline).
+    const gate = barrier(4, { what: 'first child requests' });
+    scriptedRun(['auth', 'billing', 'search', 'storage'], gate);
+    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: t.project, env: t.env });
+    gate.assertOpened();
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('Compared 4 reports.');
-    const requests = t.mock.requests.length;
-    const serialMs = requests * latency;
-    const childRequests = t.mock.requests.filter(isChild).length;
-    console.log(`4 sub-agents, ${latency} ms mock latency: ${requests} requests (${childRequests} by children); serial ≥ ${serialMs} ms, measured ${result.ms} ms`);
-    // Parent: start, poll, answer (3+); children: 2 each, 4 at once → about 5 latencies, not 11.
-    expect(result.ms).toBeLessThan(serialMs * 0.75);
+    expect(t.mock.maxInFlight(isChild)).toBe(4);
+    expect(t.mock.requests.filter(isChild)).toHaveLength(8);
   });
 
   it('a fork replays the parent request byte for byte and appends only its task', async () => {

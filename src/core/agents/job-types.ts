@@ -1,4 +1,5 @@
 import type { LoopEvent } from '../loop/events.js';
+import type { Timers } from '../timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
@@ -83,10 +84,7 @@ export type PollResult =
   | { kind: 'running'; job: Job }
   | { kind: 'interrupted'; job: Job };
 
-export interface Timers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
+export type { Timers } from '../timers.js';
 
 export interface JobManagerOptions {
   run: ChildRunner;

@@ -10,6 +10,7 @@ import {
   ProviderError,
   toolUses,
 } from '../providers/types.js';
+import { type Timers, realTimers } from '../timers.js';
 import { type Workspace, runsAlongside } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
@@ -57,6 +58,8 @@ export interface LoopConfig {
    */
   onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
   now?: () => number;
+  /** Timers for the duration limit (tests pass a fake clock). */
+  timers?: Timers;
 }
 
 /** A history that replaces the current one (compaction), and the event that tells of it. */
@@ -93,9 +96,10 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
   let durationHit = false;
   const onAbort = () => run.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  const timers = config.timers ?? realTimers;
   const durationTimer =
     limits.maxDuration !== undefined
-      ? setTimeout(() => {
+      ? timers.setTimeout(() => {
           durationHit = true;
           run.abort(new Error('duration limit'));
         }, limits.maxDuration)
@@ -113,7 +117,7 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
   try {
     cause = yield* steps();
   } finally {
-    clearTimeout(durationTimer);
+    if (durationTimer !== undefined) timers.clearTimeout(durationTimer);
     signal.removeEventListener('abort', onAbort);
   }
   yield { type: 'run_end', cause };

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as z from 'zod';
 import { type ToolContext, type ToolOutput, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import { terminateGroup } from './process-group.js';
+import { type Timers, realTimers, terminateGroup } from './process-group.js';
 import { readOnlySandboxEnv } from './read-only-sandbox.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -25,28 +25,39 @@ const schema = z.object({
 
 type StopReason = 'timeout' | 'abort' | 'background';
 
-export const bashTool = defineTool({
-  name: 'bash',
-  description:
-    'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
-  schema,
-  kind: 'mutating',
-  label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
-  async execute(args, ctx) {
-    ctx.signal.throwIfAborted();
-    const base = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
-    // Allowed without asking because it only reads: run it so that it cannot do more.
-    const env =
-      ctx.sandbox === 'read-only'
-        ? await readOnlySandboxEnv({ workspace: ctx.workspace, base, signal: ctx.signal })
-        : { ok: true as const, env: base };
-    ctx.signal.throwIfAborted();
-    if (!env.ok) return { content: env.error, isError: true };
-    return runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env.env);
-  },
-});
+export interface BashToolOptions {
+  /** Timers for the timeout, the wait for held pipes and the SIGKILL escalation; a fake clock in tests. */
+  timers?: Timers;
+}
 
-function runBash(command: string, timeoutMs: number, ctx: ToolContext, env: NodeJS.ProcessEnv): Promise<ToolOutput> {
+/** The bash tool, on real timers unless `options.timers` is given. */
+export function createBashTool(options: BashToolOptions = {}) {
+  return defineTool({
+    name: 'bash',
+    description:
+      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
+    schema,
+    kind: 'mutating',
+    label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
+    async execute(args, ctx) {
+      ctx.signal.throwIfAborted();
+      const base = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+      // Allowed without asking because it only reads: run it so that it cannot do more.
+      const env =
+        ctx.sandbox === 'read-only'
+          ? await readOnlySandboxEnv({ workspace: ctx.workspace, base, signal: ctx.signal })
+          : { ok: true as const, env: base };
+      ctx.signal.throwIfAborted();
+      if (!env.ok) return { content: env.error, isError: true };
+      return runBash(args.command, args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, { env: env.env, timers: options.timers ?? realTimers });
+    },
+  });
+}
+
+export const bashTool = createBashTool();
+
+function runBash(command: string, timeoutMs: number, ctx: ToolContext, run: { env: NodeJS.ProcessEnv; timers: Timers }): Promise<ToolOutput> {
+  const { env, timers } = run;
   ctx.signal.throwIfAborted();
   return new Promise((resolve) => {
     // detached: the command leads its own process group, so stopping it reaches every descendant.
@@ -60,22 +71,22 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext, env: Node
     const updates = lineSplitter(ctx.onUpdate);
     let stopped: StopReason | undefined;
     let settled = false;
-    let drainTimer: NodeJS.Timeout | undefined;
+    let drainTimer: unknown;
 
     // The reason is kept only when something was still running: a group already gone finished on its own.
     const stop = (reason: StopReason): void => {
       if (stopped || child.pid === undefined) return;
-      if (terminateGroup(child.pid)) stopped = reason;
+      if (terminateGroup(child.pid, { timers })) stopped = reason;
     };
-    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const timer = timers.setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = (): void => stop('abort');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
     const finish = (result: ToolOutput): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      clearTimeout(drainTimer);
+      timers.clearTimeout(timer);
+      timers.clearTimeout(drainTimer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
@@ -88,13 +99,13 @@ function runBash(command: string, timeoutMs: number, ctx: ToolContext, env: Node
     child.stderr.setEncoding('utf8').on('data', onData);
 
     child.on('error', (error) => {
-      if (child.pid !== undefined) terminateGroup(child.pid);
+      if (child.pid !== undefined) terminateGroup(child.pid, { timers });
       finish({ content: `bash could not be started: ${error.message}`, isError: true });
     });
     // A background child (`server &`) keeps the pipes open after bash exits; it is stopped rather
     // than left to hang the call or outlive it unseen.
     child.on('exit', () => {
-      drainTimer = setTimeout(() => stop('background'), EXIT_DRAIN_MS);
+      drainTimer = timers.setTimeout(() => stop('background'), EXIT_DRAIN_MS);
     });
     child.on('close', (code, signal) => {
       updates.flush();

@@ -6,20 +6,12 @@ import type { SessionSetup } from '../../../src/core/session/open-session.js';
 import type { FakeReply } from '../../support/fake-stream.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 import { expectExited } from '../../support/process.js';
+import { until } from '../../support/until.js';
 
 const openWith = useTestSessions();
 const open = (respond: Parameters<typeof openWith>[0], flags: SessionSetup['flags'] = {}) => openWith(respond, { flags });
 const isChild = isChildRequest;
 const lastText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
-
-/** Resolves when `check` holds, polling the event loop. */
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('sub-agents in a session', () => {
   it('rolls job usage into the session totals, leaving the parent context figure alone', async () => {
@@ -102,15 +94,15 @@ describe('sub-agents in a session', () => {
     let release: () => void = () => {};
     const { session, submit, cwd } = await open(
       (request) => {
-        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] };
+        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > pid.txt; wait' } }] };
         if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
         return { text: 'started', wait: new Promise<void>((r) => (release = r)) };
       },
       { permissionMode: 'yolo' },
     );
     const turn = submit('go');
-    await until(() => existsSync(path.join(cwd, 'pid.txt')) && readFileSync(path.join(cwd, 'pid.txt'), 'utf8').trim() !== '');
-    const pid = Number(readFileSync(path.join(cwd, 'pid.txt'), 'utf8'));
+    const pidFile = path.join(cwd, 'pid.txt');
+    const pid = await until(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), { what: 'the child bash to write pid.txt' });
     session.agents.manager.stop('sub-1');
     await expectExited(pid);
     release();
@@ -145,7 +137,10 @@ describe('sub-agents in a session', () => {
     expect(summary).toContain('sub-1 (explore, running)');
 
     finishChild();
-    await until(() => session.agents.manager.get('sub-1').state === 'done');
+    await until(() => session.agents.manager.get('sub-1').state === 'done', {
+      what: 'sub-1 to be done',
+      observe: () => session.agents.manager.get('sub-1').state,
+    });
     await submit('fourth');
     await submit('fifth');
     const notices = stream.requests
