@@ -3,6 +3,7 @@ import type { ResolvedPath } from '../tools/paths.js';
 import { protectedReason } from './protected-paths.js';
 import { isReadOnlyCommand } from './shell-readonly.js';
 import type { Decision, PermissionMode, PermissionRequest } from './types.js';
+import { oneLine } from '../text.js';
 
 /** Longest command quoted in a reason, so a reason stays one readable line. */
 const MAX_QUOTED_COMMAND = 80;
@@ -82,9 +83,7 @@ export function commandOf(args: unknown): string | undefined {
 }
 
 function quoteCommand(command: string): string {
-  const oneLine = command.replace(/\s+/g, ' ').trim();
-  const short = oneLine.length > MAX_QUOTED_COMMAND ? `${oneLine.slice(0, MAX_QUOTED_COMMAND - 1)}…` : oneLine;
-  return JSON.stringify(short);
+  return JSON.stringify(oneLine(command, MAX_QUOTED_COMMAND));
 }
 
 /** Names the path as requested and, when a symlink moved it, where it really lands. */

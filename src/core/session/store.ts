@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Message } from '../providers/types.js';
 import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
 import { errnoCode } from '../tools/fs-errors.js';
+import { oneLine } from '../text.js';
 
 /** The files of one session folder. */
 export interface SessionPaths {
@@ -145,11 +146,6 @@ function isUserPrompt(record: TranscriptRecord): boolean {
 
 function promptText(message: Message): string {
   return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
 function isFile(file: string): boolean {
