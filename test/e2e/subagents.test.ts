@@ -134,4 +134,70 @@ describe('headless sub-agents end to end', () => {
     expect(fork.messages).toHaveLength(3);
     expect(JSON.stringify(fork.messages[2])).toContain('Summarise what we discussed');
   });
+
+  it('agent_send: a running child reads the message at its next step; a finished one resumes with its history', async () => {
+    let markSent = () => {};
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
+    t.mock.respond(async (request): Promise<Reply> => {
+      const all = JSON.stringify(request.body.messages);
+      const last = lastMessage(request);
+      if (isChild(request)) {
+        if (all.includes('now billing')) return { text: 'billing: throws BillingError' };
+        if (request.body.messages.length === 1) {
+          // Held until the parent has sent its message, so it is waiting when the child's step ends.
+          await sent;
+          return { toolCalls: [{ name: 'read_file', args: { path: 'src/auth.ts' } }] };
+        }
+        return { text: all.includes('also mention the error class') ? 'auth: throws Error, as asked' : 'auth: throws' };
+      }
+      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'How does src/auth.ts fail?' } }] };
+      if (last.includes('Sub-agent sub-1 started')) return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'also mention the error class' } }] };
+      if (last.includes('it reads it at its next step')) {
+        markSent();
+        return { text: 'Waiting.' };
+      }
+      if (last.includes('resumed with your message')) return { text: 'Waiting again.' };
+      if (last.includes('completed. Call agent_poll') && !all.includes('resumed with your message')) {
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'now billing' } }] };
+      }
+      if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      if (last.includes('billing: throws BillingError')) return { text: 'Both done.' };
+      return { text: `unexpected: ${last.slice(0, 200)}` };
+    });
+    const result = await runCli(['-p', 'investigate', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ result: 'Both done.', jobs: [{ id: 'sub-1', status: 'done' }] });
+    const child = t.mock.requests.filter(isChild);
+    // The message joined after the tool results of the step it arrived in, never mid-call.
+    const second = child[1]!.body.messages;
+    expect(second).toHaveLength(4);
+    expect(JSON.stringify(second[2])).toContain('tool_result');
+    expect(JSON.stringify(second[3])).toContain('Message from the parent agent:\\nalso mention the error class');
+    // Resumed: its whole history, then the new message, under the same id.
+    const resumed = child[2]!.body.messages;
+    expect(JSON.stringify(resumed.at(-2))).toContain('auth: throws Error, as asked');
+    expect(JSON.stringify(resumed.at(-1))).toContain('now billing');
+    expect(JSON.stringify(resumed[0])).toContain('How does src/auth.ts fail?');
+  });
+
+  it('agent_send reaches a job from before --continue', async () => {
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (isChild(request)) return { text: JSON.stringify(request.body.messages).includes('one more question') ? 'second answer' : 'first answer' };
+      if (last.includes('first run')) return { toolCalls: [{ name: 'agent_start', args: { task: 'Read src/search.ts' } }] };
+      if (last.includes('second run')) return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'one more question' } }] };
+      if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      if (last.includes('second answer')) return { text: 'Got the second answer.' };
+      if (last.includes('first answer')) return { text: 'Got the first answer.' };
+      return { text: 'Waiting.' };
+    });
+    const first = await runCli(['-p', 'first run', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(JSON.parse(first.stdout).result).toBe('Got the first answer.');
+    const second = await runCli(['-p', 'second run', '--continue', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(second.stderr).toBe('');
+    expect(JSON.parse(second.stdout)).toMatchObject({ result: 'Got the second answer.', jobs: [{ id: 'sub-1', status: 'done' }] });
+    const resumed = t.mock.requests.filter(isChild).at(-1)!.body.messages;
+    expect(JSON.stringify(resumed[0])).toContain('Read src/search.ts');
+    expect(JSON.stringify(resumed)).toContain('first answer');
+  });
 });

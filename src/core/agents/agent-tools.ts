@@ -10,7 +10,7 @@ export interface AgentSummary {
 
 const idSchema = z.object({ id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)') });
 
-/** The three tools the parent model drives sub-agents with. */
+/** The tools the parent model drives sub-agents with. */
 export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
   const catalogue = agents.map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description}`).join('; ');
   const start = defineTool({
@@ -67,7 +67,34 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
         return `Stopped ${job.id}.`;
       }),
   });
-  return [start, poll, stop];
+  const send = defineTool({
+    name: 'agent_send',
+    description:
+      'Send a message to a sub-agent by id. A running one reads it at its next step (never mid-call); a queued one gets it ' +
+      'added to its task; one that ended (done, failed or stopped) resumes with its whole history plus your message, keeps ' +
+      'its id, and is announced again when it completes. Use it to steer, correct, or ask a follow-up without a new sub-agent.',
+    kind: 'agent',
+    parallel: true,
+    schema: z.object({
+      id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)'),
+      message: z.string().trim().min(1, 'message must say something'),
+    }),
+    label: (args) => args.id,
+    execute: async (args) =>
+      guard(() => {
+        const sent = manager.send(args.id, args.message, 'parent');
+        const { id } = sent.job;
+        switch (sent.kind) {
+          case 'inbox':
+            return `Sent to ${id}; it reads it at its next step.`;
+          case 'task':
+            return `Added to ${id}'s task; it has not started yet.`;
+          case 'resumed':
+            return `Sub-agent ${id} resumed with your message (${sent.job.state}). Call agent_poll with id ${id} for its new summary.`;
+        }
+      }),
+  });
+  return [start, poll, stop, send];
 }
 
 /** Turns the manager's JobErrors into error results; anything else is a real failure. */

@@ -53,7 +53,9 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
 
     const now = deps.now ?? Date.now;
     const context = childContext(request, definition, { tools, workspace: deps.workspace });
-    for (const message of context.messages.slice(request.mode === 'fork' ? -1 : 0)) transcript?.append(message);
+    // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
+    const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
+    for (const message of fresh) transcript?.append(message);
 
     const startedAt = now();
     let used: Usage = emptyUsage();
@@ -74,6 +76,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
           },
           gate: deps.gateFor?.(request.id),
           limitOutput: deps.limitOutput,
+          // Messages sent to the job while it runs join its history between steps, never mid-call.
+          boundaryMessages: request.takeInbox,
           onMessage: (message) => transcript?.append(message),
           now,
         },
@@ -88,7 +92,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
       context.messages.push(nudge);
       transcript?.append(nudge);
     }
-    return outcomeOf(result!, context.messages);
+    return { ...outcomeOf(result!, context.messages), messages: context.messages };
   };
 }
 
@@ -99,6 +103,11 @@ function childContext(
   parts: { tools: ToolRegistry; workspace: Workspace },
 ): LoopContext {
   const task = taskMessage(request);
+  if (request.resume) {
+    // The same system prompt and tools as its first run, so a fork keeps its cache prefix too.
+    const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition);
+    return { ...parts, system, schemas: request.mode === 'fork' ? request.fork?.schemas : undefined, messages: [...request.resume] };
+  }
   if (request.mode === 'fork') {
     const snapshot = request.fork;
     if (!snapshot) throw new Error('fork mode needs the parent conversation, which is not available here');
@@ -109,11 +118,11 @@ function childContext(
       messages: [...snapshot.messages, forkTaskMessage(snapshot.messages, task)],
     };
   }
-  return {
-    ...parts,
-    system: `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`,
-    messages: [{ role: 'user', content: [{ type: 'text', text: task }] }],
-  };
+  return { ...parts, system: typedSystem(definition), messages: [{ role: 'user', content: [{ type: 'text', text: task }] }] };
+}
+
+function typedSystem(definition: AgentDefinition): string {
+  return `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
 }
 
 /** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */

@@ -3,7 +3,18 @@ import type { LoopEvent } from '../loop/events.js';
 import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
-import type { ChildOutcome, ForkSnapshot, Job, JobManagerOptions, JobState, PollResult, StartOptions, Timers } from './job-types.js';
+import type {
+  ChildOutcome,
+  ForkSnapshot,
+  Job,
+  JobManagerOptions,
+  JobState,
+  MessageSender,
+  PollResult,
+  SendResult,
+  StartOptions,
+  Timers,
+} from './job-types.js';
 
 export type {
   ChildOutcome,
@@ -14,7 +25,9 @@ export type {
   JobEvent,
   JobManagerOptions,
   JobState,
+  MessageSender,
   PollResult,
+  SendResult,
   StartOptions,
   Timers,
 } from './job-types.js';
@@ -34,6 +47,17 @@ interface JobRecord extends Job {
   /** Resolves when its run has really returned (or it was dropped from the queue). */
   settled: Promise<unknown>;
   fork?: ForkSnapshot;
+  instructions?: string;
+  /** Messages sent while it runs, for its next step boundary. */
+  inbox: Message[];
+  /** Its conversation as its last run left it: what a message resumes. */
+  history?: Message[];
+}
+
+/** A job of an earlier run of this session, as the store read it back. */
+export interface RestoredJob {
+  job: Job;
+  messages: Message[];
 }
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
@@ -88,10 +112,6 @@ export class JobManager {
     if (options.callId !== undefined) this.reservations.delete(options.callId);
     const number = reserved ?? this.nextNumber++;
     const id = `sub-${number}`;
-    let markFinished = () => {};
-    const finished = new Promise<void>((resolve) => {
-      markFinished = resolve;
-    });
     const job: JobRecord = {
       id,
       number,
@@ -105,24 +125,75 @@ export class JobManager {
       contextTokens: 0,
       usage: emptyUsage(),
       controller: new AbortController(),
-      finished,
-      markFinished,
+      finished: Promise.resolve(),
+      markFinished: () => {},
       settled: Promise.resolve(),
       fork,
+      instructions: options.instructions,
+      inbox: [],
     };
     this.jobs.set(id, job);
-    this.emitState(job);
-    let markSettled = () => {};
-    job.settled = new Promise<void>((resolve) => {
-      markSettled = resolve;
-    });
-    this.queue
-      .add(() => this.runJob(job, options.instructions).finally(markSettled), { signal: job.controller.signal })
-      .catch(() => {
-        // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
-        if (job.startedAt === undefined) markSettled();
-      });
+    this.enqueue(job, undefined);
     return this.snapshot(job);
+  }
+
+  /**
+   * A message for a job. Running: it joins the job's history at its next step boundary.
+   * Queued: it joins the task. Ended (done, failed or stopped): the job runs again, same
+   * id, with its whole history and the message, and owes a completion again.
+   */
+  send(idOrNumber: string, text: string, from: MessageSender = 'parent'): SendResult {
+    const job = this.find(idOrNumber);
+    const body = text.trim();
+    if (!body) throw new JobError('the message is empty: say what the sub-agent should do');
+    const message: Message = { role: 'user', content: [{ type: 'text', text: `${from === 'user' ? 'Message from the user' : 'Message from the parent agent'}:\n${body}` }] };
+    const addToTask = () => {
+      job.task = `${job.task}\n\n${from === 'user' ? 'The user adds' : 'The parent adds'}: ${body}`;
+    };
+    if (job.state === 'queued') {
+      addToTask();
+      this.emitState(job);
+      return { kind: 'task', job: this.snapshot(job) };
+    }
+    if (job.state === 'running') {
+      job.inbox.push(message);
+      return { kind: 'inbox', job: this.snapshot(job) };
+    }
+    if (this.closed) throw new JobError('the session is closing; no sub-agent can be resumed');
+    const refusal = this.options.admission?.();
+    if (refusal) throw new JobError(refusal);
+    // A job stopped before it ran (or whose run left nothing) starts over, the message added to its task.
+    const resume = job.history ? [...job.history, message] : undefined;
+    if (!resume) addToTask();
+    job.state = 'queued';
+    job.startedAt = undefined;
+    job.endedAt = undefined;
+    job.result = undefined;
+    job.error = undefined;
+    this.delivery.reopen(job.id);
+    // A stopped run may still be winding down: the new one starts once it has returned.
+    const previous = job.settled;
+    this.enqueue(job, resume, previous);
+    return { kind: 'resumed', job: this.snapshot(job) };
+  }
+
+  /** Takes in the jobs of a session's earlier runs: finished, delivered, ready to be resumed by a message. */
+  restore(stored: readonly RestoredJob[]): void {
+    for (const { job, messages } of stored) {
+      if (this.jobs.has(job.id)) continue;
+      this.jobs.set(job.id, {
+        ...job,
+        usage: { ...job.usage },
+        controller: new AbortController(),
+        finished: Promise.resolve(),
+        markFinished: () => {},
+        settled: Promise.resolve(),
+        inbox: [],
+        history: messages,
+      });
+      this.delivery.claim(job.id);
+      this.nextNumber = Math.max(this.nextNumber, job.number + 1);
+    }
   }
 
   /** Waits until the job ends, the poll timeout passes, or `signal` aborts. */
@@ -250,7 +321,39 @@ export class JobManager {
     return describePoll(result, this.now());
   }
 
-  private async runJob(job: JobRecord, instructions: string | undefined): Promise<void> {
+  /** Puts a job (new, or resumed with `resume`) under the queue with a fresh controller and promises. */
+  private enqueue(job: JobRecord, resume: Message[] | undefined, after?: Promise<unknown>): void {
+    job.controller = new AbortController();
+    job.inbox = [];
+    job.finished = new Promise<void>((resolve) => {
+      job.markFinished = resolve;
+    });
+    let ran = false;
+    let markSettled = () => {};
+    job.settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    this.emitState(job);
+    const { signal } = job.controller;
+    const add = () =>
+      this.queue
+        .add(
+          () => {
+            ran = true;
+            return this.runJob(job, resume).finally(markSettled);
+          },
+          { signal },
+        )
+        .catch(() => {
+          // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
+          if (!ran) markSettled();
+        });
+    // A new job takes a free slot in this very call; a resumed one waits for its last run to return.
+    if (after) void after.then(add);
+    else void add();
+  }
+
+  private async runJob(job: JobRecord, resume: Message[] | undefined): Promise<void> {
     if (job.controller.signal.aborted) return;
     job.state = 'running';
     job.startedAt = this.now();
@@ -260,16 +363,20 @@ export class JobManager {
       outcome = await this.options.run({
         id: job.id,
         task: job.task,
-        instructions,
+        instructions: job.instructions,
         definition: job.definition,
         mode: job.mode,
         fork: job.fork,
+        resume,
+        takeInbox: () => job.inbox.splice(0),
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
       });
     } catch (error) {
       outcome = { status: 'error', text: NO_TEXT_OUTPUT, error: error instanceof Error ? error.message : String(error) };
     }
+    // Kept even when stopped: a stopped job can be resumed by a message.
+    if (outcome.messages) job.history = outcome.messages;
     // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
     if ((job.state as JobState) === 'aborted') return;
     job.state = outcome.status;
@@ -284,7 +391,8 @@ export class JobManager {
     if (job.state === 'aborted') return;
     switch (event.type) {
       case 'turn_start':
-        job.turns = event.turn;
+        // Counted, not copied: a nudge or a resumed run starts its own loop at turn 1 again.
+        job.turns += 1;
         break;
       case 'tool_start':
         job.toolCalls += 1;
@@ -335,7 +443,7 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, ...rest } = job;
+    const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, instructions: _i, inbox: _b, history: _h, ...rest } = job;
     return { ...rest, usage: { ...rest.usage } };
   }
 }

@@ -26,6 +26,8 @@ export interface ChildOutcome {
   text: string;
   /** Set when status is error: what went wrong, limit included. */
   error?: string;
+  /** The child's whole conversation as it ended, so a message can resume it (`agent_send`). */
+  messages?: Message[];
 }
 
 /** The parent's exact request prefix, taken when a fork job is started. */
@@ -43,9 +45,25 @@ export interface ChildRunRequest {
   mode: 'typed' | 'fork';
   /** Fork mode: the parent's conversation as it stood when agent_start ran. */
   fork?: ForkSnapshot;
+  /** A resumed job: its conversation so far with the new message last; the child goes on from there. */
+  resume?: Message[];
+  /** Messages sent to the job while it runs; the child takes them at its next step boundary. */
+  takeInbox?: () => Message[];
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
 }
+
+/** Who sent a message to a job. */
+export type MessageSender = 'parent' | 'user';
+
+/** What `send` did with a message. */
+export type SendResult =
+  /** The job runs: the message waits in its inbox for the next step boundary. */
+  | { kind: 'inbox'; job: Job }
+  /** The job has not started: the message joined its task. */
+  | { kind: 'task'; job: Job }
+  /** The job had ended: it runs again with its history and the message, and owes a completion again. */
+  | { kind: 'resumed'; job: Job };
 
 /** Runs one child loop to its end; throwing counts as an error outcome. */
 export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;

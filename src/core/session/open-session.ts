@@ -156,6 +156,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
     },
   });
+  // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
+  if (resumed) agents.manager.restore(resumed.storedJobs);
   const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
 
   const system =

@@ -88,7 +88,8 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
   const { job } = view;
   switch (event.type) {
     case 'turn_start':
-      return { ...view, job: { ...job, turns: event.turn }, activity: { kind: 'thinking' } };
+      // Counted, as the manager counts them: a nudge or a resumed run starts its loop at turn 1 again.
+      return { ...view, job: { ...job, turns: job.turns + 1 }, activity: { kind: 'thinking' } };
     case 'text_delta': {
       const previous = view.activity.kind === 'writing' ? view.activity.tail : '';
       return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };

@@ -62,7 +62,10 @@ describe('child runs', () => {
     const { outcome, stream } = runChild([{ text: 'the parser is in src/config.ts' }], {
       request: { instructions: 'be brief' },
     });
-    expect(await outcome).toEqual({ status: 'done', text: 'the parser is in src/config.ts' });
+    const ended = await outcome;
+    expect(ended).toMatchObject({ status: 'done', text: 'the parser is in src/config.ts' });
+    // Its whole conversation comes back, so a message can resume it.
+    expect(ended.messages!.map((m) => m.role)).toEqual(['user', 'assistant']);
     const request = stream.requests[0]!;
     expect(request.system).toContain('You are a sub-agent');
     expect(request.messages).toEqual([
@@ -96,11 +99,11 @@ describe('child runs', () => {
 
   it('nudges a child that ends without text, at most twice', async () => {
     const silent = runChild([{ toolCalls: [{ name: 'list_dir', args: {} }] }, {}, {}, {}]);
-    expect(await silent.outcome).toEqual({ status: 'done', text: '(sub-agent produced no text output)' });
+    expect(await silent.outcome).toMatchObject({ status: 'done', text: '(sub-agent produced no text output)' });
     expect(silent.stream.requests).toHaveLength(4);
     expect(silent.stream.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: NUDGE }] });
     const nudgedOnce = runChild([{}, { text: 'final answer' }]);
-    expect(await nudgedOnce.outcome).toEqual({ status: 'done', text: 'final answer' });
+    expect(await nudgedOnce.outcome).toMatchObject({ status: 'done', text: 'final answer' });
   });
 
   it('returns the last assistant message that has text, joined by newlines', () => {
@@ -116,7 +119,7 @@ describe('child runs', () => {
 
   it('ends as error naming the limit, keeping its text', async () => {
     const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: {} }] }));
-    expect(await outcome).toEqual({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
+    expect(await outcome).toMatchObject({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
     expect(stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
     const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), { extra: [custom({ maxTurns: 2 })], request: { definition: 'custom' } });
     expect((await tight.outcome).error).toBe('reached the limit of 2 turns');
@@ -134,7 +137,7 @@ describe('child runs', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 'p1', name: 'agent_start', input: { task: 't', mode: 'fork' } }] },
     ];
     const { outcome, stream } = runChild([{ text: 'forked answer' }], { fork: parent, request: { mode: 'fork' } });
-    expect(await outcome).toEqual({ status: 'done', text: 'forked answer' });
+    expect(await outcome).toMatchObject({ status: 'done', text: 'forked answer' });
     const request = stream.requests[0]!;
     expect(request.system).toBe('PARENT SYSTEM');
     expect(JSON.stringify(request.tools)).toBe(JSON.stringify(parentTools.schemas()));

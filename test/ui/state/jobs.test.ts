@@ -29,7 +29,7 @@ describe('the job state the UI derives from the event stream', () => {
 
   it('counts turns, tools and tokens from the child\'s own events, as the manager does', () => {
     const jobs = apply([
-      state(job({ number: 1 })),
+      state(job({ number: 1, turns: 0 })),
       child('sub-1', { type: 'turn_start', turn: 1 }),
       child('sub-1', { type: 'tool_start', id: 't', name: 'grep', label: '"auth" src/', args: {} }),
       child('sub-1', { type: 'usage', usage, total: usage }),
