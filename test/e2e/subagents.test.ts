@@ -200,4 +200,30 @@ describe('headless sub-agents end to end', () => {
     expect(JSON.stringify(resumed[0])).toContain('Read src/search.ts');
     expect(JSON.stringify(resumed)).toContain('first answer');
   });
+
+  it('158 agent files keep the first request small, and agent_list finds the rest', async () => {
+    const dir = path.join(t.project, '.claude', 'agents');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 158; i++) {
+      const topic = i === 150 ? 'terraform state surgery' : `topic ${i}`;
+      writeFileSync(
+        path.join(dir, `expert-${i}.md`),
+        `---\nname: expert-${i}\ndescription: Expert in ${topic}. ${'Use it for deep questions about this area, with examples and long context. '.repeat(4)}\ntools: Read, Grep\n---\nYou are expert ${i}.\n`,
+      );
+    }
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_list', args: { query: 'terraform' } }] };
+      if (last.includes('expert-150')) return { text: 'Found expert-150.' };
+      return { text: `unexpected: ${last.slice(0, 300)}` };
+    });
+    const result = await runCli(['-p', 'who knows terraform?', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).result).toBe('Found expert-150.');
+    const first = t.mock.requests[0]!.body;
+    const bytes = Buffer.byteLength(JSON.stringify(first.system)) + Buffer.byteLength(JSON.stringify(first.tools));
+    expect(bytes).toBeLessThan(12 * 1024);
+    const listResult = JSON.stringify(t.mock.requests[1]!.body.messages.at(-1));
+    expect(listResult).toContain('Expert in terraform state surgery');
+  });
 });

@@ -1,18 +1,18 @@
 import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
+import { type AgentSummary, catalogueText, findAgents } from './catalogue.js';
 import { JobError, type JobManager } from './job-manager.js';
 
-/** A definition as the parent model is told of it. */
-export interface AgentSummary {
-  name: string;
-  description: string;
-}
+export type { AgentSummary } from './catalogue.js';
+
+/** Most agents one agent_list call returns with their whole descriptions. */
+const LIST_LIMIT = 25;
 
 const idSchema = z.object({ id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)') });
 
 /** The tools the parent model drives sub-agents with. */
 export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
-  const catalogue = agents.map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description}`).join('; ');
+  const catalogue = catalogueText(agents, defaultAgent);
   const start = defineTool({
     name: 'agent_start',
     description:
@@ -20,7 +20,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       'conversation: put everything it needs in task (paths, names, facts, what to report). It is read-only unless ' +
       'its agent allows edits. Its final message is its entire return value. Keep working while it runs; you are ' +
       'told when it completes, then call agent_poll. Several starts in one response run in parallel. ' +
-      `Agents: ${catalogue}.`,
+      catalogue,
     kind: 'agent',
     parallel: true,
     schema: z.object({
@@ -94,7 +94,23 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
         }
       }),
   });
-  return [start, poll, stop, send];
+  const list = defineTool({
+    name: 'agent_list',
+    description: 'List the agents agent_start can run, with their whole descriptions; a query keeps those whose name or description holds every word of it.',
+    kind: 'read-only',
+    schema: z.object({ query: z.string().optional().describe('words to look for, e.g. "security review"') }),
+    label: (args) => args.query ?? '',
+    execute: async (args) => {
+      const found = findAgents(agents, args.query);
+      if (found.length === 0) {
+        return `No agent matches "${args.query ?? ''}". ${agents.length} agents exist; call agent_list without a query to see them.`;
+      }
+      const shown = found.slice(0, LIST_LIMIT).map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description.trim()}`);
+      const more = found.length > LIST_LIMIT ? `\n…and ${found.length - LIST_LIMIT} more: narrow the query.` : '';
+      return `${shown.join('\n\n')}${more}`;
+    },
+  });
+  return [start, poll, stop, send, list];
 }
 
 /** Turns the manager's JobErrors into error results; anything else is a real failure. */
