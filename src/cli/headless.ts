@@ -87,7 +87,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     duration_ms: Date.now() - startedAt,
     usage: opened.totals(),
     total_cost_usd: opened.cost(),
-    jobs: opened.jobs().map(jobSummary),
+    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage))),
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -96,7 +96,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
 }
 
 /** One job in the headless JSON result. */
-function jobSummary(job: Job) {
+function jobSummary(job: Job, cost: number | undefined) {
   return {
     id: job.id,
     definition: job.definition,
@@ -105,6 +105,7 @@ function jobSummary(job: Job) {
     turns: job.turns,
     tool_calls: job.toolCalls,
     tokens: job.usage,
+    cost_usd: cost,
     duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
   };
 }

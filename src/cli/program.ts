@@ -8,6 +8,12 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function positiveAmount(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected an amount above 0, e.g. 0.50');
+  return n;
+}
+
 /** --max-agents: the same bound as the `agents.maxConcurrent` setting. */
 function agentCount(value: string): number {
   const n = positiveInt(value);
@@ -38,6 +44,7 @@ function buildProgram(): Command {
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
+    .option('--max-budget-usd <dollars>', 'stop sub-agents when the session has cost this many dollars', positiveAmount)
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')
     .exitOverride();

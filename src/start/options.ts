@@ -17,6 +17,7 @@ export interface CliOptions {
   maxAgents?: number;
   waitAgents: boolean;
   maxBudgetTokens?: number;
+  maxBudgetUsd?: number;
   debug?: boolean;
 }
 

@@ -12,6 +12,7 @@ export function sessionSetupFromCli(
   const agents = {
     ...(options.maxAgents !== undefined ? { maxConcurrent: options.maxAgents } : {}),
     ...(options.maxBudgetTokens !== undefined ? { maxSessionTokens: options.maxBudgetTokens } : {}),
+    ...(options.maxBudgetUsd !== undefined ? { maxSessionCostUsd: options.maxBudgetUsd } : {}),
   };
   const mode = options.yolo ? 'yolo' : options.permissionMode;
   return {

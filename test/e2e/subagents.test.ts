@@ -226,4 +226,44 @@ describe('headless sub-agents end to end', () => {
     const listResult = JSON.stringify(t.mock.requests[1]!.body.messages.at(-1));
     expect(listResult).toContain('Expert in terraform state surgery');
   });
+
+  it('a job past its cost cap ends failed with the cap named', async () => {
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      // Each child step costs about $0.015 at the default model's prices ($3 per million input tokens).
+      if (isChild(request)) return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 5000, output: 10 } };
+      if (request.body.messages.length === 1) {
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'keep listing', max_cost_usd: 0.02 } }] };
+      }
+      if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      if (last.includes('budget: cost reached')) return { text: 'It ran out of budget.' };
+      return { text: 'Started.' };
+    });
+    const result = await runCli(['-p', 'go', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout);
+    expect(out.result).toBe('It ran out of budget.');
+    expect(out.jobs).toMatchObject([{ id: 'sub-1', status: 'error', tool_calls: 1 }]);
+    expect(out.jobs[0].cost_usd).toBeGreaterThanOrEqual(0.02);
+    const poll = JSON.stringify(t.mock.requests.at(-1)!.body.messages.at(-1));
+    expect(poll).toMatch(/sub-agent sub-1 failed: budget: cost reached \(\$0\.0\d+ of \$0\.0200\)/);
+    // Two child steps: the cap is checked as each response's usage arrives.
+    expect(t.mock.requests.filter(isChild)).toHaveLength(2);
+  });
+
+  it('--max-budget-usd: once the session has cost that much, no new sub-agent starts, and the refusal names the flag', async () => {
+    t.mock.respond((request): Reply => {
+      // The parent's first reply alone costs about $0.03.
+      if (request.body.messages.length === 1) {
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 10_000, output: 10 } };
+      }
+      return { text: 'Could not start it.' };
+    });
+    const result = await runCli(['-p', 'go', '--output-format', 'json', '--max-budget-usd', '0.01'], { cwd: t.project, env: t.env });
+    expect(JSON.parse(result.stdout)).toMatchObject({ result: 'Could not start it.', jobs: [] });
+    const refusal = JSON.stringify(t.mock.requests[1]!.body.messages.at(-1));
+    expect(refusal).toContain('the session budget of $0.0100 is spent');
+    expect(refusal).toContain('--max-budget-usd');
+    expect(t.mock.requests.filter(isChild)).toHaveLength(0);
+  });
 });

@@ -28,6 +28,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       instructions: z.string().optional(),
       agent: z.string().optional(),
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
+      max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
+      max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -37,6 +39,9 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           agent: args.agent,
           mode: args.mode,
           callId: ctx.callId,
+          ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
+            ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
+            : {}),
         });
         return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.`;
       }),

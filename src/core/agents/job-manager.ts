@@ -52,6 +52,8 @@ interface JobRecord extends Job {
   inbox: Message[];
   /** Its conversation as its last run left it: what a message resumes. */
   history?: Message[];
+  /** Why the run was cut short as a failure (a budget cap), when it was. */
+  failure?: string;
 }
 
 /** A job of an earlier run of this session, as the store read it back. */
@@ -131,6 +133,7 @@ export class JobManager {
       fork,
       instructions: options.instructions,
       inbox: [],
+      ...(options.budget ? { budget: { ...options.budget } } : {}),
     };
     this.jobs.set(id, job);
     this.enqueue(job, undefined);
@@ -232,6 +235,21 @@ export class JobManager {
     if (isEnded(job.state)) throw new JobError(`sub-agent ${job.id} already finished (${job.state})`);
     this.abort(job);
     return this.snapshot(job);
+  }
+
+  /**
+   * Ends a running job as failed (a budget cap): its run is stopped, and what it wrote so
+   * far is its result. Unlike a stop, the parent hears of it.
+   */
+  fail(idOrNumber: string, reason: string): void {
+    const job = this.find(idOrNumber);
+    if (isEnded(job.state) || job.failure) return;
+    if (job.state === 'queued') {
+      this.abort(job);
+      return;
+    }
+    job.failure = reason;
+    job.controller.abort(new Error(reason));
   }
 
   /** Stops every queued and running job; returns how many. */
@@ -379,9 +397,10 @@ export class JobManager {
     if (outcome.messages) job.history = outcome.messages;
     // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
     if ((job.state as JobState) === 'aborted') return;
-    job.state = outcome.status;
+    job.state = job.failure ? 'error' : outcome.status;
     job.result = outcome.text;
-    job.error = outcome.error;
+    job.error = job.failure ?? outcome.error;
+    job.failure = undefined;
     job.endedAt = this.now();
     this.delivery.ended(job.id);
     this.finish(job);

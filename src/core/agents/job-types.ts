@@ -16,8 +16,8 @@ export type JobEvent =
   | { type: 'job_event'; jobId: string; event: LoopEvent }
   /** These jobs' results reached the parent model: by a notice in its history, or a poll's result. */
   | { type: 'job_delivered'; jobIds: string[]; via: 'notice' | 'poll' }
-  /** The session's token budget is spent: no new jobs, and these were stopped. */
-  | { type: 'budget_reached'; budget: number; used: number; stopped: string[] };
+  /** A session budget (tokens, or dollars) is spent: no new jobs, and these were stopped. */
+  | { type: 'budget_reached'; limit: 'tokens' | 'costUsd'; budget: number; used: number; stopped: string[] };
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -68,8 +68,15 @@ export type SendResult =
 /** Runs one child loop to its end; throwing counts as an error outcome. */
 export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;
 
+/** Caps on one job; at a cap the job ends failed, its partial text its result. */
+export interface JobBudget {
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
 export interface StartOptions {
   instructions?: string;
+  budget?: JobBudget;
   /** Definition name; the manager's default when absent. */
   agent?: string;
   mode?: 'typed' | 'fork';
@@ -94,6 +101,7 @@ export interface Job {
   toolCalls: number;
   contextTokens: number;
   usage: Usage;
+  budget?: JobBudget;
 }
 
 /** What a poll ended with. */

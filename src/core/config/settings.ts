@@ -42,6 +42,8 @@ const agentsShape = {
   maxConcurrent: wholeNumber({ min: 1, max: 32 }).optional(),
   pollTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxSessionTokens: wholeNumber({ min: 1 }).optional(),
+  /** Dollars the whole session (parent and sub-agents) may spend before every sub-agent stops. */
+  maxSessionCostUsd: price().optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTotalTokens: wholeNumber({ min: 1 }).optional(),
   maxDurationMs: wholeNumber({ min: 1 }).optional(),

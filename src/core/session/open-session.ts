@@ -151,6 +151,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return writer;
     },
     firstJobNumber: resumed?.firstJobNumber,
+    costOf: (usage) => costOf(usage, info),
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };

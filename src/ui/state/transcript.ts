@@ -149,7 +149,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       return append(state, {
         kind: 'notice',
         level: 'warn',
-        text: `token budget reached: ${event.used} of ${event.budget} tokens used, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
+        text: `${budgetUsed(event)}, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
       });
     // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
     case 'turn_start':
@@ -169,4 +169,11 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
 function lastLine(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   return lines[lines.length - 1] ?? '';
+}
+
+/** `token budget reached: 1200 of 1000 tokens used`, `cost budget reached: $0.52 of $0.50 spent`. */
+function budgetUsed(event: { limit: 'tokens' | 'costUsd'; budget: number; used: number }): string {
+  return event.limit === 'tokens'
+    ? `token budget reached: ${event.used} of ${event.budget} tokens used`
+    : `cost budget reached: $${event.used.toFixed(2)} of $${event.budget.toFixed(2)} spent`;
 }

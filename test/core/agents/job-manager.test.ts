@@ -549,3 +549,19 @@ describe('JobManager: messages to jobs (agent_send)', () => {
     expect(texts(runner.running.get('sub-3')!.request.resume!).at(-1)).toBe('Message from the parent agent:\none more thing');
   });
 });
+
+describe('JobManager: budgets', () => {
+  it('fail() ends a running job as failed with the reason, keeping its partial text, and the parent hears of it', async () => {
+    const { manager, boundary } = setup();
+    manager.start('expensive', { budget: { maxTokens: 100 } });
+    await settle();
+    expect(manager.get('sub-1').budget).toEqual({ maxTokens: 100 });
+    manager.fail('sub-1', 'budget: tokens reached (150 of 100)');
+    await settle();
+    expect(manager.get('sub-1')).toMatchObject({ state: 'error', error: 'budget: tokens reached (150 of 100)', result: 'partial text after abort' });
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+    expect(manager.describePoll(await manager.poll('sub-1', never)).content).toBe(
+      'sub-agent sub-1 failed: budget: tokens reached (150 of 100)\nPartial result:\npartial text after abort',
+    );
+  });
+});
