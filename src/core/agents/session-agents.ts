@@ -132,7 +132,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     budgetSpent = true;
     const stopped = manager.active().map((job) => job.id);
     manager.stopAll();
-    notes.push(`Budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
+    notes.push(`${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
     options.emit({ type: 'budget_reached', limit: reached.limit, budget: reached.budget, used: reached.used, stopped });
   }
 
