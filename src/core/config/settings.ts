@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseJsonc } from './jsonc.js';
+import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
-import { errnoCode } from '../tools/fs-errors.js';
 
 // Every schema node carries its own "expected …" phrase as its zod error (see zod-issues.ts).
 
@@ -175,14 +174,15 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
   return merged as Settings;
 }
 
+/** A settings file may be at most this big; real ones are a few hundred bytes. */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+
 function readSettingsFile(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readConfigFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings file' });
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT') return undefined;
-    const reason = code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message;
-    throw new SettingsError(`${file}: cannot read the settings file: ${reason}`, file);
+    if (error instanceof ConfigFileError) throw new SettingsError(error.message, file);
+    throw error;
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,8 +122,37 @@ describe('settings errors', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'settings.json'));
     expect(() => loadSettings({ userPath: path.join(dir, 'settings.json') })).toThrow(
-      /settings\.json: cannot read the settings file: it is a directory, not a file$/,
+      /settings\.json: cannot read the settings file: it is a directory, not a regular file$/,
     );
+  });
+
+  it('refuses a FIFO without waiting for a writer, and a device, naming the file', () => {
+    const fifo = path.join(tempDir(), 'settings.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => loadSettings({ projectPath: fifo })).toThrow(
+      `${fifo}: cannot read the settings file: it is a FIFO (named pipe), not a regular file`,
+    );
+    expect(() => loadSettings({ projectPath: '/dev/zero' })).toThrow(
+      '/dev/zero: cannot read the settings file: it is a device, not a regular file',
+    );
+  });
+
+  it('refuses a file over 1 MB with its size', () => {
+    const file = writeJson(path.join(tempDir(), 'settings.json'), `{ "model": "${'m'.repeat(1024 * 1024)}" }`);
+    expect(() => loadSettings({ userPath: file })).toThrow(`${file}: the settings file is 1.0 MB; the limit is 1 MB`);
+  });
+
+  it('refuses nesting past 64 levels at the bracket that goes too deep, naming the file', () => {
+    const deep = `{ "models": ${'['.repeat(100_000)}${']'.repeat(100_000)} }`;
+    expect(errorOf(deep).message).toBe(
+      '/x/.outrider/settings.json: invalid JSON at line 1, column 76: nested more than 64 levels deep; a settings file needs a few',
+    );
+    // Brackets inside strings and comments are not nesting.
+    expect(parseSettings(`{ "model": "${'['.repeat(100)}" /* ${'{'.repeat(100)} */ }`, 'f')).toEqual({ model: '['.repeat(100) });
+    // Levels counted from the outer object: 64 parse (and fail the schema), 65 do not.
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+    expect(errorOf(nested(64)).message).not.toContain('nested');
+    expect(errorOf(nested(65)).message).toContain('nested more than 64 levels deep');
   });
 
   it('validates a layer of flags with the source named', () => {
