@@ -6,7 +6,8 @@ import { type SessionAgents, createSessionAgents } from '../agents/session-agent
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
-import { SETTINGS_DEFAULTS, type Settings, loadSettings, mergeSettings } from '../config/settings.js';
+import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
+import type { Settings } from '../config/settings.js';
 import type { Limits } from '../loop/limits.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
@@ -36,6 +37,10 @@ export interface SessionSetup {
   headless: boolean;
   /** Flags: the top layer of settings. */
   flags: Settings & { continue?: boolean; resume?: string };
+  /** The settings files as read and reviewed before start (the TUI asked about them); read here when absent. */
+  review?: SettingsReview;
+  /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
+  trustProject?: boolean;
   approver?: Approver;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
@@ -78,10 +83,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const home = outriderPaths(setup.env);
   const project = projectPaths(setup.cwd);
   const { continue: continueNewest, resume, ...flagSettings } = setup.flags;
-  const fileSettings = loadSettings({ userPath: home.userSettings, projectPath: project.settings }).settings;
-  const settings = mergeSettings(SETTINGS_DEFAULTS, fileSettings, flagSettings);
+  // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
+  const review = setup.review ?? reviewSettings({ cwd: setup.cwd, env: setup.env, flags: flagSettings });
+  const { settings, warning } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
-  const warnings: string[] = [];
+  const warnings: string[] = warning ? [warning] : [];
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
