@@ -46,6 +46,8 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
+    // A binary that refuses its input exits before reading it all: the write then fails with EPIPE.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
   });
 }
