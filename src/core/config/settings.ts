@@ -180,6 +180,10 @@ export function readSettingsFiles(files: { userPath?: string; projectPath?: stri
  */
 export function parseSettings(text: string, file: string): Settings {
   const parsed = parseJsonc(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok && parsed.tooDeep) {
+    const where = `line ${parsed.line}, column ${parsed.column}`;
+    throw new SettingsError(`${file}: ${parsed.reason} at ${where}; settings nest a few levels at most`, file);
+  }
   if (!parsed.ok) {
     throw new SettingsError(`${file}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, file);
   }

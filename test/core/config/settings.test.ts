@@ -148,7 +148,7 @@ describe('settings errors', () => {
   it('refuses nesting past 64 levels at the bracket that goes too deep, naming the file', () => {
     const deep = `{ "models": ${'['.repeat(100_000)}${']'.repeat(100_000)} }`;
     expect(errorOf(deep).message).toBe(
-      '/x/.outrider/settings.json: invalid JSON at line 1, column 76: nested more than 64 levels deep; a settings file needs a few',
+      '/x/.outrider/settings.json: nested more than 64 levels deep at line 1, column 76; settings nest a few levels at most',
     );
     // Brackets inside strings and comments are not nesting.
     expect(parseSettings(`{ "model": "${'['.repeat(100)}" /* ${'{'.repeat(100)} */ }`, 'f')).toEqual({ model: '['.repeat(100) });
