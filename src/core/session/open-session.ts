@@ -25,7 +25,16 @@ import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './j
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
-import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
+import {
+  type SessionPaths,
+  SessionLookupError,
+  agentTranscriptPath,
+  createSessionFolder,
+  findSession,
+  newSessionId,
+  newestEmptyTranscript,
+  newestSessionFor,
+} from './store.js';
 import { answerDanglingToolCalls } from './repair-history.js';
 import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
@@ -252,7 +261,11 @@ function describeJobs(jobs: Job[]): string | undefined {
 
 function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined) {
   const summary = resume ? findSession(sessionsDir, resume) : newestSessionFor(sessionsDir, cwd);
-  if (!summary) throw new Error(`no earlier session in ${cwd} to continue; start a new one without --continue`);
+  if (!summary) {
+    const empty = newestEmptyTranscript(sessionsDir);
+    const why = empty ? `: the newest transcript, ${empty}, is empty, so the folder it belongs to is unknown` : '';
+    throw new SessionLookupError(`no earlier session in ${cwd} to continue${why}; start a new one without --continue`);
+  }
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
   const system = (systemEvent?.data as { system?: string } | undefined)?.system;
