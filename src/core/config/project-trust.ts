@@ -89,12 +89,17 @@ export function canonicalJson(value: unknown): string {
 /** Characters that would hide or reorder what a prompt shows: controls, bidi overrides, zero-width marks. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
+/** Text from an untrusted source with invisible and control characters written as `\u{…}` escapes. */
+export function safeText(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 /**
  * A value from an untrusted file as one line a person can read safely: JSON, invisible and
- * control characters written as `\u{…}` escapes (a value must not be able to redraw the
- * prompt it appears in), cut to `max` characters.
+ * control characters escaped (a value must not be able to redraw the prompt it appears in),
+ * cut to `max` characters.
  */
 export function displayValue(value: unknown, max = 120): string {
-  const text = (JSON.stringify(value) ?? String(value)).replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  const text = safeText(JSON.stringify(value) ?? String(value));
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -87,13 +87,19 @@ export interface OpenedSession {
 
 const DEFAULT_MAX_TOKENS = 8192;
 
+/** Reads the settings files for this setup, and what the user said about trusting its folder. */
+export function reviewSetup(setup: Pick<SessionSetup, 'cwd' | 'env' | 'flags'>): SettingsReview {
+  const { continue: _continue, resume: _resume, ...flags } = setup.flags;
+  return reviewSettings({ cwd: setup.cwd, env: setup.env, flags });
+}
+
 /** Builds a session from flags, settings and environment: the composition root of the core. */
 export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const home = outriderPaths(setup.env);
   const project = projectPaths(setup.cwd);
-  const { continue: continueNewest, resume, ...flagSettings } = setup.flags;
+  const { continue: continueNewest, resume } = setup.flags;
   // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
-  const review = setup.review ?? reviewSettings({ cwd: setup.cwd, env: setup.env, flags: flagSettings });
+  const review = setup.review ?? reviewSetup(setup);
   const { settings, warning } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
   const warnings: string[] = warning ? [warning] : [];
