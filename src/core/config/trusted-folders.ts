@@ -3,6 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { SettingsError } from './settings.js';
+import { errnoCode } from '../tools/fs-errors.js';
 
 /** The user's answer about one folder; `settings` fingerprints the guarded values it was given for. */
 export interface FolderAnswer {
@@ -72,8 +73,16 @@ export function folderTrust(store: TrustStore, folder: string, fingerprint: stri
 export function recordFolderAnswer(file: string, folder: string, answer: FolderAnswer): void {
   const store = readTrustStore(file);
   const folders = { ...store.folders, [folder]: answer };
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ version: 1, folders }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, `${JSON.stringify({ version: 1, folders }, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    const reason = errnoCode(error) === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+    throw new SettingsError(
+      `${file}: cannot save your answer (${reason}); fix that, or start with --trust to skip the question`,
+      file,
+    );
+  }
 }

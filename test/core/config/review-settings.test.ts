@@ -90,4 +90,21 @@ describe('reviewSettings and the trust answer', () => {
       `${f.trustFile}: not a trusted folders file outrider can read; fix it or delete it to be asked again`,
     );
   });
+
+  it('names the store when the answer cannot be saved', () => {
+    const f = folders();
+    f.writeProject({ permissionMode: 'yolo' });
+    // The store's folder is a file: nothing to read, and nowhere to write.
+    const blocked = path.join(f.base, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const review = {
+      ...reviewSettings({ cwd: f.cwd, env: f.env, flags: {} }),
+      trustFile: path.join(blocked, 'trusted-folders.json'),
+    };
+    expect(() => recordTrustAnswer(review, 'trusted')).toThrow(
+      new RegExp(
+        `^${blocked}/trusted-folders\\.json: cannot save your answer \\(.*\\); fix that, or start with --trust to skip the question$`,
+      ),
+    );
+  });
 });
