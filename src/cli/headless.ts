@@ -9,6 +9,7 @@ import { oneLine } from '../core/text.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
+import { PromptTooLargeError, readPrompt } from './read-prompt.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -22,7 +23,14 @@ export interface HeadlessIO {
 export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<number> {
   const startedAt = Date.now();
   const say = stderrLines(io.env, io.stderr as { isTTY?: boolean });
-  const prompt = typeof options.print === 'string' && options.print.trim() ? options.print : await readStdin(io.stdin);
+  let prompt: string;
+  try {
+    prompt = await readPrompt({ print: options.print, stdin: io.stdin });
+  } catch (error) {
+    if (!(error instanceof PromptTooLargeError)) throw error;
+    io.stderr.write(say.error(error.message));
+    return EXIT.usage;
+  }
   if (!prompt.trim()) {
     io.stderr.write(say.error('no prompt: pass one with -p "<prompt>" or pipe it on stdin'));
     return EXIT.usage;
@@ -122,12 +130,3 @@ function describeCause(cause: StopCause): string {
       return cause.message;
   }
 }
-
-async function readStdin(stdin: HasTTY): Promise<string> {
-  if (stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-type HasTTY = NodeJS.ReadableStream & { isTTY?: boolean };

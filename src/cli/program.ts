@@ -41,6 +41,7 @@ function buildProgram(): Command {
     .option('-c, --continue', 'resume the newest session of this directory')
     .option('-r, --resume [id]', 'resume a session by id (without one: list this directory\'s sessions)')
     .option('--add-dir <dir...>', 'allow edits in this directory too')
+    .option('--trust', "apply this folder's .outrider/settings.json in full for this run (mode, dirs, provider, URL)")
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)

@@ -14,6 +14,7 @@ export interface CliOptions {
   continue?: boolean;
   resume?: string | boolean;
   addDir?: string[];
+  trust?: boolean;
   maxAgents?: number;
   waitAgents: boolean;
   maxBudgetTokens?: number;

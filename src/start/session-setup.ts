@@ -19,6 +19,7 @@ export function sessionSetupFromCli(
     cwd: context.cwd,
     env: context.env,
     headless: context.headless,
+    ...(options.trust ? { trustProject: true } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),

@@ -6,6 +6,7 @@ import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
 import { App } from './App.js';
 import { ApprovalBroker } from './approval-broker.js';
+import { settleTrust } from './ask-trust.js';
 import { uiSessionFrom } from './ui-session.js';
 
 /** How long after a clean quit a stray handle (an idle keep-alive socket) may keep the process up. */
@@ -16,7 +17,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const approvals = new ApprovalBroker();
   let opened: OpenedSession;
   try {
-    const setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
+    // The trust question is answered before the session opens with the project's settings.
+    const setup = await settleTrust(sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false }));
+    if (!setup) return EXIT.ok;
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
     process.stderr.write(stderrLines(process.env, process.stderr).error(describeStartupError(error, options.debug)));

@@ -1,96 +1,34 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MockProvider, type RecordedRequest, type Reply, startMockProvider } from '../support/mock-provider.js';
+import { capture, key, launch, paneDead, screen, tmux, type, useTuiPanes } from '../support/tui-pane.js';
 import { until } from '../support/until.js';
 
 /**
- * The real binary in a real terminal: tmux runs `outrider` against the mock provider,
- * keys go in with send-keys, and the screen comes back with capture-pane.
+ * The real binary in a real terminal (test/support/tui-pane.ts): tmux runs `outrider` against
+ * the mock provider, keys go in with send-keys, and the screen comes back with capture-pane.
  */
-const repo = path.resolve(import.meta.dirname, '../..');
-// A private tmux server, so these tests never touch the user's own tmux sessions.
-const socket = `outrider-e2e-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-
 let mock: MockProvider;
-let counter = 0;
-let current: string | undefined;
-const dirs: string[] = [];
+useTuiPanes();
 
 beforeAll(async () => {
   mock = await startMockProvider();
 });
 
 afterAll(async () => {
-  spawnSync('tmux', ['-L', socket, 'kill-server']);
   await mock.close();
 });
 
 afterEach(() => {
-  if (current) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', current]);
-  current = undefined;
   mock.reset();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
 
 /** Starts outrider in a fresh 120×40 pane and waits until it is ready for input. */
 async function start(): Promise<string> {
-  const name = launch([`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`]);
+  const name = launch([`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock.anthropicBaseURL}`], {
+    files: { 'hello.txt': 'hi from the file\n' },
+  });
   await screen(name, /\/help/);
   return name;
-}
-
-/** Runs outrider in a new pane with a private home, a temp project and these variables. */
-function launch(variables: string[]): string {
-  const home = tempDir('outrider-home-');
-  const project = tempDir('outrider-project-');
-  writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
-  const name = `tui-${counter++}`;
-  // `env -i` keeps the developer's own API keys out of the run.
-  const command = ['env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `OUTRIDER_HOME=${home}`, ...variables, process.execPath, path.join(repo, 'bin/outrider.js')].join(' ');
-  // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
-  tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
-  current = name;
-  tmux('set-option', '-t', name, 'remain-on-exit', 'on');
-  tmux('set-option', '-s', 'escape-time', '0');
-  return name;
-}
-
-function capture(name: string): string {
-  // -J joins lines the terminal wrapped, so long lines match as one.
-  return tmux('capture-pane', '-p', '-J', '-t', name);
-}
-
-/** Polls the pane until `pattern` shows, or fails with what the screen held. */
-function screen(name: string, pattern: RegExp): Promise<string> {
-  return until(
-    () => {
-      const text = capture(name);
-      return pattern.test(text) && text;
-    },
-    { what: `${pattern} on the screen`, intervalMs: 50, observe: () => capture(name) },
-  );
-}
-
-/** True once the pane's process has exited (remain-on-exit keeps the pane to read). */
-const paneDead = (name: string) => tmux('list-panes', '-t', name, '-F', '#{pane_dead}').trim() === '1';
-
-function type(name: string, text: string): void {
-  tmux('send-keys', '-t', name, '-l', text);
-  tmux('send-keys', '-t', name, 'Enter');
-}
-
-function key(name: string, ...keys: string[]): void {
-  tmux('send-keys', '-t', name, ...keys);
 }
 
 const isChild = (request: RecordedRequest) => request.raw.includes('You are a sub-agent started by another agent');

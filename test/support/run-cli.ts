@@ -50,6 +50,8 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A binary that refuses its input exits before reading it all: the write then fails with EPIPE.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
   });
 }

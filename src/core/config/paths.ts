@@ -6,6 +6,8 @@ export interface OutriderPaths {
   /** `$OUTRIDER_HOME`, else `~/.outrider`. */
   home: string;
   userSettings: string;
+  /** The user's answers to "Trust this folder?" (trusted-folders.ts). */
+  trustedFolders: string;
   /** One folder per session: `<sessionsDir>/<sessionId>/transcript.jsonl`. */
   sessionsDir: string;
   userAgentsDir: string;
@@ -31,6 +33,7 @@ export function outriderPaths(env: NodeJS.ProcessEnv = process.env): OutriderPat
   return {
     home,
     userSettings: path.join(home, 'settings.json'),
+    trustedFolders: path.join(home, 'trusted-folders.json'),
     sessionsDir: path.join(home, 'sessions'),
     userAgentsDir: path.join(home, 'agents'),
     userAgentsMd: path.join(home, 'AGENTS.md'),

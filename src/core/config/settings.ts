@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseJsonc } from './jsonc.js';
+import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
-import { errnoCode } from '../tools/fs-errors.js';
 
 // Every schema node carries its own "expected …" phrase as its zod error (see zod-issues.ts).
 
@@ -70,7 +69,7 @@ const settingsShape = {
   agents: z.object(agentsShape, { error: 'an object such as { "maxConcurrent": 4 }' }).strict().optional(),
 };
 
-/** The settings file's schema; every key optional, unknown keys rejected. */
+/** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
 export const settingsSchema = z.object(settingsShape, { error: 'a JSON object of settings' }).strict();
 
 /** Settings from one layer (file, flags) or from all of them merged. */
@@ -106,24 +105,75 @@ export class SettingsError extends Error {
 }
 
 /**
- * Reads the user's and the project's settings; the project wins, key by key
- * (`models` and `agents` merged one level deep). A missing file is no error.
+ * How a key of a project's settings file is taken (`resolveSettings` in project-trust.ts applies it).
+ * The user's own files and flags are the user's word; a project file comes with a cloned
+ * repository, and may have been written by the model.
  */
-export function loadSettings(files: { userPath?: string; projectPath?: string }): {
-  settings: Settings;
+export type TrustRule<V> =
+  /** Taken from any project: it changes how the agent works, not what may run or where data goes. */
+  | { kind: 'free' }
+  /**
+   * Taken only from a trusted folder, unless the project's value is `within` the user's own
+   * (default: equal to it), so a project can always narrow. `why` is what the trust prompt says.
+   */
+  | { kind: 'guarded'; why: string; within?: (project: NonNullable<V>, user: V | undefined) => boolean };
+
+/** Permission modes from the strictest to the widest. */
+const MODE_ORDER = ['plan', 'default', 'accept-edits', 'yolo'] as const;
+
+/**
+ * Every key's rule; a key without one does not compile. Anything that widens what runs or
+ * where data goes is guarded: a key that starts a program (hooks, MCP servers), holds a key
+ * or token, names a server, or loosens a sandbox must be `guarded` when it is added
+ * (settings.test.ts checks names like these).
+ */
+export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } = {
+  provider: { kind: 'guarded', why: 'chooses which of your API keys is sent, and to which service' },
+  model: { kind: 'free' },
+  baseURL: { kind: 'guarded', why: 'sends your API key and your code to this server' },
+  toolMode: { kind: 'free' },
+  permissionMode: {
+    kind: 'guarded',
+    why: 'decides which tool calls run without asking you',
+    within: (project, user) => MODE_ORDER.indexOf(project) <= MODE_ORDER.indexOf(user ?? 'default'),
+  },
+  maxRetries: { kind: 'free' },
+  maxTurns: { kind: 'free' },
+  maxTokens: { kind: 'free' },
+  addDirs: {
+    kind: 'guarded',
+    why: 'lets the agent edit files outside this folder',
+    within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
+  },
+  wakeOnComplete: { kind: 'free' },
+  models: { kind: 'free' },
+  agents: { kind: 'free' },
+};
+
+/** A settings file may be at most this big; real ones are a few hundred bytes. */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** The user's and the project's settings files, each validated, not merged (trust decides how). */
+export interface SettingsFiles {
+  user: Settings;
+  project: Settings;
   /** The files that existed and were read, user first. */
   sources: string[];
-} {
+}
+
+/** Reads both settings files; a missing file is `{}`, anything wrong stops with the file named. */
+export function readSettingsFiles(files: { userPath?: string; projectPath?: string }): SettingsFiles {
   const sources: string[] = [];
-  const layers: Settings[] = [];
-  for (const file of [files.userPath, files.projectPath]) {
-    if (!file) continue;
+  const read = (file: string | undefined): Settings => {
+    if (!file) return {};
     const text = readSettingsFile(file);
-    if (text === undefined) continue;
+    if (text === undefined) return {};
     sources.push(file);
-    layers.push(parseSettings(text, file));
-  }
-  return { settings: mergeSettings(...layers), sources };
+    return parseSettings(text, file);
+  };
+  const user = read(files.userPath);
+  const project = read(files.projectPath);
+  return { user, project, sources };
 }
 
 /**
@@ -132,6 +182,10 @@ export function loadSettings(files: { userPath?: string; projectPath?: string })
  */
 export function parseSettings(text: string, file: string): Settings {
   const parsed = parseJsonc(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok && parsed.tooDeep) {
+    const where = `line ${parsed.line}, column ${parsed.column}`;
+    throw new SettingsError(`${file}: ${parsed.reason} at ${where}; settings nest a few levels at most`, file);
+  }
   if (!parsed.ok) {
     throw new SettingsError(`${file}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, file);
   }
@@ -179,12 +233,10 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
 
 function readSettingsFile(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readConfigFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings file' });
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT') return undefined;
-    const reason = code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message;
-    throw new SettingsError(`${file}: cannot read the settings file: ${reason}`, file);
+    if (error instanceof ConfigFileError) throw new SettingsError(error.message, file);
+    throw error;
   }
 }
 

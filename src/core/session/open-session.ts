@@ -6,7 +6,8 @@ import { type SessionAgents, createSessionAgents } from '../agents/session-agent
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
-import { SETTINGS_DEFAULTS, type Settings, loadSettings, mergeSettings } from '../config/settings.js';
+import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
+import type { Settings } from '../config/settings.js';
 import type { Limits } from '../loop/limits.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
@@ -24,7 +25,16 @@ import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './j
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
-import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
+import {
+  type SessionPaths,
+  SessionLookupError,
+  agentTranscriptPath,
+  createSessionFolder,
+  findSession,
+  newSessionId,
+  newestEmptyTranscript,
+  newestSessionFor,
+} from './store.js';
 import { answerDanglingToolCalls } from './repair-history.js';
 import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
@@ -36,6 +46,10 @@ export interface SessionSetup {
   headless: boolean;
   /** Flags: the top layer of settings. */
   flags: Settings & { continue?: boolean; resume?: string };
+  /** The settings files as read and reviewed before start (the TUI asked about them); read here when absent. */
+  review?: SettingsReview;
+  /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
+  trustProject?: boolean;
   approver?: Approver;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
@@ -75,15 +89,22 @@ const DEFAULT_MAX_TOKENS = 8192;
 /** Model calls per prompt in headless mode when no limit is set. */
 export const HEADLESS_MAX_TURNS = 100;
 
+/** Reads the settings files for this setup, and what the user said about trusting its folder. */
+export function reviewSetup(setup: Pick<SessionSetup, 'cwd' | 'env' | 'flags'>): SettingsReview {
+  const { continue: _continue, resume: _resume, ...flags } = setup.flags;
+  return reviewSettings({ cwd: setup.cwd, env: setup.env, flags });
+}
+
 /** Builds a session from flags, settings and environment: the composition root of the core. */
 export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const home = outriderPaths(setup.env);
   const project = projectPaths(setup.cwd);
-  const { continue: continueNewest, resume, ...flagSettings } = setup.flags;
-  const fileSettings = loadSettings({ userPath: home.userSettings, projectPath: project.settings }).settings;
-  const settings = mergeSettings(SETTINGS_DEFAULTS, fileSettings, flagSettings);
+  const { continue: continueNewest, resume } = setup.flags;
+  // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
+  const review = setup.review ?? reviewSetup(setup);
+  const { settings, warning } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
-  const warnings: string[] = [];
+  const warnings: string[] = warning ? [warning] : [];
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
@@ -252,7 +273,11 @@ function describeJobs(jobs: Job[]): string | undefined {
 
 function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined) {
   const summary = resume ? findSession(sessionsDir, resume) : newestSessionFor(sessionsDir, cwd);
-  if (!summary) throw new Error(`no earlier session in ${cwd} to continue; start a new one without --continue`);
+  if (!summary) {
+    const empty = newestEmptyTranscript(sessionsDir);
+    const why = empty ? `: the newest transcript, ${empty}, is empty, so the folder it belongs to is unknown` : '';
+    throw new SessionLookupError(`no earlier session in ${cwd} to continue${why}; start a new one without --continue`);
+  }
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
   const system = (systemEvent?.data as { system?: string } | undefined)?.system;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../providers/types.js';
 import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
@@ -95,9 +95,32 @@ export function findSession(sessionsDir: string, idOrPrefix: string): SessionSum
   const summary = summarize(sessionsDir, matches[0]);
   if (!summary) {
     const file = sessionPaths(sessionsDir, matches[0]).transcript;
+    if (isEmptyFile(file)) {
+      throw new SessionLookupError(
+        `session ${matches[0]} cannot be resumed: its transcript ${file} is empty (the session ended before it recorded anything); start a new session without --resume`,
+      );
+    }
     throw new SessionLookupError(`session ${matches[0]} has no readable transcript (${file}); start a new session instead`);
   }
   return summary;
+}
+
+/**
+ * The newest transcript of all, when it is empty: an empty file names no directory, so
+ * `--continue` cannot match it, and says so rather than "no earlier session".
+ */
+export function newestEmptyTranscript(sessionsDir: string): string | undefined {
+  let newest: { file: string; mtime: number } | undefined;
+  for (const id of sessionIds(sessionsDir)) {
+    const file = sessionPaths(sessionsDir, id).transcript;
+    try {
+      const mtime = statSync(file).mtimeMs;
+      if (!newest || mtime > newest.mtime) newest = { file, mtime };
+    } catch {
+      // Gone since the listing: not the newest of anything.
+    }
+  }
+  return newest && isEmptyFile(newest.file) ? newest.file : undefined;
 }
 
 /** Folder names that hold a transcript file. */
@@ -146,6 +169,16 @@ function isUserPrompt(record: TranscriptRecord): boolean {
 
 function promptText(message: Message): string {
   return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');
+}
+
+/** Empty, or only blank lines: nothing was ever recorded. */
+function isEmptyFile(file: string): boolean {
+  try {
+    const { size } = statSync(file);
+    return size === 0 || (size <= 4096 && readFileSync(file, 'utf8').trim() === '');
+  } catch {
+    return false;
+  }
 }
 
 function isFile(file: string): boolean {
