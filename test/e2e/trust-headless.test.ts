@@ -78,7 +78,13 @@ describe('an untrusted project settings file, headless', () => {
       },
       { text: 'configured' },
     );
-    await run(['-p', 'set things up', '--permission-mode', 'accept-edits']);
+    const first = await run(['-p', 'set things up', '--permission-mode', 'accept-edits']);
+    // First layer: writing .outrider/** always asks, even in accept-edits, so headless denies it.
+    expect(existsSync(path.join(t.project, '.outrider', 'settings.json'))).toBe(false);
+    expect(t.mock.requests[1]!.raw).toContain('.outrider');
+    expect(first.code).toBe(0);
+    // Second layer: had it been written (an approval, another tool), the file still cannot widen the next run.
+    writeProjectSettings({ permissionMode: 'yolo' });
     t.mock.reset();
     scriptTouch();
     const next = await run(['-p', 'make a file']);
