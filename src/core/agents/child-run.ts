@@ -36,6 +36,8 @@ export interface ChildRunDeps {
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
   /** The clock the duration limit is measured with (tests pass a fake). */
   now?: () => number;
+  /** Environment facts and project instructions, appended to a typed child's system prompt. */
+  sharedContext?: string;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -52,7 +54,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     };
 
     const now = deps.now ?? Date.now;
-    const context = childContext(request, definition, { tools, workspace: deps.workspace });
+    const context = childContext(request, definition, { tools, workspace: deps.workspace }, deps.sharedContext);
     // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
@@ -101,11 +103,12 @@ function childContext(
   request: ChildRunRequest,
   definition: AgentDefinition,
   parts: { tools: ToolRegistry; workspace: Workspace },
+  shared: string | undefined,
 ): LoopContext {
   const task = taskMessage(request);
   if (request.resume) {
     // The same system prompt and tools as its first run, so a fork keeps its cache prefix too.
-    const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition);
+    const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition, shared);
     return { ...parts, system, schemas: request.mode === 'fork' ? request.fork?.schemas : undefined, messages: [...request.resume] };
   }
   if (request.mode === 'fork') {
@@ -118,11 +121,12 @@ function childContext(
       messages: [...snapshot.messages, forkTaskMessage(snapshot.messages, task)],
     };
   }
-  return { ...parts, system: typedSystem(definition), messages: [{ role: 'user', content: [{ type: 'text', text: task }] }] };
+  return { ...parts, system: typedSystem(definition, shared), messages: [{ role: 'user', content: [{ type: 'text', text: task }] }] };
 }
 
-function typedSystem(definition: AgentDefinition): string {
-  return `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
+function typedSystem(definition: AgentDefinition, shared: string | undefined): string {
+  const base = `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
+  return shared ? `${base}\n\n${shared}` : base;
 }
 
 /** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */

@@ -37,6 +37,8 @@ export interface SessionAgentsOptions {
   forkSnapshot?: () => ForkSnapshot;
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
   costOf?: (usage: Usage) => number | undefined;
+  /** Environment facts and project instructions for typed children's system prompts. */
+  sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
   firstJobNumber?: number;
   now?: () => number;
@@ -103,6 +105,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       gateFor: options.gateFor,
       limitOutput: options.limitOutput,
       transcriptFor: options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      sharedContext: options.sharedContext,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,

@@ -36,7 +36,7 @@ import {
   newestSessionFor,
 } from './store.js';
 import { answerDanglingToolCalls } from './repair-history.js';
-import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
+import { buildSystemPrompt, childContextPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
 /** What a front end asks for; every field maps to a flag or is injected by tests. */
@@ -148,6 +148,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   warnings.push(...definitionWarnings);
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
+  // Read once: the parent's prompt is built from them, and typed children get the same facts and instructions.
+  const facts = environmentFacts(setup.cwd);
+  const instructions = readInstructionFiles([home.userAgentsMd, project.agentsMd]);
   let session: Session | undefined = undefined;
   const agents = createSessionAgents({
     definitions,
@@ -173,6 +176,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage) => costOf(usage, info),
+    sharedContext: childContextPrompt(facts, instructions),
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
@@ -182,9 +186,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (resumed) agents.manager.restore(resumed.storedJobs);
   const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
 
-  const system =
-    resumed?.system ??
-    buildSystemPrompt(environmentFacts(setup.cwd), readInstructionFiles([home.userAgentsMd, project.agentsMd]));
+  const system = resumed?.system ?? buildSystemPrompt(facts, instructions);
   const transcript = new TranscriptWriter(
     paths.transcript,
     { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },

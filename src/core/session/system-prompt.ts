@@ -83,3 +83,15 @@ Git repository: ${facts.isGitRepo ? 'yes' : 'no'}`,
   }
   return parts.join('\n\n');
 }
+
+/**
+ * What a typed sub-agent is told of where it works: the same environment facts and project
+ * instructions as the parent (a fork has them already, in the parent's prompt it replays).
+ */
+export function childContextPrompt(facts: EnvironmentFacts, instructions: InstructionFile[]): string {
+  const parts = [
+    `# Environment\nWorking directory: ${facts.cwd}\nPlatform: ${facts.platform}\nDate: ${facts.date}\nGit repository: ${facts.isGitRepo ? 'yes' : 'no'}`,
+    ...instructions.map((file) => `# Instructions from ${file.path}\n${file.content}`),
+  ];
+  return parts.join('\n\n');
+}

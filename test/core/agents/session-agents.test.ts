@@ -28,6 +28,25 @@ describe('sub-agents in a session', () => {
     expect(session.session.ledger.breakdown().map((r) => r.name)).toEqual(['parent', 'sub-1']);
   });
 
+  it('tells a typed child where it works: the environment facts and the project instructions the parent has', async () => {
+    const dirs = testDirs();
+    writeFileSync(path.join(dirs.cwd, 'AGENTS.md'), 'Always run npm test before saying done.\n');
+    const { stream, submit } = await openWith(
+      (request) => {
+        if (isChild(request)) return { text: 'child report' };
+        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }] };
+        return { text: 'done' };
+      },
+      { dirs },
+    );
+    await submit('go');
+    const child = stream.requests.find(isChild)!;
+    expect(child.system).toContain(`Working directory: ${dirs.cwd}`);
+    expect(child.system).toContain('Always run npm test before saying done.');
+    // The parent's own prompt has them too, once.
+    expect(stream.requests[0]!.system.split('Always run npm test').length).toBe(2);
+  });
+
   it('writes each child transcript to agents/sub-N.jsonl with its lineage', async () => {
     const { session, submit } = await open((request) => {
       if (isChild(request)) return { text: 'child report' };
