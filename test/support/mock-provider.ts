@@ -36,7 +36,12 @@ export type Fault =
   /** `afterChunks` good events (default 1), then an in-stream error event (Anthropic `event: error`, OpenAI `{"error": …}`). */
   | { kind: 'stream_error'; afterChunks?: number; type?: string; message?: string }
   /** Never answers; the request stays open until the client gives up. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * 200 and `afterChunks` SSE events (default 1), then a keep-alive every `intervalMs` (default 5)
+   * until the client goes away: Anthropic's `event: ping`, an SSE comment for OpenAI (as OpenRouter sends).
+   */
+  | { kind: 'pings'; afterChunks?: number; intervalMs?: number };
 
 /**
  * One scripted reply. `stopReason` is sent as-is, except that the normalized names
@@ -89,6 +94,8 @@ export interface MockProvider {
   setLatency(ms: number): void;
   /** Scripted replies not consumed yet. */
   pending(): number;
+  /** Keep-alive pings written so far (fault `pings`), across every request. */
+  pingsSent(): number;
   /** Forgets script, responder, recorded requests and latency. */
   reset(): void;
   close(): Promise<void>;
@@ -169,6 +176,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   let responder: Responder | undefined;
   let latencyMs = options.latencyMs ?? 0;
   let serial = 0;
+  let pings = 0;
   const shutdown = new AbortController();
 
   async function pickReply(request: RecordedRequest): Promise<Reply> {
@@ -262,7 +270,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const stopAt =
       fault?.kind === 'cut' || fault?.kind === 'truncate'
         ? fault.afterChunks
-        : fault?.kind === 'malformed' || fault?.kind === 'stream_error'
+        : fault?.kind === 'malformed' || fault?.kind === 'stream_error' || fault?.kind === 'pings'
           ? (fault.afterChunks ?? 1)
           : chunks.length;
     for (let i = 0; i < Math.min(stopAt, chunks.length); i++) {
@@ -274,6 +282,15 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       // Let the client read what was sent, then drop the connection without ending the body.
       await wait(10, gone);
       res.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'pings') {
+      const ping = request.format === 'anthropic' ? 'event: ping\ndata: {"type": "ping"}\n\n' : ': ping\n\n';
+      while (!gone.aborted) {
+        await writeChunk(res, ping);
+        pings++;
+        await wait(fault.intervalMs ?? 5, gone);
+      }
       return;
     }
     if (fault?.kind === 'malformed') {
@@ -316,11 +333,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     respond: (fn) => void (responder = fn),
     setLatency: (ms) => void (latencyMs = ms),
     pending: () => queue.length,
+    pingsSent: () => pings,
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       responder = undefined;
       latencyMs = 0;
+      pings = 0;
     },
     close: async () => {
       shutdown.abort();
@@ -328,4 +347,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A loopback URL where nothing listens: connecting to it is refused. */
+export async function refusedURL(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

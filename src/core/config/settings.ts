@@ -54,6 +54,8 @@ const settingsShape = {
   toolMode: oneOf(['native', 'text']).optional(),
   permissionMode: oneOf(['default', 'accept-edits', 'plan', 'yolo']).optional(),
   maxRetries: wholeNumber({ min: 0, max: 10 }).optional(),
+  firstByteTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),

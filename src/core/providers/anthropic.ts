@@ -202,19 +202,30 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
     client ??= import('@anthropic-ai/sdk').then((mod) => {
       sdk = mod;
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, logLevel: 'off' });
+      return new mod.default({
+        apiKey: config.apiKey,
+        baseURL: config.baseURL,
+        maxRetries: 0,
+        timeout: config.sdkTimeoutMs,
+        logLevel: 'off',
+      });
     });
     return client;
   }
 
   return {
     errorClasses: () => sdk,
-    async *stream(request, signal) {
+    async *stream(request, signal, progress) {
       if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
       const anthropic = await getClient();
       const stream = await anthropic.messages.create(toAnthropicParams(request), { signal });
+      progress.responded();
       const assembler = new AnthropicAssembler();
-      for await (const event of stream) yield* assembler.push(event);
+      for await (const event of stream) {
+        // The SDK drops `ping` events itself; this keeps them from counting if one ever gets through.
+        if ((event.type as string) !== 'ping') progress.content();
+        yield* assembler.push(event);
+      }
       // The SDK ends the iteration quietly on abort; that is not a finished message.
       if (signal.aborted) throw abortError();
       if (!assembler.done) throw new StreamCutError('no message_stop');

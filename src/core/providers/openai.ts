@@ -216,7 +216,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
       // A local server needs no key, but the SDK insists on one.
       const apiKey = config.apiKey || 'no-key';
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({ apiKey, baseURL: config.baseURL, maxRetries: 0, logLevel: 'off' });
+      return new mod.default({ apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.sdkTimeoutMs, logLevel: 'off' });
     });
     return client;
   }
@@ -234,14 +234,19 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
 
   return {
     errorClasses: () => sdk,
-    async *stream(request, signal) {
+    async *stream(request, signal, progress) {
       if (config.apiKey === '' && !config.baseURL) {
         throw new ProviderError('No OpenAI API key: set OPENAI_API_KEY (or pass --base-url for a local server).');
       }
       const openai = await getClient();
       const stream = await open(openai, request, signal);
+      progress.responded();
       const assembler = new OpenAIAssembler();
-      for await (const chunk of stream) yield* assembler.push(chunk);
+      for await (const chunk of stream) {
+        // SSE comments (the usual keep-alive) never reach here; a chunk with neither choices nor usage is one too.
+        if ((chunk.choices?.length ?? 0) > 0 || chunk.usage) progress.content();
+        yield* assembler.push(chunk);
+      }
       // The SDK ends the iteration quietly on abort; that is not a finished message.
       if (signal.aborted) throw abortError();
       if (!assembler.done) throw new StreamCutError('no finish_reason');

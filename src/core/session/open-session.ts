@@ -99,6 +99,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       baseURL: providerConfig.baseURL,
       maxRetries: providerConfig.maxRetries,
       toolMode: providerConfig.toolMode,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();

@@ -151,7 +151,7 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
     expect(result.error).toBeInstanceOf(ProviderError);
     const message = (result.error as Error).message;
     expect(message).toBe(
-      `${label} failed after 1 retries: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
+      `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
     );
   });
 });

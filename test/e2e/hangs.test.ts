@@ -1,0 +1,65 @@
+/** The built binary against servers that hang, refuse or ping forever; many model calls on one turn. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useMockProject } from '../support/e2e-project.js';
+import { refusedURL } from '../support/mock-provider.js';
+import { runCli } from '../support/run-cli.js';
+
+const t = useMockProject();
+
+function userSettings(settings: Record<string, unknown>): void {
+  mkdirSync(t.home, { recursive: true });
+  writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify(settings));
+}
+
+describe('model calls that never finish', () => {
+  it('a server that never answers: retried after firstByteTimeoutMs, then a one-line error naming the setting', async () => {
+    userSettings({ firstByteTimeoutMs: 300, maxRetries: 1 });
+    t.mock.script({ fault: { kind: 'hang' } }, { fault: { kind: 'hang' } });
+    const result = await runCli(['-p', 'hello'], { cwd: t.project, env: t.env });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/no response within 300 ms; retry 1\/1 in \d/),
+      expect.stringMatching(
+        /Anthropic failed after 1 retry: no response within 300 ms: if the server needs longer to start answering, raise firstByteTimeoutMs in settings\.$/,
+      ),
+    ]);
+    expect(t.mock.requests).toHaveLength(2);
+  });
+
+  it('a server that only sends pings: retried after idleTimeoutMs', async () => {
+    userSettings({ idleTimeoutMs: 300 });
+    t.mock.script({ text: 'half an answer', fault: { kind: 'pings', afterChunks: 4 } }, { text: 'a whole answer' });
+    const result = await runCli(['-p', 'hello'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toMatch(/no data for 300 ms; retry 1\/4 in/);
+    expect(result.stdout).toBe('a whole answer\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('connection refused on localhost: one quick retry, then the error', async () => {
+    const url = await refusedURL();
+    const result = await runCli(['-p', 'hello'], { cwd: t.project, env: { ...t.env, ANTHROPIC_BASE_URL: url } });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/connection refused by the base URL .*; retry 1\/1 in 0\.3s$/);
+    expect(lines[1]).toMatch(
+      /Anthropic failed after 1 retry: connection refused .*: check --base-url \(http:\/\/127\.0\.0\.1:\d+\) and that the server there is running\.$/,
+    );
+  });
+});
+
+describe('many model calls in one turn', () => {
+  it('OpenAI: twelve model calls print no MaxListenersExceededWarning', async () => {
+    const calls = Array.from({ length: 11 }, () => ({ toolCalls: [{ name: 'list_dir', args: {} }] }));
+    t.mock.script(...calls, { text: 'listed eleven times' });
+    const env = { OUTRIDER_HOME: t.home, OPENAI_API_KEY: 'sk-openai-e2e-0123456789', OPENAI_BASE_URL: t.mock.openaiBaseURL };
+    const result = await runCli(['-p', 'list the folder eleven times', '--provider', 'openai'], { cwd: t.project, env });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('listed eleven times\n');
+    expect(result.code).toBe(0);
+    expect(t.mock.requests).toHaveLength(12);
+  });
+});
