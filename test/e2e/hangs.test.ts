@@ -1,12 +1,19 @@
 /** The built binary against servers that hang, refuse or ping forever; many model calls on one turn. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useMockProject } from '../support/e2e-project.js';
 import { refusedURL } from '../support/mock-provider.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli, startCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
 
 const t = useMockProject();
+
+/** User plus system CPU time of a process, in clock ticks (Linux). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
 
 function userSettings(settings: Record<string, unknown>): void {
   mkdirSync(t.home, { recursive: true });
@@ -61,5 +68,38 @@ describe('many model calls in one turn', () => {
     expect(result.stdout).toBe('listed eleven times\n');
     expect(result.code).toBe(0);
     expect(t.mock.requests).toHaveLength(12);
+  });
+});
+
+describe('the JavaScript grep in the built binary', () => {
+  /** A PATH without rg, so grep searches in JavaScript. */
+  const withoutRg = () => ({ ...t.env, PATH: t.project });
+
+  it('finds its worker beside the bundle and searches', async () => {
+    writeFileSync(path.join(t.project, 'notes.txt'), 'alpha\nneedle here\n');
+    t.mock.script({ toolCalls: [{ name: 'grep', args: { pattern: 'needle' } }] }, { text: 'found it' });
+    const result = await runCli(['-p', 'find the needle'], { cwd: t.project, env: withoutRg() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const toolResult = t.mock.requests[1]!.body.messages.at(-1).content[0];
+    expect(toolResult).toMatchObject({ type: 'tool_result', content: 'notes.txt:2:needle here' });
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s stops a runaway regex: the binary exits, interrupted', async (signal) => {
+    writeFileSync(path.join(t.project, 'evil.txt'), `${'a'.repeat(40)}!\n`);
+    t.mock.script({ toolCalls: [{ name: 'grep', args: { pattern: '(a+)+$' } }] }, { text: 'must not be asked' });
+    const cli = startCli(['-p', 'grep', '--output-format', 'stream-json'], { cwd: t.project, env: withoutRg() });
+    await waitFor(() => cli.stdout().includes('"type":"tool_start"'), 'the grep to start');
+    // Signal it while the regex really spins: a quarter second of CPU on top of what the start used.
+    if (existsSync(`/proc/${cli.pid}/stat`)) {
+      const start = cpuTicks(cli.pid);
+      await waitFor(() => cpuTicks(cli.pid) - start >= 25, 'the regex to burn CPU');
+    }
+    cli.signal(signal);
+    const { code } = await cli.exited();
+    expect(code).toBe(1);
+    const last = JSON.parse(cli.stdout().trim().split('\n').at(-1)!);
+    expect(last).toMatchObject({ type: 'result', subtype: 'error_aborted', is_error: true });
+    expect(t.mock.requests).toHaveLength(1);
   });
 });
