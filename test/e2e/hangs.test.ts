@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useMockProject } from '../support/e2e-project.js';
 import { refusedURL } from '../support/mock-provider.js';
+import type { RecordedRequest, Reply } from '../support/mock-provider.js';
+import { expectExited } from '../support/process.js';
 import { runCli, startCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -101,5 +103,54 @@ describe('the JavaScript grep in the built binary', () => {
     const last = JSON.parse(cli.stdout().trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ type: 'result', subtype: 'error_aborted', is_error: true });
     expect(t.mock.requests).toHaveLength(1);
+  });
+});
+
+describe('headless signals', () => {
+  const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('You are a sub-agent');
+  const lines = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s while waiting for a sub-agent that hangs: exits 1 as interrupted',
+    async (signal) => {
+      t.mock.respond((request): Reply => {
+        if (isChild(request)) return { fault: { kind: 'hang' } };
+        if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'Look around' } }] };
+        return { text: 'Started a sub-agent; waiting for it.' };
+      });
+      const cli = startCli(['-p', 'delegate', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+      // The parent's run is over and the child's request is held: headless now waits for the job.
+      await waitFor(
+        () => cli.stdout().includes('"type":"run_end"') && t.mock.requests.some(isChild),
+        'the wait for the sub-agent',
+      );
+      cli.signal(signal);
+      const { code } = await cli.exited();
+      expect(code).toBe(1);
+      const result = lines(cli.stdout()).at(-1)!;
+      expect(result).toMatchObject({ type: 'result', subtype: 'error_aborted', is_error: true, error: 'interrupted' });
+      expect(result.jobs).toEqual([expect.objectContaining({ id: 'sub-1', status: 'aborted' })]);
+      expect(cli.stderr()).toMatch(/interrupted/);
+    },
+  );
+
+  it('SIGHUP while a command runs stops the command and exits', async () => {
+    t.mock.script(
+      { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > sleep.pid; wait' } }] },
+      { text: 'must not be asked' },
+    );
+    const cli = startCli(['-p', 'run it', '--yolo', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+    const pidFile = path.join(t.project, 'sleep.pid');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the command to start');
+    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    cli.signal('SIGHUP');
+    const { code } = await cli.exited();
+    expect(code).toBe(1);
+    expect(lines(cli.stdout()).at(-1)).toMatchObject({ type: 'result', subtype: 'error_aborted' });
+    await expectExited(sleepPid);
   });
 });
