@@ -15,11 +15,12 @@ import {
   openaiStream,
   type MockToolCall,
   type MockUsage,
+  type RawBlock,
   type ResolvedReply,
   type WireFormat,
 } from './mock-wire.js';
 
-export type { MockToolCall, MockUsage, WireFormat } from './mock-wire.js';
+export type { MockToolCall, MockUsage, RawBlock, WireFormat } from './mock-wire.js';
 
 /** A failure the mock injects instead of (or in the middle of) a normal reply. */
 export type Fault =
@@ -57,6 +58,10 @@ export interface Reply {
   stopReason?: string;
   /** OpenAI only: send no usage chunk even when asked, as some compatible servers do. */
   omitUsage?: boolean;
+  /** Anthropic only: content blocks sent exactly as given after the others (malformed output). */
+  rawBlocks?: RawBlock[];
+  /** OpenAI only: chunk deltas sent exactly as given before the finish chunk (malformed output). */
+  rawDeltas?: unknown[];
   /** Extra wait before the first byte. */
   delayMs?: number;
   /** Wait between SSE events. */
@@ -166,6 +171,8 @@ function resolveReply(reply: Reply, request: RecordedRequest, serial: number): R
     },
     stopReason: reply.stopReason,
     includeUsage: format === 'anthropic' || (request.body?.stream_options?.include_usage === true && !reply.omitUsage),
+    rawBlocks: reply.rawBlocks ?? [],
+    rawDeltas: reply.rawDeltas ?? [],
   };
 }
 

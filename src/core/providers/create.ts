@@ -10,6 +10,7 @@ import { openaiBackend } from './openai.js';
 import { DEFAULT_DELAYS, sleep as realSleep, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
 import { type Clock, DEFAULT_TIMEOUTS, realClock, watchAttempt } from './timeouts.js';
+import { withValidOutput } from './valid-output.js';
 import type { ProviderName, StreamFn } from './types.js';
 
 export { INVALID_JSON_KEY } from './tool-args.js';
@@ -44,7 +45,7 @@ const labels: Record<ProviderName, { label: string; keyEnv: string }> = {
   openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY' },
 };
 
-/** A StreamFn for the chosen provider. Throws ProviderError on a failure it gave up on. */
+/** A StreamFn for the chosen provider: valid output only. Throws ProviderError on a failure it gave up on. */
 export function createProvider(options: ProviderOptions): StreamFn {
   const timeouts = {
     firstByteMs: options.firstByteTimeoutMs ?? DEFAULT_TIMEOUTS.firstByteMs,
@@ -72,5 +73,6 @@ export function createProvider(options: ProviderOptions): StreamFn {
       context,
     });
   };
-  return options.toolMode === 'text' ? withTextTools(stream) : stream;
+  // Outermost: text-mode calls are checked like native ones.
+  return withValidOutput(options.toolMode === 'text' ? withTextTools(stream) : stream);
 }

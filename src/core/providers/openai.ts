@@ -9,7 +9,7 @@ import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
-import { emptyUsage, ProviderError } from './types.js';
+import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
 
 type WireMessage = OpenAI.ChatCompletionMessageParam;
 type WireParams = OpenAI.ChatCompletionCreateParamsStreaming;
@@ -143,9 +143,9 @@ export class OpenAIAssembler {
       slot = { index: this.calls.size, id: '', name: '', args: '', started: false, ended: false };
       this.calls.set(key, slot);
     }
-    if (call.id && !slot.id) slot.id = call.id;
-    if (call.function?.name && !slot.name) slot.name = call.function.name;
-    const fragment = call.function?.arguments ?? '';
+    if (typeof call.id === 'string' && call.id && !slot.id) slot.id = call.id;
+    if (typeof call.function?.name === 'string' && call.function.name && !slot.name) slot.name = call.function.name;
+    const fragment = typeof call.function?.arguments === 'string' ? call.function.arguments : '';
     slot.args += fragment;
     if (!slot.started) {
       if (!slot.name) return;
@@ -158,9 +158,8 @@ export class OpenAIAssembler {
 
   private *startCall(slot: CallSlot): Generator<StreamEvent> {
     slot.started = true;
-    // Some compatible servers send no call id; the loop needs one to pair the result.
-    slot.id ||= `call_${slot.index}`;
-    slot.name ||= 'invalid_tool_call';
+    // A missing id or name is settled by the normalizer (valid-output.ts), which sees the whole history.
+    slot.name ||= INVALID_TOOL_NAME;
     yield { type: 'tool_call_start', index: slot.index, id: slot.id, name: slot.name };
   }
 

@@ -25,7 +25,7 @@ import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
 import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
-import { answerDanglingToolCalls } from './repair-history.js';
+import { repairHistory } from './repair-history.js';
 import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
@@ -252,8 +252,8 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
   const system = (systemEvent?.data as { system?: string } | undefined)?.system;
-  const { history, repaired } = answerDanglingToolCalls(read.history);
-  const warnings = [...read.warnings];
-  if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
+  // Before the first request: the file may hold anything (a crash, a hand edit, another version).
+  const { history, warnings: repairs } = repairHistory(read.history);
+  const warnings = [...read.warnings, ...repairs];
   return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
 }
