@@ -207,7 +207,7 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
 
 const LOOPBACK_RETRY_MS = 250;
 
-/** True for a URL on this machine: localhost, 127.0.0.0/8, ::1. */
+/** True for a URL on this machine: localhost, 127.0.0.0/8, ::1, 0.0.0.0. */
 export function isLoopback(url: string | undefined): boolean {
   if (!url) return false;
   let host: string;
@@ -216,7 +216,13 @@ export function isLoopback(url: string | undefined): boolean {
   } catch {
     return false;
   }
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    host === '0.0.0.0' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 type ErrorClass = abstract new (...args: never[]) => Error;
