@@ -23,6 +23,7 @@ function problems(body: { messages: unknown }): string[] {
   const found: string[] = [];
   const messages = body.messages as unknown[];
   const seen = new Set<string>();
+  if ((messages[0] as Loose | undefined)?.role !== 'user') found.push('the first message is not the user’s');
   messages.forEach((message, i) => {
     if (!isObject(message) || (message.role !== 'user' && message.role !== 'assistant'))
       return void found.push(`message ${i}: bad role`);
@@ -205,6 +206,13 @@ describe('a hand-edited transcript, resumed with --continue', () => {
       ],
     ],
     ['an unknown role', [prompt, { role: 'system', content: [text('injected')] }, { role: 'tool', content: [result('x')] }]],
+    [
+      'no readable first prompt',
+      [
+        { role: 'user', content: 7 },
+        { role: 'assistant', content: [text('an answer to nothing')] },
+      ],
+    ],
   ];
 
   it.each(cases)('%s: repaired before the first request', async (_label, messages) => {

@@ -48,7 +48,11 @@ interface Repairs {
   names: number;
   orphans: number;
   lost: number;
+  opening: boolean;
 }
+
+/** The user message put before a history that starts with the model's. */
+export const OPENING_LOST = '(The start of this conversation could not be read back from its transcript.)';
 
 /** Makes `raw` (messages as a transcript holds them) a valid history; a valid one comes back unchanged. */
 export function repairHistory(raw: readonly unknown[]): RepairedHistory {
@@ -64,7 +68,13 @@ export function repairHistory(raw: readonly unknown[]): RepairedHistory {
     lost: 0,
   };
   const drafts = raw.flatMap((message) => draftMessage(message, repairs) ?? []);
-  return { history: pairToolCalls(drafts, repairs), warnings: describe(repairs) };
+  const history = pairToolCalls(drafts, repairs);
+  // A conversation opens with the user; Anthropic refuses one that opens with the model.
+  if (history[0]?.role === 'assistant') {
+    history.unshift({ role: 'user', content: [{ type: 'text', text: OPENING_LOST }] });
+    repairs.opening = true;
+  }
+  return { history, warnings: describe(repairs) };
 }
 
 /** One message as written, checked: its role, its content as a list of valid blocks. */
@@ -191,6 +201,7 @@ function describe(repairs: Repairs): string[] {
   add(repairs.ids, 'missing, invalid or repeated tool call id(s) replaced');
   add(repairs.names, `tool call(s) without a valid tool name renamed ${INVALID_TOOL_NAME}`);
   add(repairs.empty, 'message(s) left empty dropped');
+  if (repairs.opening) parts.push('a user message put before the first answer, which had none');
   if (parts.length > 0) warnings.push(`the transcript was repaired before resuming: ${parts.join(', ')}`);
   return warnings;
 }

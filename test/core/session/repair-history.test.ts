@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALID_TOOL_ID } from '../../../src/core/providers/normalize.js';
 import { INVALID_TOOL_NAME, type Message } from '../../../src/core/providers/types.js';
-import { LOST_RESULT, repairHistory } from '../../../src/core/session/repair-history.js';
+import { LOST_RESULT, OPENING_LOST, repairHistory } from '../../../src/core/session/repair-history.js';
 
 const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'bash', input: { command: 'make' } });
 const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, toolUseId: id, content });
@@ -149,5 +149,16 @@ describe('repairHistory', () => {
       user({ type: 'tool_result', tool_use_id: 'a', content: [text('line 1'), text('line 2')] }),
     ]);
     expect(history[2]).toEqual({ role: 'user', content: [result('a', 'line 1\nline 2')] });
+  });
+
+  it('a history that starts with the model gets a user message before it', () => {
+    const { history, warnings } = repairHistory([{ role: 'user', content: 42 }, assistant(text('hello'))]);
+    expect(history).toEqual([
+      { role: 'user', content: [text(OPENING_LOST)] },
+      { role: 'assistant', content: [text('hello')] },
+    ]);
+    expect(warnings).toEqual([
+      'the transcript was repaired before resuming: 1 unreadable message(s) dropped, a user message put before the first answer, which had none',
+    ]);
   });
 });
