@@ -23,7 +23,8 @@ const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The JavaScript grep's worker is an entry of its own: grep-js.ts starts it from beside the bundle.
+  entryPoints: { cli: 'src/cli/main.ts', 'grep-worker': 'src/core/tools/grep-worker.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,

@@ -48,8 +48,15 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // A closed terminal (SIGHUP) stops the run like SIGTERM: jobs stopped, commands killed, not left running.
+  const onHangup = () => {
+    // Writing to a terminal that is gone fails (EIO); the cleanup must still run.
+    for (const stream of [io.stdout, io.stderr]) stream.on('error', () => {});
+    controller.abort();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onHangup);
 
   const { session } = opened;
   if (format === 'stream-json') {
@@ -77,19 +84,22 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangup);
     await opened.close();
     unsubscribe();
   }
+  // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
+  const cause: StopCause = controller.signal.aborted ? { kind: 'aborted' } : result.cause;
 
   const lastAssistant = [...session.messages()].reverse().find((m) => m.role === 'assistant' && messageText(m));
   const text = lastAssistant ? messageText(lastAssistant) : '';
-  const failed = result.cause.kind !== 'completed';
+  const failed = cause.kind !== 'completed';
   const summary = {
     type: 'result',
-    subtype: failed ? `error_${result.cause.kind}` : 'success',
+    subtype: failed ? `error_${cause.kind}` : 'success',
     is_error: failed,
     result: text,
-    error: failed ? describeCause(result.cause) : undefined,
+    error: failed ? describeCause(cause) : undefined,
     session_id: session.id,
     num_turns: session.turns(),
     duration_ms: Date.now() - startedAt,
@@ -99,7 +109,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (failed) io.stderr.write(say.error(describeCause(result.cause)));
+  if (failed) io.stderr.write(say.error(describeCause(cause)));
   return failed ? EXIT.failed : EXIT.ok;
 }
 

@@ -32,6 +32,16 @@ export interface ResolvedReply {
   /** Raw stop reason for the wire, or undefined for the natural default. */
   stopReason?: string;
   includeUsage: boolean;
+  /** Anthropic: content blocks sent as written after the scripted ones (malformed output). */
+  rawBlocks: RawBlock[];
+  /** OpenAI: chunk deltas sent as written before the finish chunk (malformed output). */
+  rawDeltas: unknown[];
+}
+
+/** One Anthropic content block as the wire carries it: the start event's block, then its deltas. */
+export interface RawBlock {
+  start: unknown;
+  deltas?: unknown[];
 }
 
 /** One SSE event as written to the socket. */
@@ -128,6 +138,12 @@ export function anthropicStream(reply: ResolvedReply): SseChunk[] {
     chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
     index++;
   }
+  for (const block of reply.rawBlocks) {
+    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: block.start }));
+    for (const delta of block.deltas ?? []) chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta }));
+    chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index++;
+  }
   chunks.push(
     anthropicEvent({
       type: 'message_delta',
@@ -204,6 +220,7 @@ export function openaiStream(reply: ResolvedReply): SseChunk[] {
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });
+  for (const delta of reply.rawDeltas) chunks.push(chunk(delta as Record<string, unknown>));
   chunks.push(chunk({}, openaiStopReason(reply)));
   if (reply.includeUsage) {
     chunks.push(

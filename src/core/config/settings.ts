@@ -55,6 +55,8 @@ const settingsShape = {
   toolMode: oneOf(['native', 'text']).optional(),
   permissionMode: oneOf(['default', 'accept-edits', 'plan', 'yolo']).optional(),
   maxRetries: wholeNumber({ min: 0, max: 10 }).optional(),
+  firstByteTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
@@ -138,6 +140,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     within: (project, user) => MODE_ORDER.indexOf(project) <= MODE_ORDER.indexOf(user ?? 'default'),
   },
   maxRetries: { kind: 'free' },
+  // Timeouts change how long a request may take, not what runs or where it goes.
+  firstByteTimeoutMs: { kind: 'free' },
+  idleTimeoutMs: { kind: 'free' },
   maxTurns: { kind: 'free' },
   maxTokens: { kind: 'free' },
   addDirs: {

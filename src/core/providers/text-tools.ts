@@ -5,13 +5,13 @@
  * rest of the agent never knows the difference.
  */
 import { INVALID_JSON_KEY, invalidToolArgs } from './tool-args.js';
-import type { ContentBlock, Message, ModelRequest, StreamEvent, StreamFn, ToolSchema } from './types.js';
+import { type ContentBlock, INVALID_TOOL_NAME, type Message, type ModelRequest, type StreamEvent, type StreamFn, type ToolSchema } from './types.js';
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
 
 /** Name given to a call whose block names no tool. */
-export const INVALID_TOOL_CALL = 'invalid_tool_call';
+export const INVALID_TOOL_CALL = INVALID_TOOL_NAME;
 
 /**
  * The block appended to the system prompt. Built only from the tool list, so the

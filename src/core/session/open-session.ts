@@ -35,7 +35,7 @@ import {
   newestEmptyTranscript,
   newestSessionFor,
 } from './store.js';
-import { answerDanglingToolCalls } from './repair-history.js';
+import { repairHistory } from './repair-history.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
@@ -122,6 +122,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       baseURL: providerConfig.baseURL,
       maxRetries: providerConfig.maxRetries,
       toolMode: providerConfig.toolMode,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
@@ -283,8 +285,8 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
   const system = (systemEvent?.data as { system?: string } | undefined)?.system;
-  const { history, repaired } = answerDanglingToolCalls(read.history);
-  const warnings = [...read.warnings];
-  if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
+  // Before the first request: the file may hold anything (a crash, a hand edit, another version).
+  const { history, warnings: repairs } = repairHistory(read.history);
+  const warnings = [...read.warnings, ...repairs];
   return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
 }

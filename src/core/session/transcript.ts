@@ -28,6 +28,16 @@ export type TranscriptRecord =
   | { type: 'compaction'; summary: Message; keptMessages: number; removedMessages: number; at: string }
   | { type: 'event'; name: string; data?: unknown; at: string };
 
+/**
+ * A record as read back. Message contents are not trusted: a crash, a hand edit or another
+ * version may have left anything there; `repairHistory` (repair-history.ts) makes them valid.
+ */
+export type ReadRecord =
+  | TranscriptMeta
+  | { type: 'message'; message: unknown; at: string }
+  | { type: 'compaction'; summary: unknown; keptMessages: number; removedMessages: number; at: string }
+  | { type: 'event'; name: string; data?: unknown; at: string };
+
 export const TRANSCRIPT_VERSION = 1;
 
 /** What the caller gives to start a transcript; the type, version and (by default) the time are filled in. */
@@ -105,7 +115,8 @@ export class TranscriptWriter {
 /** A transcript replayed: the history as it stood when the file ends, and what could not be read. */
 export interface ReadTranscript {
   meta: TranscriptMeta;
-  history: Message[];
+  /** The messages as written (not checked): pass them through `repairHistory` before use. */
+  history: unknown[];
   events: { name: string; data?: unknown; at: string }[];
   /** 1-based numbers of lines that were skipped. */
   skippedLines: number[];
@@ -135,7 +146,7 @@ export function readTranscript(file: string): ReadTranscript {
   if (unterminated !== '') numbered.push({ line: unterminated, number: lines.length + 1, last: true });
 
   let meta: TranscriptMeta | undefined;
-  let history: Message[] = [];
+  let history: unknown[] = [];
   const events: ReadTranscript['events'] = [];
   const skippedLines: number[] = [];
   const warnings: string[] = [];
@@ -199,8 +210,8 @@ export function readTranscript(file: string): ReadTranscript {
  */
 export function readTranscriptHead(
   file: string,
-  wanted: (record: TranscriptRecord) => boolean,
-): { meta: TranscriptMeta | undefined; found: TranscriptRecord | undefined } {
+  wanted: (record: ReadRecord) => boolean,
+): { meta: TranscriptMeta | undefined; found: ReadRecord | undefined } {
   const fd = openSync(file, 'r');
   try {
     let meta: TranscriptMeta | undefined;
@@ -252,7 +263,7 @@ function lastByte(file: string): string | undefined {
   }
 }
 
-function parseRecord(line: string): TranscriptRecord | undefined {
+function parseRecord(line: string): ReadRecord | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -262,16 +273,16 @@ function parseRecord(line: string): TranscriptRecord | undefined {
   return isRecord(value) ? value : undefined;
 }
 
-function isRecord(value: unknown): value is TranscriptRecord {
+function isRecord(value: unknown): value is ReadRecord {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   switch (record.type) {
     case 'meta':
       return typeof record.sessionId === 'string' && typeof record.version === 'number';
     case 'message':
-      return isMessage(record.message);
+      return isObject(record.message);
     case 'compaction':
-      return isMessage(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
+      return isObject(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
     case 'event':
       return typeof record.name === 'string';
     default:
@@ -279,10 +290,9 @@ function isRecord(value: unknown): value is TranscriptRecord {
   }
 }
 
-function isMessage(value: unknown): value is Message {
-  if (value === null || typeof value !== 'object') return false;
-  const message = value as Record<string, unknown>;
-  return (message.role === 'user' || message.role === 'assistant') && Array.isArray(message.content);
+/** A message record only has to hold an object: what is in it is repairHistory's to judge. */
+function isObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 const REDACTED = '[redacted]';

@@ -10,6 +10,8 @@ import { writeFileTool } from './write-file.js';
 export interface BuiltinToolOptions {
   /** Where rg is (undefined: search in JavaScript). Default: looked up on PATH once. */
   findRg?: GrepToolOptions['findRg'];
+  /** The JavaScript search's worker and deadline (tests build the worker from source). */
+  js?: GrepToolOptions['js'];
 }
 
 /** The built-in tools, in the order the model sees them. */
@@ -19,7 +21,7 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     writeFileTool,
     editFileTool,
     bashTool,
-    grepTool({ findRg: options.findRg }),
+    grepTool({ findRg: options.findRg, js: options.js }),
     globTool,
     listDirTool,
   ];

@@ -52,6 +52,12 @@ describe('settings errors', () => {
     expect(errorOf('{ "agents": { "maxConcurrent": 2.5 } }').message).toMatch(/got 2\.5$/);
     expect(errorOf('{ "maxRetries": -1 }').message).toMatch(/: maxRetries: expected a whole number from 0 to 10, got -1$/);
     expect(errorOf('{ "maxTurns": 0 }').message).toMatch(/: maxTurns: expected a whole number of at least 1, got 0$/);
+    expect(errorOf('{ "firstByteTimeoutMs": 0 }').message).toMatch(/: firstByteTimeoutMs: expected a whole number of at least 1, got 0$/);
+    expect(errorOf('{ "idleTimeoutMs": "3m" }').message).toMatch(/: idleTimeoutMs: expected a whole number of at least 1, got "3m"$/);
+    expect(parseSettings('{ "firstByteTimeoutMs": 90000, "idleTimeoutMs": 300000 }', '/x')).toEqual({
+      firstByteTimeoutMs: 90000,
+      idleTimeoutMs: 300000,
+    });
   });
 
   it('reports wrong types with what was found', () => {

@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
-import { classifyError, parseRetryAfter, scrubSecret, StreamCutError, type ErrorContext } from '../../../src/core/providers/errors.js';
+import {
+  classifyError,
+  isLoopback,
+  parseRetryAfter,
+  scrubSecret,
+  StreamCutError,
+  type ErrorContext,
+} from '../../../src/core/providers/errors.js';
 import { ProviderError, type ProviderName } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
@@ -23,6 +30,24 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Headers(), now)).toBeUndefined();
     expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('isLoopback', () => {
+  it.each([
+    ['http://localhost:11434/v1', true],
+    ['http://127.0.0.1:8080', true],
+    ['http://127.1.2.3', true],
+    ['http://[::1]:8000/v1', true],
+    ['http://0.0.0.0:1234', true],
+    ['http://api.localhost', true],
+    ['https://api.anthropic.com', false],
+    ['http://127.0.0.1.example.com', false],
+    ['http://10.0.0.5:8080', false],
+    [undefined, false],
+    ['not a url', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isLoopback(url)).toBe(expected);
   });
 });
 
@@ -151,7 +176,7 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
     expect(result.error).toBeInstanceOf(ProviderError);
     const message = (result.error as Error).message;
     expect(message).toBe(
-      `${label} failed after 1 retries: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
+      `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
     );
   });
 });

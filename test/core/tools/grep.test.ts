@@ -6,6 +6,7 @@ import { findExecutable } from '../../../src/core/tools/find-executable.js';
 import { type GrepToolOptions, grepTool } from '../../../src/core/tools/grep.js';
 import { rgArgs } from '../../../src/core/tools/grep-rg.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 
 let dir: TempDir;
@@ -42,7 +43,7 @@ const backends: [name: string, findRg: GrepToolOptions['findRg'], available: boo
 ];
 
 describe.each(backends)('grep via %s', (_name, findRg, available) => {
-  const grep = (input: unknown) => run(grepTool({ findRg }), input, { workspace });
+  const grep = (input: unknown) => run(grepTool({ findRg, js: jsGrep }), input, { workspace });
 
   it.runIf(available)('lists matching lines as path:line:text, honouring .gitignore files and skipping .git', async () => {
     const out = await grep({ pattern: 'needle' });
@@ -119,7 +120,7 @@ describe.each(backends)('grep via %s', (_name, findRg, available) => {
   it.runIf(available)('stops when the signal aborts', async () => {
     const controller = new AbortController();
     controller.abort();
-    const out = await run(grepTool({ findRg }), { pattern: 'needle' }, { workspace, signal: controller.signal });
+    const out = await run(grepTool({ findRg, js: jsGrep }), { pattern: 'needle' }, { workspace, signal: controller.signal });
     expect(out).toEqual({ content: 'grep was interrupted', isError: true });
   });
 });
@@ -128,6 +129,7 @@ describe('grep', () => {
   it('looks rg up once per tool instance', async () => {
     let lookups = 0;
     const tool = grepTool({
+      js: jsGrep,
       findRg: () => {
         lookups++;
         return undefined;

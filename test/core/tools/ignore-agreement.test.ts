@@ -7,6 +7,7 @@ import { globTool } from '../../../src/core/tools/glob.js';
 import { grepTool } from '../../../src/core/tools/grep.js';
 import { listDirTool } from '../../../src/core/tools/list-dir.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 
 // glob, list_dir and both greps must agree on which files exist (the rules are written down in
@@ -89,7 +90,7 @@ const backends = [
 ];
 
 async function grepFiles(findRg: () => string | undefined, input: { path?: string; glob?: string }): Promise<string[]> {
-  const out = await run(grepTool({ findRg }), { pattern: 'needle', output_mode: 'files_with_matches', ...input }, { workspace });
+  const out = await run(grepTool({ findRg, js: jsGrep }), { pattern: 'needle', output_mode: 'files_with_matches', ...input }, { workspace });
   expect(out.isError).toBeUndefined();
   return out.content.startsWith('No matches') ? [] : out.content.split('\n').sort();
 }
