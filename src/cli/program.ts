@@ -45,6 +45,7 @@ function buildProgram(): Command {
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
+    .option('--agents <json>', 'agents for this run, in Claude Code\'s format: \'{"reviewer": {"description": …, "prompt": …}}\'')
     .option('--max-budget-usd <dollars>', 'stop sub-agents when the session has cost this many dollars', positiveAmount)
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')

@@ -19,6 +19,8 @@ export interface CliOptions {
   waitAgents: boolean;
   maxBudgetTokens?: number;
   maxBudgetUsd?: number;
+  /** `--agents '<json>'`: agents for this run. */
+  agents?: string;
   debug?: boolean;
 }
 

@@ -1,3 +1,4 @@
+import { AgentsFlagError } from '../core/agents/cli-agents.js';
 import { ConfigError } from '../core/config/provider-config.js';
 import { SettingsError } from '../core/config/settings.js';
 import type { SessionSetup } from '../core/session/open-session.js';
@@ -20,6 +21,7 @@ export function sessionSetupFromCli(
     env: context.env,
     headless: context.headless,
     ...(options.trust ? { trustProject: true } : {}),
+    ...(options.agents !== undefined ? { agentsJson: options.agents } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),
@@ -37,7 +39,8 @@ export function sessionSetupFromCli(
 
 /** One line for an error met before the session could start; a stack only with --debug. */
 export function describeStartupError(error: unknown, debug = false): string {
-  const known = error instanceof ConfigError || error instanceof SettingsError || error instanceof SessionLookupError;
+  const known =
+    error instanceof ConfigError || error instanceof SettingsError || error instanceof SessionLookupError || error instanceof AgentsFlagError;
   const message = error instanceof Error ? error.message : String(error);
   if (debug && error instanceof Error && error.stack && !known) return error.stack;
   return message;

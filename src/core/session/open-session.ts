@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SessionLedger } from '../agents/ledger.js';
+import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
@@ -51,6 +52,8 @@ export interface SessionSetup {
   /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
   trustProject?: boolean;
   approver?: Approver;
+  /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
+  agentsJson?: string;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
 }
@@ -148,6 +151,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     claudeDirs: [...(setup.env.HOME ? [path.join(setup.env.HOME, '.claude', 'agents')] : []), project.claudeAgentsDir],
   });
   warnings.push(...definitionWarnings);
+  if (setup.agentsJson !== undefined) {
+    const fromFlag = definitionsFromFlag(setup.agentsJson);
+    for (const definition of fromFlag.definitions) definitions.set(definition.name, definition);
+    warnings.push(...fromFlag.warnings);
+  }
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
   // Read once: the parent's prompt is built from them, and typed children get the same facts and instructions.
