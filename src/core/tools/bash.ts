@@ -1,9 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import * as z from 'zod';
+import { type CommandPlan, type SandboxConfig, type SandboxLayout, type SandboxProbe, planCommand } from '../sandbox/plan.js';
+import { spawnPlan } from '../sandbox/spawn.js';
 import { type Timers, realTimers } from '../timers.js';
-import { type ToolContext, type ToolOutput, defineTool } from './define.js';
+import { type ToolContext, type ToolOutput, type Workspace, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
+import { realPathOf } from './paths.js';
 import { terminateGroup, terminateMarked } from './process-group.js';
 import { readOnlySandboxEnv } from './read-only-sandbox.js';
 
@@ -39,14 +43,30 @@ const schema = z.object({
 
 type StopReason = 'timeout' | 'abort' | 'background';
 
+/** The OS sandbox of one session: the user's choice and whether bubblewrap works (probed once). */
+export interface BashSandbox {
+  config: SandboxConfig;
+  probe: SandboxProbe;
+}
+
+/** Without a session's sandbox: approved commands run as written, auto-allowed ones rest on the parser. */
+const NO_SANDBOX: BashSandbox = {
+  config: { mode: 'off', network: false },
+  probe: { ok: false, reason: 'no OS sandbox was set up for this session' },
+};
+
 export interface BashToolOptions {
   /** Timeouts, the output drain and kill escalation run on these (tests pass a fake clock). */
   timers?: Timers;
+  sandbox?: BashSandbox;
+  /** The environment commands start from (default: outrider's own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The bash tool of one session. */
 export function createBashTool(options: BashToolOptions = {}) {
   const timers = options.timers ?? realTimers;
+  const sandbox = options.sandbox ?? NO_SANDBOX;
   return defineTool({
     name: 'bash',
     description:
@@ -56,7 +76,7 @@ export function createBashTool(options: BashToolOptions = {}) {
     label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
     async execute(args, ctx) {
       ctx.signal.throwIfAborted();
-      const base = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+      const base = { ...(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' };
       // Allowed without asking because it only reads: run it so that it cannot do more.
       const env =
         ctx.sandbox === 'read-only'
@@ -64,13 +84,29 @@ export function createBashTool(options: BashToolOptions = {}) {
           : { ok: true as const, env: base };
       ctx.signal.throwIfAborted();
       if (!env.ok) return { content: env.error, isError: true };
-      return runBash(args.command, { timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env: env.env, timers });
+      const plan = planCommand({
+        command: args.command,
+        decision: ctx.sandbox,
+        config: sandbox.config,
+        probe: sandbox.probe,
+        layout: layoutFor(ctx.workspace, env.env),
+      });
+      if (plan.kind === 'refused') return { content: plan.message, isError: true };
+      return runBash(plan, { timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env: env.env, timers });
     },
   });
 }
 
-/** The bash tool with real timers. */
+/** The bash tool with real timers and no OS sandbox. */
 export const bashTool = createBashTool();
+
+/** Where HOME and the temp dirs really are, as the command will see them. */
+function layoutFor(workspace: Workspace, env: NodeJS.ProcessEnv): SandboxLayout {
+  const real = (dir: string | undefined) => (dir && path.isAbsolute(dir) ? realPathOf(path.resolve(dir)) : undefined);
+  const tmpDirs = [...new Set(['/tmp', real(env.TMPDIR) ?? real(os.tmpdir())].filter((dir): dir is string => dir !== undefined))];
+  const home = real(env.HOME);
+  return { workspace, tmpDirs, arch: process.arch, ...(home ? { home } : {}) };
+}
 
 interface RunOptions {
   timeoutMs: number;
@@ -79,17 +115,14 @@ interface RunOptions {
   timers: Timers;
 }
 
-function runBash(command: string, { timeoutMs, ctx, env, timers }: RunOptions): Promise<ToolOutput> {
+function runBash(
+  plan: Exclude<CommandPlan, { kind: 'refused' }>,
+  { timeoutMs, ctx, env, timers }: RunOptions,
+): Promise<ToolOutput> {
   ctx.signal.throwIfAborted();
   return new Promise((resolve) => {
     const runId = randomBytes(8).toString('hex');
-    // detached: the command leads its own process group, so stopping it reaches every descendant.
-    const child = spawn('bash', ['-c', command], {
-      cwd: ctx.workspace.root,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, [RUN_MARKER]: runId },
-    });
+    const child = spawnPlan(plan, { cwd: ctx.workspace.root, env: { ...env, [RUN_MARKER]: runId } });
     const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
     const updates = lineSplitter(ctx.onUpdate);
     let stopping: StopReason | undefined;
