@@ -66,6 +66,10 @@ const settingsShape = {
     )
     .optional(),
   agents: z.object(agentsShape, { error: 'an object such as { "maxConcurrent": 4 }' }).strict().optional(),
+  // The OS sandbox for bash commands someone approved; read from the user's settings and flags
+  // only, never a project's (see sandbox/config.ts).
+  sandbox: oneOf(['read-only', 'workspace-write', 'off']).optional(),
+  sandboxNetwork: z.boolean({ error: 'true or false' }).optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. */

@@ -13,6 +13,9 @@ import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { ignoredProjectKeys, sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
+import type { SandboxProbe } from '../sandbox/plan.js';
+import { probeSandbox } from '../sandbox/probe.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -39,6 +42,8 @@ export interface SessionSetup {
   approver?: Approver;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
+  /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
+  sandboxProbe?: SandboxProbe;
 }
 
 /** A ready session and the machinery around it. */
@@ -91,6 +96,17 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
+  // The sandbox from the user's settings and flags only: a project file must not turn it off.
+  const userSettings = loadSettings({ userPath: home.userSettings }).settings;
+  const sandbox = {
+    config: sandboxConfigFrom({ user: userSettings, flags: flagSettings }),
+    probe: setup.sandboxProbe ?? (await probeSandbox({ workspace })),
+  };
+  warnings.push(...sandboxWarnings(sandbox.config, sandbox.probe));
+  for (const key of ignoredProjectKeys(fileSettings, userSettings)) {
+    const where = key === 'sandbox' ? `${home.userSettings} or with --sandbox` : home.userSettings;
+    warnings.push(`${project.settings}: "${key}" is ignored in a project's settings; set it in ${where}`);
+  }
   const stream =
     setup.stream ??
     createProvider({
@@ -102,7 +118,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
-  const baseTools = new ToolRegistry([...builtinTools(), readResultTool(results)]);
+  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox } }), readResultTool(results)]);
   const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
   const ledger = new SessionLedger();
 
