@@ -24,6 +24,7 @@ import { ResultStore } from '../tools/result-store.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
 import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
+import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
@@ -118,7 +119,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
-  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox } }), readResultTool(results)]);
+  // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
+  const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
+  const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
+  const limitOutput = scrubbingLimiter(results.limiter(), scrub);
+  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
   const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
   const ledger = new SessionLedger();
 
@@ -153,7 +158,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     ledger,
     emit: broadcast,
     gateFor: (jobId) => toolGate(gate, workspace, jobId),
-    limitOutput: results.limiter(),
+    limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
       const writer = new TranscriptWriter(
@@ -193,7 +198,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     maxTokens,
     limits,
     gate: toolGate(gate, workspace),
-    limitOutput: results.limiter(),
+    limitOutput,
     history: resumed?.history,
     ledger,
     events,

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { type CommandPlan, type SandboxConfig, type SandboxLayout, type SandboxProbe, planCommand } from '../sandbox/plan.js';
 import { spawnPlan } from '../sandbox/spawn.js';
 import { type Timers, realTimers } from '../timers.js';
+import { type ChildSecrets, withoutSecrets } from './child-env.js';
 import { type ToolContext, type ToolOutput, type Workspace, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { realPathOf } from './paths.js';
@@ -61,6 +62,10 @@ export interface BashToolOptions {
   sandbox?: BashSandbox;
   /** The environment commands start from (default: outrider's own). */
   env?: NodeJS.ProcessEnv;
+  /** Kept from every command's environment (the provider key). */
+  secrets?: ChildSecrets;
+  /** Applied to live output lines: they reach the front ends (and stream-json) before any limiter. */
+  scrub?: (text: string) => string;
 }
 
 /** The bash tool of one session. */
@@ -76,7 +81,10 @@ export function createBashTool(options: BashToolOptions = {}) {
     label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
     async execute(args, ctx) {
       ctx.signal.throwIfAborted();
-      const base = { ...(options.env ?? process.env), PAGER: 'cat', GIT_PAGER: 'cat' };
+      const inherited = withoutSecrets(options.env ?? process.env, options.secrets ?? { names: [], values: [] }, {
+        credentials: ctx.sandbox === 'read-only',
+      });
+      const base = { ...inherited, PAGER: 'cat', GIT_PAGER: 'cat' };
       // Allowed without asking because it only reads: run it so that it cannot do more.
       const env =
         ctx.sandbox === 'read-only'
@@ -92,13 +100,24 @@ export function createBashTool(options: BashToolOptions = {}) {
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };
-      return runBash(plan, { timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ctx, env: env.env, timers });
+      const onUpdate = ctx.onUpdate && options.scrub ? scrubbed(ctx.onUpdate, options.scrub) : ctx.onUpdate;
+      return runBash(plan, {
+        timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
+        ctx: { ...ctx, ...(onUpdate ? { onUpdate } : {}) },
+        env: env.env,
+        timers,
+      });
     },
   });
 }
 
 /** The bash tool with real timers and no OS sandbox. */
 export const bashTool = createBashTool();
+
+const scrubbed =
+  (onUpdate: (text: string) => void, scrub: (text: string) => string) =>
+  (text: string): void =>
+    onUpdate(scrub(text));
 
 /** Where HOME and the temp dirs really are, as the command will see them. */
 function layoutFor(workspace: Workspace, env: NodeJS.ProcessEnv): SandboxLayout {
