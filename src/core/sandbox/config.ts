@@ -25,7 +25,8 @@ export function ignoredProjectKeys(merged: Settings, user: Settings): string[] {
 /** Said once at start-up (the front ends show a session's warnings) when the sandbox cannot be had. */
 export function sandboxWarnings(config: SandboxConfig, probe: SandboxProbe): string[] {
   if (probe.ok) return [];
-  const why = `no OS sandbox: ${probe.reason}. Commands judged read-only run on the command check alone; install bubblewrap (apt-get install bubblewrap) to fence them.`;
+  const install = probe.unsupported ? '' : '; install bubblewrap (apt-get install bubblewrap) to fence them';
+  const why = `no OS sandbox: ${probe.reason}. Commands judged read-only run on the command check alone${install}.`;
   if (config.mode === 'off') return [why];
   return [
     `${why} With the sandbox set to ${config.mode}, commands that need approval will not run; use --sandbox off to run them unfenced.`,

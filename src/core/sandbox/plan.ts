@@ -20,8 +20,8 @@ export interface SandboxConfig {
   network: boolean;
 }
 
-/** Whether bubblewrap works here: found once per session (probe.ts). */
-export type SandboxProbe = { ok: true; bwrap: string; version: string } | { ok: false; reason: string };
+/** Whether bubblewrap works here: found once per session (probe.ts). `unsupported`: not Linux, nothing to install. */
+export type SandboxProbe = { ok: true; bwrap: string; version: string } | { ok: false; reason: string; unsupported?: true };
 
 /** Where things are on this machine, for the mounts. */
 export interface SandboxLayout {
@@ -80,7 +80,7 @@ export function planCommand({ command, decision, config, probe, layout }: PlanIn
       kind: 'refused',
       message:
         `bash did not run: the sandbox is set to ${mode}, but bubblewrap cannot be used here (${probe.reason}). ` +
-        'Install bubblewrap (apt-get install bubblewrap), or ask the user to start outrider with --sandbox off.',
+        `${probe.unsupported ? 'Ask' : 'Install bubblewrap (apt-get install bubblewrap), or ask'} the user to start outrider with --sandbox off.`,
     };
   }
   const network = mode === 'workspace-write' && config.network;

@@ -34,8 +34,9 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   const { workspace } = options;
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
-  if (platform !== 'linux')
-    return { ok: false, reason: `the OS sandbox uses bubblewrap, which needs Linux; this is ${platform}` };
+  if (platform !== 'linux') {
+    return { ok: false, reason: `the OS sandbox uses bubblewrap, which needs Linux; this is ${platform}`, unsupported: true };
+  }
   // Never a bwrap the repository could have planted (node_modules/.bin, ./bin on PATH).
   const bwrap = await findExecutable('bwrap', hardenedPath(env.PATH, workspace));
   if (!bwrap) return { ok: false, reason: 'bwrap was not found on PATH' };

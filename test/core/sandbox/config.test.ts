@@ -59,6 +59,9 @@ describe('what the user is told', () => {
     expect(sandboxWarnings({ mode: 'off', network: false }, missing)).toEqual([
       'no OS sandbox: bwrap was not found on PATH. Commands judged read-only run on the command check alone; install bubblewrap (apt-get install bubblewrap) to fence them.',
     ]);
+    expect(sandboxWarnings({ mode: 'off', network: false }, { ok: false, reason: 'this is darwin', unsupported: true })).toEqual([
+      'no OS sandbox: this is darwin. Commands judged read-only run on the command check alone.',
+    ]);
     expect(sandboxWarnings({ mode: 'read-only', network: false }, missing)[0]).toMatch(
       / With the sandbox set to read-only, commands that need approval will not run; use --sandbox off to run them unfenced\.$/,
     );
