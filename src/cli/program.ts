@@ -47,6 +47,12 @@ function buildProgram(): Command {
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
     .option('--agents <json>', 'agents for this run, in Claude Code\'s format: \'{"reviewer": {"description": …, "prompt": …}}\'')
     .option('--max-budget-usd <dollars>', 'stop sub-agents when the session has cost this many dollars', positiveAmount)
+    .addOption(
+      new Option('--sandbox <mode>', 'OS sandbox for approved bash commands (judged read-only ones: always read-only)').choices(
+        ['read-only', 'workspace-write', 'off'],
+      ),
+    )
+    .option('--doctor', 'print which protection is active (sandbox, git hardening) and exit')
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')
     .exitOverride();
@@ -65,6 +71,10 @@ export async function runCli(argv: string[]): Promise<number> {
     throw error;
   }
   const options = program.opts<CliOptions>();
+  if (options.doctor) {
+    const { runDoctor } = await import('../start/doctor.js');
+    return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
   if (options.resume === true) {
     const { printSessions } = await import('./list-sessions.js');
     return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
@@ -73,6 +83,10 @@ export async function runCli(argv: string[]): Promise<number> {
     const { stderrLines } = await import('../start/stderr-lines.js');
     process.stderr.write(stderrLines(process.env, process.stderr).error(`unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`));
     return EXIT.usage;
+  }
+  if (options.debug) {
+    const { debugProtectionLine } = await import('../start/doctor.js');
+    await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   if (options.print !== undefined || !process.stdin.isTTY) {
     const { runHeadless } = await import('./headless.js');

@@ -31,9 +31,11 @@ export function sessionSetupFromCli(
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(options.addDir?.length ? { addDirs: options.addDir } : {}),
       ...(Object.keys(agents).length ? { agents } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox as 'read-only' | 'workspace-write' | 'off' } : {}),
       ...(options.continue ? { continue: true } : {}),
       ...(typeof options.resume === 'string' ? { resume: options.resume } : {}),
     },
+    ...(options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {}),
   };
 }
 

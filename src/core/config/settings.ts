@@ -69,6 +69,10 @@ const settingsShape = {
     )
     .optional(),
   agents: z.object(agentsShape, { error: 'an object such as { "maxConcurrent": 4 }' }).strict().optional(),
+  // The OS sandbox for bash commands someone approved; a project's value needs the folder's
+  // trust unless it is stricter than the user's (SETTING_TRUST below).
+  sandbox: oneOf(['read-only', 'workspace-write', 'off']).optional(),
+  sandboxNetwork: z.boolean({ error: 'true or false' }).optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
@@ -150,10 +154,19 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     why: 'lets the agent edit files outside this folder',
     within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
   },
+  sandbox: {
+    kind: 'guarded',
+    why: 'chooses the OS sandbox for approved commands ("off" runs them unfenced)',
+    within: (project, user) => SANDBOX_ORDER.indexOf(project) >= SANDBOX_ORDER.indexOf(user ?? 'off'),
+  },
+  sandboxNetwork: { kind: 'guarded', why: 'lets sandboxed commands reach the network', within: (project) => project === false },
   wakeOnComplete: { kind: 'free' },
   models: { kind: 'free' },
   agents: { kind: 'free' },
 };
+
+/** Sandbox modes from the loosest to the strictest. */
+const SANDBOX_ORDER: readonly string[] = ['off', 'workspace-write', 'read-only'];
 
 /** A settings file may be at most this big; real ones are a few hundred bytes. */
 export const MAX_SETTINGS_BYTES = 1024 * 1024;

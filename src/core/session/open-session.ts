@@ -15,6 +15,9 @@ import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
+import type { SandboxProbe } from '../sandbox/plan.js';
+import { probeSandbox } from '../sandbox/probe.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -23,6 +26,7 @@ import { ResultStore } from '../tools/result-store.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
 import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
+import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
@@ -56,6 +60,8 @@ export interface SessionSetup {
   agentsJson?: string;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
+  /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
+  sandboxProbe?: SandboxProbe;
 }
 
 /** A ready session and the machinery around it. */
@@ -117,6 +123,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
+  // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
+  const sandbox = {
+    config: sandboxConfigFrom({ user: settings, flags: review.flags }),
+    probe: setup.sandboxProbe ?? (await probeSandbox({ workspace })),
+  };
+  warnings.push(...sandboxWarnings(sandbox.config, sandbox.probe));
   const stream =
     setup.stream ??
     createProvider({
@@ -130,7 +142,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
-  const baseTools = new ToolRegistry([...builtinTools(), readResultTool(results)]);
+  // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
+  const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
+  const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
+  const limitOutput = scrubbingLimiter(results.limiter(), scrub);
+  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
   const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
   const ledger = new SessionLedger();
 
@@ -173,7 +189,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     ledger,
     emit: broadcast,
     gateFor: (jobId) => toolGate(gate, workspace, jobId),
-    limitOutput: results.limiter(),
+    limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
       const writer = new TranscriptWriter(
@@ -216,7 +232,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     maxTokens,
     limits,
     gate: toolGate(gate, workspace),
-    limitOutput: results.limiter(),
+    limitOutput,
     history: resumed?.history,
     ledger,
     events,

@@ -1,4 +1,4 @@
-import { bashTool } from './bash.js';
+import { type BashToolOptions, createBashTool } from './bash.js';
 import type { AnyTool } from './define.js';
 import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
@@ -12,6 +12,8 @@ export interface BuiltinToolOptions {
   findRg?: GrepToolOptions['findRg'];
   /** The JavaScript search's worker and deadline (tests build the worker from source). */
   js?: GrepToolOptions['js'];
+  /** The session's OS sandbox and secrets for bash (default: none). */
+  bash?: BashToolOptions;
 }
 
 /** The built-in tools, in the order the model sees them. */
@@ -20,7 +22,7 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     readFileTool,
     writeFileTool,
     editFileTool,
-    bashTool,
+    createBashTool(options.bash),
     grepTool({ findRg: options.findRg, js: options.js }),
     globTool,
     listDirTool,
