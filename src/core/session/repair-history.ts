@@ -66,6 +66,7 @@ export function repairHistory(raw: readonly unknown[]): RepairedHistory {
     names: 0,
     orphans: 0,
     lost: 0,
+    opening: false,
   };
   const drafts = raw.flatMap((message) => draftMessage(message, repairs) ?? []);
   const history = pairToolCalls(drafts, repairs);
