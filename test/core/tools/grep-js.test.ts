@@ -39,8 +39,11 @@ describe('the JavaScript grep', () => {
       { pattern: EVIL, path: 'evil' },
       { workspace },
     );
+    await waitFor(() => clock.pending() === 1, 'the deadline to be set');
+    clock.advance(JS_GREP_DEADLINE_MS - 1);
     await settle();
-    clock.advance(JS_GREP_DEADLINE_MS);
+    expect(clock.pending()).toBe(1);
+    clock.advance(1);
     const out = await pending;
     expect(out.isError).toBeUndefined();
     expect(out.content).toBe(
