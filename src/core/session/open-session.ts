@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
@@ -123,6 +124,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     projectDir: project.agentsDir,
     // Claude Code's own agent folders, the user's then the project's, so existing agents work unchanged.
     claudeDirs: [...(setup.env.HOME ? [path.join(setup.env.HOME, '.claude', 'agents')] : []), project.claudeAgentsDir],
+    projectRoot: setup.cwd,
   });
   warnings.push(...definitionWarnings);
 
@@ -138,7 +140,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     config: { ...settings.agents },
     ledger,
     emit: broadcast,
-    gateFor: (jobId) => toolGate(gate, workspace, jobId),
+    gateFor: (jobId, definition) =>
+      childGate({ session: gate, workspace, jobId, definition, approver: setup.approver, headless: setup.headless }),
     limitOutput: results.limiter(),
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
