@@ -92,3 +92,30 @@ describe('Claude Code agent files end to end', () => {
     expect(existsSync(path.join(t.project, 'pwned.txt'))).toBe(false);
   });
 });
+
+describe('instruction files end to end', () => {
+  it('run from a sub-folder, sends the root CLAUDE.md, the sub-folder AGENTS.md and an import, and refuses an import out of the repository', async () => {
+    mkdirSync(path.join(t.project, '.git'), { recursive: true });
+    const claude = write('CLAUDE.md', '# Project\nUse pnpm. Conventions: @docs/conventions.md\nAlso @../outside.md\n');
+    write('docs/conventions.md', 'Name files in kebab-case.');
+    writeFileSync(path.join(t.project, '..', 'outside.md'), 'OUTSIDE THE REPOSITORY');
+    write('packages/web/AGENTS.md', 'The web package uses vitest.');
+    t.mock.script({ text: 'ok' });
+    const result = await runCli(['-p', 'hi', '--output-format', 'stream-json'], {
+      cwd: path.join(t.project, 'packages', 'web'),
+      env: t.env,
+    });
+    expect(result.code).toBe(0);
+    const system = JSON.stringify(t.mock.requests[0]!.body.system);
+    const order = ['Use pnpm.', 'Name files in kebab-case.', 'The web package uses vitest.'].map((text) => system.indexOf(text));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(system).not.toContain('OUTSIDE THE REPOSITORY');
+    const warning = JSON.parse(result.stdout.split('\n')[1]!);
+    expect(warning).toEqual({
+      type: 'system',
+      subtype: 'warning',
+      message: `${claude}: @../outside.md is not read: it leads outside the repository (to ${path.join(t.project, '..', 'outside.md')})`,
+    });
+  });
+});

@@ -27,7 +27,8 @@ import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
 import { type SessionPaths, agentTranscriptPath, createSessionFolder, findSession, newSessionId, newestSessionFor } from './store.js';
 import { answerDanglingToolCalls } from './repair-history.js';
-import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
+import { type InstructionFileInfo, loadInstructionFiles } from './instruction-files.js';
+import { buildSystemPrompt, environmentFacts } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
 /** What a front end asks for; every field maps to a flag or is injected by tests. */
@@ -69,6 +70,8 @@ export interface OpenedSession {
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
   storedJobs: StoredJob[];
+  /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
+  instructionFiles: InstructionFileInfo[];
   close(): Promise<void>;
 }
 
@@ -161,15 +164,18 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
 
-  const system =
-    resumed?.system ??
-    buildSystemPrompt(environmentFacts(setup.cwd), readInstructionFiles([home.userAgentsMd, project.agentsMd]));
+  // Read once: the prompt stays byte-stable for the session, and a resumed one keeps what it had.
+  const instructions = resumed?.system
+    ? { files: [], info: resumed.instructionFiles, warnings: [] }
+    : loadInstructionFiles({ cwd: setup.cwd, outriderHome: home.home, home: setup.env.HOME || undefined });
+  warnings.push(...instructions.warnings);
+  const system = resumed?.system ?? buildSystemPrompt(environmentFacts(setup.cwd), instructions.files);
   const transcript = new TranscriptWriter(
     paths.transcript,
     { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
     { env: setup.env },
   );
-  if (!resumed) transcript.event('system_prompt', { system });
+  if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
@@ -236,6 +242,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     costOf: (usage) => costOf(usage, info),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
+    instructionFiles: instructions.info,
     close: () => agents.manager.close(),
   };
 }
@@ -255,9 +262,12 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   if (!summary) throw new Error(`no earlier session in ${cwd} to continue; start a new one without --continue`);
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
-  const system = (systemEvent?.data as { system?: string } | undefined)?.system;
+  const stored = systemEvent?.data as { system?: string; instructionFiles?: InstructionFileInfo[] } | undefined;
+  const system = stored?.system;
+  // Sessions written before the list was stored show none.
+  const instructionFiles = Array.isArray(stored?.instructionFiles) ? stored.instructionFiles : [];
   const { history, repaired } = answerDanglingToolCalls(read.history);
   const warnings = [...read.warnings];
   if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
-  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
+  return { id: summary.id, history, warnings, system, instructionFiles, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
 }
