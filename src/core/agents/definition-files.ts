@@ -10,6 +10,8 @@ export const MAX_AGENT_FOLDER_DEPTH = 5;
 export const MAX_AGENT_FILES = 2000;
 /** A definition larger than this is not a prompt anyone wrote by hand. */
 export const MAX_AGENT_FILE_BYTES = 256 * 1024;
+/** Bytes read from one agents folder, all files together: a repository cannot make start-up read half a gigabyte. */
+export const MAX_AGENT_FOLDER_BYTES = 8 * 1024 * 1024;
 
 /** One `.md` file found under an agents folder: the path as the user would write it, and its text. */
 export interface DefinitionFile {
@@ -53,6 +55,7 @@ export function readDefinitionFolder(
 
   const visited = new Set<string>([root]);
   let full = false;
+  let bytes = 0;
   const walk = (realDir: string, shownDir: string, depth: number): void => {
     let entries: Dirent[];
     try {
@@ -100,8 +103,18 @@ export function readDefinitionFolder(
         full = true;
         return;
       }
+      if (bytes >= MAX_AGENT_FOLDER_BYTES) {
+        warnings.push(
+          `${dir}: its agent files pass ${MAX_AGENT_FOLDER_BYTES / 1024 / 1024} MB; the rest (from ${shown} on) are not read`,
+        );
+        full = true;
+        return;
+      }
       const text = readDefinition(real, shown, warnings);
-      if (text !== undefined) files.push({ path: shown, text });
+      if (text !== undefined) {
+        files.push({ path: shown, text });
+        bytes += Buffer.byteLength(text);
+      }
     }
   };
   walk(root, dir, 0);

@@ -51,6 +51,9 @@ export const INSTRUCTION_LIMITS: Readonly<InstructionLimits> = Object.freeze({
   importDepth: 5,
 });
 
+/** Files left out for the budget that still get a line in the prompt saying so. */
+const MAX_LEFT_OUT_LINES = 10;
+
 export interface LoadedInstructions {
   /** In prompt order: the user's file, then the repository root's down to the working directory's, each followed by its imports. */
   files: InstructionFile[];
@@ -79,6 +82,7 @@ export function loadInstructionFiles(
 ): LoadedInstructions {
   const out: LoadedInstructions = { files: [], info: [], warnings: [] };
   const seen = new Set<string>();
+  const leftOut: string[] = [];
   let used = 0;
   const root = repositoryRoot(sources.cwd) ?? path.resolve(sources.cwd);
   const userRoots = [sources.outriderHome, ...(sources.home ? [sources.home] : [])].map(realOr);
@@ -121,12 +125,15 @@ export function loadInstructionFiles(
     if (remaining <= 0) {
       const note = `left out: instruction files are limited to ${formatSize(limits.totalBytes)} in all`;
       info.notes.push(note);
-      out.warnings.push(`${file}: ${note}`);
-      out.files.push({
-        path: file,
-        content: `[… ${note}; read the file if you need it]`,
-        ...(importer ? { importedBy: importer } : {}),
-      });
+      leftOut.push(file);
+      // A file of imports could name thousands of files: only the first few get a line in the prompt.
+      if (leftOut.length <= MAX_LEFT_OUT_LINES) {
+        out.files.push({
+          path: file,
+          content: `[… ${note}; read the file if you need it]`,
+          ...(importer ? { importedBy: importer } : {}),
+        });
+      }
       return;
     }
     let content = read.text.replace(/\r\n?/g, '\n').trim();
@@ -166,7 +173,7 @@ export function loadInstructionFiles(
   };
 
   const imports = (text: string, file: string, info: InstructionFileInfo) => {
-    const found: Array<{ token: string; path: string }> = [];
+    const found = new Map<string, { token: string; path: string }>();
     for (const raw of importTokens(text)) {
       const target = resolveImport(raw, file, sources.home);
       if (target === undefined) {
@@ -176,9 +183,9 @@ export function loadInstructionFiles(
           info.notes.push(`@${withoutTrailingPunctuation(raw)} is not imported: no such file`);
         continue;
       }
-      if (!found.some((entry) => entry.path === target.path)) found.push(target);
+      if (!found.has(target.path)) found.set(target.path, target);
     }
-    return found;
+    return found.values();
   };
 
   const user = firstFile([
@@ -189,6 +196,10 @@ export function loadInstructionFiles(
   for (const dir of levels(root, path.resolve(sources.cwd))) {
     const file = firstFile([path.join(dir, 'AGENTS.md'), path.join(dir, 'CLAUDE.md')]);
     if (file) visit(file, 'project', []);
+  }
+  if (leftOut.length > 0) {
+    const shown = leftOut.slice(0, 3).join(', ') + (leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : '');
+    out.warnings.push(`instruction files left out, over the ${formatSize(limits.totalBytes)} budget: ${shown}`);
   }
   return out;
 }

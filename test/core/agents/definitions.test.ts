@@ -9,7 +9,7 @@ import {
   loadDefinitions,
   parseDefinition,
 } from '../../../src/core/agents/definitions.js';
-import { MAX_AGENT_FILES, MAX_AGENT_FILE_BYTES, MAX_AGENT_FOLDER_DEPTH } from '../../../src/core/agents/definition-files.js';
+import { MAX_AGENT_FILES, MAX_AGENT_FILE_BYTES, MAX_AGENT_FOLDER_BYTES, MAX_AGENT_FOLDER_DEPTH } from '../../../src/core/agents/definition-files.js';
 
 let root: string;
 let dirs: { user: string; project: string; claudeUser: string; claudeProject: string };
@@ -514,6 +514,18 @@ describe('folders of agents', () => {
     expect(warnings).toEqual([
       `${dirs.project}: more than ${MAX_AGENT_FILES} agent files; the rest (from ${join(dirs.project, `a${String(MAX_AGENT_FILES).padStart(5, '0')}.md`)} on) are not read`,
     ]);
+  });
+
+  it(`stops reading a folder past ${MAX_AGENT_FOLDER_BYTES / 1024 / 1024} MB of agent files and says so`, () => {
+    const body = 'y'.repeat(MAX_AGENT_FILE_BYTES - 1000);
+    const count = Math.ceil(MAX_AGENT_FOLDER_BYTES / body.length) + 2;
+    for (let i = 0; i < count; i += 1) write(dirs.project, `b${String(i).padStart(3, '0')}.md`, agentFile(`b${i}`, '', body));
+    const { definitions, warnings } = load();
+    const read = Math.ceil(MAX_AGENT_FOLDER_BYTES / (body.length + 60));
+    expect(definitions.size).toBeLessThan(2 + count);
+    expect(definitions.size).toBeGreaterThanOrEqual(2 + read - 1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^${dirs.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its agent files pass 8 MB; the rest \\(from .*b\\d{3}\\.md on\\) are not read$`));
   });
 
   it('skips README.md and its kin without front matter, but not a lowercase file without it', () => {

@@ -265,7 +265,26 @@ describe('budgets', () => {
       [80, true],
       [9, false],
     ]);
-    expect(loaded.warnings).toEqual([`${own}: left out: instruction files are limited to 150 B in all`]);
+    expect(loaded.warnings).toEqual([`instruction files left out, over the 150 B budget: ${own}`]);
+  });
+
+  it('gives at most 10 left-out files a line in the prompt, and says so once', () => {
+    const { repo, sources } = layout();
+    const names = Array.from({ length: 30 }, (_, i) => `f${String(i).padStart(2, '0')}.md`);
+    const imports = names.map((n) => `@${n}`).join(' ');
+    write(path.join(repo, 'AGENTS.md'), imports);
+    for (const name of names) write(path.join(repo, name), 'x'.repeat(10));
+    // The importing file takes the whole budget: every import is left out.
+    const loaded = loadInstructionFiles(sources(repo), { perFileBytes: 1000, totalBytes: imports.length, importDepth: 5 });
+    expect(loaded.files).toHaveLength(1 + 10);
+    expect(loaded.files.slice(1).every((f) => f.content.startsWith('[… left out'))).toBe(true);
+    expect(loaded.info.filter((i) => i.notes.some((n) => n.startsWith('left out')))).toHaveLength(30);
+    expect(loaded.warnings).toEqual([
+      `instruction files left out, over the ${imports.length} B budget: ${names
+        .slice(0, 3)
+        .map((n) => path.join(repo, n))
+        .join(', ')} and 27 more`,
+    ]);
   });
 
   it('reads the head of a huge file only', () => {
