@@ -62,7 +62,11 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   if (format === 'stream-json') {
     emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
   }
-  for (const warning of opened.warnings) io.stderr.write(say.warn(warning));
+  for (const warning of opened.warnings) {
+    // stderr for people; in stream-json also a line for the program reading stdout.
+    io.stderr.write(say.warn(warning));
+    if (format === 'stream-json') emit({ type: 'system', subtype: 'warning', message: warning });
+  }
 
   // The session's one stream: turn and job events in the order they happened.
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {

@@ -5,7 +5,7 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
-import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
+import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
 
@@ -30,8 +30,8 @@ export interface ChildRunDeps {
   maxTokens: number;
   workspace: Workspace;
   limits?: Partial<Limits>;
-  /** A permission gate labelled with the job id (approvals name the job). */
-  gateFor?: (jobId: string) => ToolGate;
+  /** A permission gate labelled with the job id (approvals name the job), within the definition's `permissions`. */
+  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
   /** The clock the duration limit is measured with (tests pass a fake). */
@@ -68,7 +68,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
         context,
         {
           stream: deps.stream,
-          model: definition.model === 'inherit' ? deps.model : definition.model,
+          model: childModel(definition, deps.model),
           maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.
           limits: {
@@ -76,7 +76,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
             maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
             maxDuration: limits.maxDuration - (now() - startedAt),
           },
-          gate: deps.gateFor?.(request.id),
+          gate: deps.gateFor?.(request.id, definition),
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
@@ -129,12 +129,22 @@ function typedSystem(definition: AgentDefinition, shared: string | undefined): s
   return shared ? `${base}\n\n${shared}` : base;
 }
 
-/** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */
+/**
+ * allowlist ∩ registry − disallowed − agent_*; read_result always comes along. A definition
+ * in plan mode (`permissionMode: plan`) keeps only the read-only tools, whatever it lists.
+ */
 export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
   const allowed = new Set(definition.tools ?? DEFAULT_READ_ONLY_TOOLS);
   allowed.add('read_result');
   const disallowed = new Set(definition.disallowedTools);
-  return parent.filter((tool) => allowed.has(tool.name) && !disallowed.has(tool.name) && !tool.name.startsWith('agent_'));
+  const readOnlyOnly = definition.permissions?.mode === 'plan';
+  return parent.filter(
+    (tool) =>
+      allowed.has(tool.name) &&
+      !disallowed.has(tool.name) &&
+      !tool.name.startsWith('agent_') &&
+      (!readOnlyOnly || tool.kind === 'read-only'),
+  );
 }
 
 /** The child's one user message. */

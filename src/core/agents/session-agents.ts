@@ -31,7 +31,8 @@ export interface SessionAgentsOptions {
   config: AgentLimitsConfig;
   ledger: SessionLedger;
   emit: (event: JobEvent) => void;
-  gateFor?: (jobId: string) => ToolGate;
+  /** The gate a job's tool calls pass: labelled with its id, within its definition's `permissions`. */
+  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
@@ -41,7 +42,8 @@ import {
   newestSessionFor,
 } from './store.js';
 import { repairHistory } from './repair-history.js';
-import { buildSystemPrompt, childContextPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
+import { type InstructionFileInfo, loadInstructionFiles } from './instruction-files.js';
+import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
 /** What a front end asks for; every field maps to a flag or is injected by tests. */
@@ -91,6 +93,8 @@ export interface OpenedSession {
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
   storedJobs: StoredJob[];
+  /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
+  instructionFiles: InstructionFileInfo[];
   close(): Promise<void>;
 }
 
@@ -165,6 +169,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     projectDir: project.agentsDir,
     // Claude Code's own agent folders, the user's then the project's, so existing agents work unchanged.
     claudeDirs: [...(setup.env.HOME ? [path.join(setup.env.HOME, '.claude', 'agents')] : []), project.claudeAgentsDir],
+    projectRoot: setup.cwd,
   });
   warnings.push(...definitionWarnings);
   if (setup.agentsJson !== undefined) {
@@ -174,9 +179,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   }
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
-  // Read once: the parent's prompt is built from them, and typed children get the same facts and instructions.
+  // Read once: the parent's prompt is built from them (byte-stable for the session; a resumed one
+  // keeps its stored prompt), and typed children get the same facts and instructions.
   const facts = environmentFacts(setup.cwd);
-  const instructions = readInstructionFiles([home.userAgentsMd, project.agentsMd]);
+  const loaded = loadInstructionFiles({ cwd: setup.cwd, outriderHome: home.home, home: setup.env.HOME || undefined });
+  const instructions = resumed?.system ? { files: loaded.files, info: resumed.instructionFiles, warnings: [] } : loaded;
+  warnings.push(...instructions.warnings);
   let session: Session | undefined = undefined;
   const agents = createSessionAgents({
     definitions,
@@ -188,7 +196,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     config: { ...settings.agents },
     ledger,
     emit: broadcast,
-    gateFor: (jobId) => toolGate(gate, workspace, jobId),
+    gateFor: (jobId, definition) =>
+      childGate({ session: gate, workspace, jobId, definition, approver: setup.approver, headless: setup.headless }),
     limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
@@ -202,7 +211,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage) => costOf(usage, info),
-    sharedContext: childContextPrompt(facts, instructions),
+    sharedContext: childContextPrompt(facts, loaded.files),
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
@@ -212,13 +221,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (resumed) agents.manager.restore(resumed.storedJobs);
   const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
 
-  const system = resumed?.system ?? buildSystemPrompt(facts, instructions);
+  const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
     paths.transcript,
     { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
     { env: setup.env },
   );
-  if (!resumed) transcript.event('system_prompt', { system });
+  if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
@@ -285,6 +294,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     costOf: (usage) => costOf(usage, info),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
+    instructionFiles: instructions.info,
     close: () => agents.manager.close(),
   };
 }
@@ -308,9 +318,12 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   }
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
-  const system = (systemEvent?.data as { system?: string } | undefined)?.system;
+  const stored = systemEvent?.data as { system?: string; instructionFiles?: InstructionFileInfo[] } | undefined;
+  const system = stored?.system;
+  // Sessions written before the list was stored show none.
+  const instructionFiles = Array.isArray(stored?.instructionFiles) ? stored.instructionFiles : [];
   // Before the first request: the file may hold anything (a crash, a hand edit, another version).
   const { history, warnings: repairs } = repairHistory(read.history);
   const warnings = [...read.warnings, ...repairs];
-  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
+  return { id: summary.id, history, warnings, system, instructionFiles, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
 }

@@ -1,5 +1,7 @@
 import { useCallback } from 'react';
 import { JobError } from '../../core/agents/job-manager.js';
+import type { InstructionFileInfo } from '../../core/session/instruction-files.js';
+import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
@@ -51,6 +53,8 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
           const { rows, total } = session.costs();
           return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total) });
         }
+        case 'memory':
+          return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
         case 'quit':
           return quit();
         case 'usage':
@@ -67,4 +71,13 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
   );
 
   return { run, stopJobs };
+}
+
+/** /memory: one line per instruction file in the prompt, with what of it is there and why not all. */
+function memoryLines(files: readonly InstructionFileInfo[]): string[] {
+  if (files.length === 0) return ['no instruction files: AGENTS.md (or CLAUDE.md) from the repository root down to here, ~/.outrider/AGENTS.md'];
+  // The notes say when a file is cut or left out; the size is the file's own.
+  return files.map((file) =>
+    [`${file.path}  ${formatSize(file.size)}`, ...(file.importedBy ? [`imported by ${file.importedBy}`] : []), ...file.notes].join(' · '),
+  );
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '../../../src/core/agents/child-run.js';
 import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
-import type { AgentDefinition } from '../../../src/core/agents/definitions.js';
+import { ALL_TOOLS, type AgentDefinition, childModel } from '../../../src/core/agents/definitions.js';
 import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -158,5 +158,45 @@ describe('child runs', () => {
     const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^Tool "bash" is not available/);
+  });
+
+  it('a definition in plan mode keeps only read-only tools, whatever it lists (a Claude reviewer without tools:)', () => {
+    const reviewer = custom({ tools: [...ALL_TOOLS], permissions: { mode: 'plan', ask: true, asWritten: 'plan' } });
+    expect(childTools(parentTools, reviewer).names()).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
+    const accepting = custom({ tools: [...ALL_TOOLS], permissions: { mode: 'accept-edits', ask: true, asWritten: 'acceptEdits' } });
+    expect(childTools(parentTools, accepting).names()).toEqual([...ALL_TOOLS]);
+  });
+
+  it('a plan-mode child that calls write_file gets an error result and writes nothing', async () => {
+    const reviewer = custom({ name: 'reviewer', tools: [...ALL_TOOLS], permissions: { mode: 'plan', ask: true, asWritten: 'plan' } });
+    const { outcome, stream } = runChild(
+      [{ toolCalls: [{ name: 'write_file', args: { path: 'pwned.txt', content: 'x' } }] }, { text: 'reviewed' }],
+      { extra: [reviewer], request: { definition: 'reviewer' } },
+    );
+    expect(await outcome).toMatchObject({ status: 'done', text: 'reviewed' });
+    expect(stream.requests[0]!.tools.map((t) => t.name)).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
+    const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Tool "write_file" is not available/);
+    expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
+  });
+
+  it('runs a Claude model alias on the parent model, and a model id as written', async () => {
+    for (const [model, sent] of [['sonnet', 'parent-model'], ['OPUS', 'parent-model'], ['sonnet[1m]', 'parent-model'], ['inherit', 'parent-model'], ['gpt-5-mini', 'gpt-5-mini']]) {
+      const { outcome, stream } = runChild([{ text: 'ok' }], { extra: [custom({ model })], request: { definition: 'custom' } });
+      await outcome;
+      expect(stream.requests[0]!.model).toBe(sent);
+    }
+    expect(childModel({ model: 'haiku' }, 'claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
+  });
+
+  it("takes a definition's maxTurns over the default of 10", async () => {
+    const long = custom({ maxTurns: 12 });
+    const { outcome, stream } = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), {
+      extra: [long],
+      request: { definition: 'custom' },
+    });
+    expect((await outcome).error).toBe('reached the limit of 12 turns');
+    expect(stream.requests).toHaveLength(12);
   });
 });

@@ -8,7 +8,7 @@ describe('--agents', () => {
     );
     expect(warnings).toEqual([]);
     expect(definitions).toEqual([
-      expect.objectContaining({ name: 'reviewer', description: 'Reviews diffs: strictly.', systemPrompt: 'You review code.', tools: ['read_file', 'grep'], model: 'inherit' }),
+      expect.objectContaining({ name: 'reviewer', description: 'Reviews diffs: strictly.', systemPrompt: 'You review code.', tools: ['read_file', 'grep'], model: 'sonnet' }),
     ]);
   });
 

@@ -39,7 +39,7 @@ describe('the JavaScript grep', () => {
       { pattern: EVIL, path: 'evil' },
       { workspace },
     );
-    await waitFor(() => clock.pending() === 1, 'the deadline to be set');
+    await until(() => clock.pending() === 1, { what: 'the deadline to be set' });
     clock.advance(JS_GREP_DEADLINE_MS - 1);
     await settle();
     expect(clock.pending()).toBe(1);
