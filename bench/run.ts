@@ -14,6 +14,7 @@ import { againstFigures } from './figures/against.js';
 import { compileCacheFigures } from './figures/compile-cache.js';
 import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from './figures/growth.js';
 import { loopFigures } from './figures/loop.js';
+import { prototypeFigures } from './figures/prototypes.js';
 import { startFigures } from './figures/start.js';
 import type { BenchContext, FigureGroup } from './lib/context.js';
 import { cleanupFixtures } from './lib/fixtures.js';
@@ -31,7 +32,10 @@ const GROUPS: Record<string, FigureGroup> = {
   agents32: manyAgentsFigures,
   compaction: compactionFigures,
   'compile-cache': compileCacheFigures,
+  // Not in the default run: ideas measured before they land.
+  prototypes: prototypeFigures,
 };
+const OPT_IN = new Set(['prototypes']);
 
 /** Node 24 LTS, fetched by `node bench/fetch-node.mjs` into bench/.node/ (ignored by git). */
 const NODE_24 = path.join(REPO, 'bench/.node/node_modules/node/bin/node');
@@ -102,7 +106,7 @@ async function main(args: string[]): Promise<void> {
         continue;
       }
       for (const [name, group] of Object.entries(GROUPS)) {
-        if (only && !only.includes(name)) continue;
+        if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
         figures.push(...(await group(ctx)));
       }
     }

@@ -17,7 +17,7 @@ export function loopRunners(
   provider: Provider,
   files: string[],
   dir: string,
-  options: { state: string; extraArgs?: string[]; env?: Record<string, string>; bin?: string },
+  options: { state: string; extraArgs?: string[]; env?: Record<string, string>; bin?: string; nodeArgs?: string[] },
 ) {
   const outrider = async (env: Record<string, string> = {}, bin = options.bin ?? BIN): Promise<Run> => {
     ctx.mock.reset();
@@ -25,7 +25,7 @@ export function loopRunners(
     const run = await runOk(
       {
         node: ctx.node,
-        args: [bin, '-p', PROMPT, '--output-format', 'json', '--provider', provider, ...(options.extraArgs ?? [])],
+        args: [...(options.nodeArgs ?? []), bin, '-p', PROMPT, '--output-format', 'json', '--provider', provider, ...(options.extraArgs ?? [])],
         cwd: dir,
         env: { ...outriderEnv(ctx.mock, provider, options.state), ...options.env, ...env },
         probe: true,
