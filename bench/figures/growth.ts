@@ -36,7 +36,7 @@ export async function longLoopFigures(ctx: BenchContext): Promise<Figure[]> {
 
 async function worker<T>(ctx: BenchContext, args: string[]): Promise<T> {
   const run = await runOk(
-    { node: ctx.node, args: [path.join(REPO, 'bench/.run.mjs'), '--worker', ...args] },
+    { node: ctx.node, args: ['--expose-gc', path.join(REPO, 'bench/.run.mjs'), '--worker', ...args] },
     `bench worker ${args.join(' ')}`,
   );
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T;
@@ -60,7 +60,7 @@ export async function ownCpuFigures(ctx: BenchContext): Promise<Figure[]> {
       value: pairedRatio(pairs.a, pairs.b),
       target: 2,
       samples: { outrider: pairs.a, reference: pairs.b },
-      note: 'in process, fake model: history conversion included, request serialization and HTTP excluded; median of 5 warm turns of 10 steps',
+      note: 'in process, fake model: history conversion included, request serialization and HTTP excluded; median of 9 warm turns of 10 steps, each after a full collection',
     },
   ];
 }

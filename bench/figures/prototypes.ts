@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import type { BenchContext } from '../lib/context.js';
-import { home, project } from '../lib/fixtures.js';
-import { REPO, type Run } from '../lib/processes.js';
-import { median, pairedRatio } from '../lib/stats.js';
+import { home, outriderEnv, project } from '../lib/fixtures.js';
+import { BIN, REPO, type Run, runOk } from '../lib/processes.js';
+import { interleave, median, pairedDifference, pairedRatio } from '../lib/stats.js';
 import type { Figure } from '../lib/table.js';
 import { loopRunners } from './loop.js';
+import { bareNode } from './start.js';
 
 export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -73,5 +74,31 @@ export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
       );
     }
   }
+
+  ctx.log('prototype http-fetch: first request');
+  const state = home('proto-start');
+  const firstRequest = async () => {
+    ctx.mock.reset();
+    ctx.mock.script({ text: 'Hello.' });
+    const run = await runOk(
+      { node: ctx.node, args: [...preload, BIN, '-p', 'say hello'], cwd: dir, env: outriderEnv(ctx.mock, 'anthropic', state) },
+      'outrider -p',
+    );
+    return ctx.mock.requests[0]!.receivedAt - run.spawnedAt;
+  };
+  const first = await interleave(ctx.pairs * 2, firstRequest, bareNode(ctx), { warmup: 2 });
+  figures.push({
+    id: 'proto.http-fetch.first-request',
+    name: 'http-fetch prototype: first request reaches the model',
+    node: ctx.nodeVersion,
+    outrider: median(first.a),
+    reference: median(first.b),
+    referenceLabel: 'node -e 0',
+    unit: 'ms',
+    comparison: 'difference',
+    value: pairedDifference(first.a, first.b),
+    target: 60,
+    samples: { outrider: first.a, reference: first.b },
+  });
   return figures;
 }
