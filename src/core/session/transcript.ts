@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../providers/types.js';
@@ -51,15 +51,27 @@ export interface TranscriptWriterOptions {
   now?: () => Date;
 }
 
+/** Closes the file of a writer nobody closed once it is collected (a sub-agent's, dropped at its end). */
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
 /**
  * Appends records to a JSONL transcript, one synchronous write per line, so a crash
- * loses at most the record being written. Opening an existing transcript (a resumed
+ * loses at most the record being written. The file is opened once, for appending, on the
+ * first write (a failed open is retried by the next one) and stays open until `close()`:
+ * a record costs one write, never a rewrite. Opening an existing transcript (a resumed
  * session) appends to it without a second meta line.
  */
 export class TranscriptWriter {
   readonly meta: TranscriptMeta;
   private readonly env: NodeJS.ProcessEnv;
   private readonly now: () => Date;
+  private fd: number | undefined;
 
   constructor(
     readonly path: string,
@@ -74,7 +86,7 @@ export class TranscriptWriter {
       const ending = lastByte(this.path);
       if (ending === undefined) this.write(this.meta);
       // A line cut by a crash must stay alone on its line, or the next record would be glued to it.
-      else if (ending !== '\n') appendFileSync(this.path, '\n');
+      else if (ending !== '\n') this.writeText('\n');
     });
   }
 
@@ -94,12 +106,32 @@ export class TranscriptWriter {
     this.guard(() => this.write(data === undefined ? { type: 'event', name, at } : { type: 'event', name, data, at }));
   }
 
+  /** Closes the file; a later record opens it again. */
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    unclosed.unregister(this);
+    this.guard(() => closeSync(fd));
+  }
+
   private at(): string {
     return this.now().toISOString();
   }
 
   private write(record: TranscriptRecord): void {
-    appendFileSync(this.path, `${redactSecrets(JSON.stringify(record), this.env)}\n`, { mode: 0o600 });
+    this.writeText(`${redactSecrets(JSON.stringify(record), this.env)}\n`);
+  }
+
+  private writeText(text: string): void {
+    if (this.fd === undefined) {
+      // O_APPEND: every write lands at the end, whoever else appended since.
+      this.fd = openSync(this.path, 'a', 0o600);
+      unclosed.register(this, this.fd, this);
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done);
   }
 
   private guard(action: () => void): void {
