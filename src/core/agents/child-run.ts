@@ -5,6 +5,7 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
@@ -125,12 +126,11 @@ function typedSystem(definition: AgentDefinition): string {
   return `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
 }
 
-/** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */
+/** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. Entries may be patterns (`mcp__github__*`). */
 export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
-  const allowed = new Set(definition.tools ?? DEFAULT_READ_ONLY_TOOLS);
-  allowed.add('read_result');
-  const disallowed = new Set(definition.disallowedTools);
-  return parent.filter((tool) => allowed.has(tool.name) && !disallowed.has(tool.name) && !tool.name.startsWith('agent_'));
+  const allowed = toolNameMatcher([...(definition.tools ?? DEFAULT_READ_ONLY_TOOLS), 'read_result']);
+  const disallowed = toolNameMatcher(definition.disallowedTools);
+  return parent.filter((tool) => allowed(tool.name) && !disallowed(tool.name) && !tool.name.startsWith('agent_'));
 }
 
 /** The child's one user message. */

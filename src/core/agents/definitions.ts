@@ -48,6 +48,9 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze
   NotebookRead: 'read_file',
 });
 
+/** Every MCP tool's name starts so (`mcp__<server>__<tool>`), as in Claude Code. */
+const MCP_PREFIX = 'mcp__';
+
 /** Claude Code's model tiers: they do not name any of our models, so they mean "the parent's model". */
 const CLAUDE_MODEL_ALIASES: readonly string[] = Object.freeze(['sonnet', 'opus', 'haiku', 'inherit']);
 
@@ -229,7 +232,8 @@ function resolveTools(names: string[], source: FileSource, known: readonly strin
   const dropped: string[] = [];
   for (const name of names) {
     const claudeName = source === 'claude' && Object.hasOwn(CLAUDE_TOOL_NAMES, name) ? CLAUDE_TOOL_NAMES[name] : undefined;
-    const tool = claudeName ?? (known.includes(name) ? name : undefined);
+    // MCP tools are not known when definitions load (servers start later): `mcp__…` names and patterns are kept.
+    const tool = claudeName ?? (known.includes(name) || name.startsWith(MCP_PREFIX) ? name : undefined);
     if (tool === undefined) dropped.push(name);
     else if (!kept.includes(tool)) kept.push(tool);
   }
