@@ -20,6 +20,7 @@ export function sessionSetupFromCli(
     env: context.env,
     headless: context.headless,
     ...(options.trust ? { trustProject: true } : {}),
+    ...(options.mcpConfig?.length ? { mcpConfig: options.mcpConfig } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),
