@@ -200,17 +200,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (resumed) agents.manager.restore(resumed.storedJobs);
   const coreTools = [...baseTools.all(), ...agents.tools];
 
-  // MCP servers start now, all at once. The TUI opens meanwhile and their tools join between
-  // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
-  const mcp: SessionMcp | undefined = mcpSpecs.length
-    ? startSessionMcp({ specs: mcpSpecs, settings, env: setup.env, cwd: setup.cwd, events, childPool: baseTools })
-    : undefined;
-  if (mcp && setup.headless) {
-    await mcp.ready();
-    warnings.push(...failureWarnings(mcp.statuses()));
-  }
-  const tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
-
   const system =
     resumed?.system ??
     buildSystemPrompt(environmentFacts(setup.cwd), readInstructionFiles([home.userAgentsMd, project.agentsMd]));
@@ -220,6 +209,17 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { env: setup.env },
   );
   if (!resumed) transcript.event('system_prompt', { system });
+
+  // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
+  // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
+  const mcp: SessionMcp | undefined = mcpSpecs.length
+    ? startSessionMcp({ specs: mcpSpecs, settings, env: setup.env, cwd: setup.cwd, events, childPool: baseTools })
+    : undefined;
+  if (mcp && setup.headless) {
+    await mcp.ready();
+    warnings.push(...failureWarnings(mcp.statuses()));
+  }
+  const tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
