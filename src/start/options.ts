@@ -16,6 +16,7 @@ export interface CliOptions {
   resume?: string | boolean;
   addDir?: string[];
   trust?: boolean;
+  mcpConfig?: string[];
   maxAgents?: number;
   waitAgents: boolean;
   maxBudgetTokens?: number;

@@ -22,6 +22,7 @@ export function sessionSetupFromCli(
     headless: context.headless,
     ...(options.trust ? { trustProject: true } : {}),
     ...(options.agents !== undefined ? { agentsJson: options.agents } : {}),
+    ...(options.mcpConfig?.length ? { mcpConfig: options.mcpConfig } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),

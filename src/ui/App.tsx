@@ -21,6 +21,7 @@ import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
+import { mcpSegment } from './state/mcp.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
@@ -90,6 +91,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     runner,
     say,
     openAgents: () => setView('agents'),
+    mcpServers: () => store.snapshot().mcp,
     quit,
   });
 
@@ -179,7 +181,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
           width={width}
         />
       )}
-      <Footer model={session.model} contextTokens={state.contextTokens} jobs={allJobs.map((v) => v.job)} now={now} width={width} message={message} />
+      <Footer model={session.model} contextTokens={state.contextTokens} jobs={allJobs.map((v) => v.job)} now={now} width={width} message={message} mcp={mcpSegment(state.mcp)} />
     </Box>
   );
 }

@@ -6,6 +6,7 @@ export type SlashCommand =
   | { name: 'compact' }
   | { name: 'cost' }
   | { name: 'memory' }
+  | { name: 'mcp' }
   | { name: 'quit' }
   /** Known command, wrong arguments: `message` says how to call it. */
   | { name: 'usage'; message: string }
@@ -19,6 +20,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
   { usage: '/memory', does: 'the instruction files in the prompt (AGENTS.md, CLAUDE.md, imports) and their sizes' },
+  { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -40,6 +42,8 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'cost' };
     case 'memory':
       return { name: 'memory' };
+    case 'mcp':
+      return { name: 'mcp' };
     case 'quit':
     case 'exit':
       return { name: 'quit' };

@@ -5,6 +5,7 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
@@ -130,18 +131,18 @@ function typedSystem(definition: AgentDefinition, shared: string | undefined): s
 }
 
 /**
- * allowlist ∩ registry − disallowed − agent_*; read_result always comes along. A definition
- * in plan mode (`permissionMode: plan`) keeps only the read-only tools, whatever it lists.
+ * allowlist ∩ registry − disallowed − agent_*; read_result always comes along. Entries may be
+ * patterns (`mcp__github__*`). A definition in plan mode (`permissionMode: plan`) keeps only the
+ * read-only tools, whatever it lists.
  */
 export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
-  const allowed = new Set(definition.tools ?? DEFAULT_READ_ONLY_TOOLS);
-  allowed.add('read_result');
-  const disallowed = new Set(definition.disallowedTools);
+  const allowed = toolNameMatcher([...(definition.tools ?? DEFAULT_READ_ONLY_TOOLS), 'read_result']);
+  const disallowed = toolNameMatcher(definition.disallowedTools);
   const readOnlyOnly = definition.permissions?.mode === 'plan';
   return parent.filter(
     (tool) =>
-      allowed.has(tool.name) &&
-      !disallowed.has(tool.name) &&
+      allowed(tool.name) &&
+      !disallowed(tool.name) &&
       !tool.name.startsWith('agent_') &&
       (!readOnlyOnly || tool.kind === 'read-only'),
   );

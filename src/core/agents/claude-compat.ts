@@ -73,7 +73,6 @@ const isAgentTool = (base: string) => base === 'Agent' || base === 'Task';
 export function claudeAllowed(name: string): { tool: string } | { reason: string } {
   const { base, pattern } = splitPattern(name);
   if (isAgentTool(base)) return { reason: 'sub-agents cannot start sub-agents' };
-  if (base.startsWith('mcp__')) return { reason: 'outrider has no MCP tools' };
   const tool = Object.hasOwn(CLAUDE_TOOL_NAMES, base) ? CLAUDE_TOOL_NAMES[base] : undefined;
   if (tool === undefined) return { reason: 'no outrider equivalent' };
   // Granting all of bash for `Bash(git diff:*)` would give more than the file asks for.
@@ -88,7 +87,9 @@ export function claudeAllowed(name: string): { tool: string } | { reason: string
  */
 export function claudeDenied(name: string): { tool?: string; note?: string } {
   const { base, pattern } = splitPattern(name);
-  if (isAgentTool(base) || base.startsWith('mcp__') || CLAUDE_ONLY_TOOLS.has(base)) return {};
+  // An MCP tool (or pattern) is removed by its own name: the child's filter matches patterns.
+  if (base.startsWith('mcp__')) return { tool: name };
+  if (isAgentTool(base) || CLAUDE_ONLY_TOOLS.has(base)) return {};
   const tool = Object.hasOwn(CLAUDE_TOOL_NAMES, base) ? CLAUDE_TOOL_NAMES[base] : undefined;
   if (tool === undefined) return { note: `${JSON.stringify(name)} is not a Claude Code tool; nothing removed` };
   if (pattern !== undefined)

@@ -278,6 +278,11 @@ function allowedTools(names: string[], source: FileSource, known: readonly strin
   const dropped = new Map<string, string[]>();
   const drop = (reason: string, name: string) => dropped.set(reason, [...(dropped.get(reason) ?? []), name]);
   for (const name of names) {
+    // MCP tools are not known when definitions load (servers start later): `mcp__…` names and patterns are kept.
+    if (name.startsWith('mcp__')) {
+      if (!kept.includes(name)) kept.push(name);
+      continue;
+    }
     const claude = source === 'claude' && !known.includes(name) ? claudeAllowed(name) : undefined;
     const tool = claude ? ('tool' in claude ? claude.tool : undefined) : known.includes(name) ? name : undefined;
     if (tool !== undefined) {

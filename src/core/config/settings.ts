@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import { parseJsonc } from './jsonc.js';
+import { mcpServersSchema } from './mcp-servers.js';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
 
@@ -48,6 +50,22 @@ const agentsShape = {
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
 };
 
+const mcpShape = {
+  /** How long a server may take to start and list its tools. */
+  startupTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  /** How long one tool call may run. */
+  toolTimeoutMs: wholeNumber({ min: 1 }).optional(),
+};
+
+const permissionsShape = {
+  /** Tool name patterns (picomatch) that run without asking where the mode would ask: `mcp__github__*`. */
+  allow: z
+    .array(z.string({ error: 'a tool name or pattern (a string)' }), { error: 'a list of tool names or patterns such as ["mcp__github__*"]' })
+    .optional(),
+  /** Believe an MCP tool's own `readOnlyHint`: such a tool then runs without asking, like read_file. */
+  mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
+};
+
 const settingsShape = {
   provider: oneOf(['anthropic', 'openai']).optional(),
   model: z.string({ error: 'a model id (a string)' }).min(1, { error: 'a model id (a non-empty string)' }).optional(),
@@ -73,6 +91,9 @@ const settingsShape = {
   // trust unless it is stricter than the user's (SETTING_TRUST below).
   sandbox: oneOf(['read-only', 'workspace-write', 'off']).optional(),
   sandboxNetwork: z.boolean({ error: 'true or false' }).optional(),
+  mcpServers: mcpServersSchema.optional(),
+  mcp: z.object(mcpShape, { error: 'an object such as { "toolTimeoutMs": 120000 }' }).strict().optional(),
+  permissions: z.object(permissionsShape, { error: 'an object such as { "allow": ["mcp__github__*"] }' }).strict().optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
@@ -84,6 +105,11 @@ export type Settings = z.infer<typeof settingsSchema>;
 /** One model's figures as settings may give them; prices per million tokens. */
 export type ModelSettings = NonNullable<Settings['models']>[string];
 export type AgentSettings = NonNullable<Settings['agents']>;
+export type McpSettings = NonNullable<Settings['mcp']>;
+export type PermissionSettings = NonNullable<Settings['permissions']>;
+
+/** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -163,6 +189,20 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   wakeOnComplete: { kind: 'free' },
   models: { kind: 'free' },
   agents: { kind: 'free' },
+  mcpServers: {
+    kind: 'guarded',
+    why: 'starts these programs (MCP servers) with your environment, or connects to these servers',
+    within: (project, user) =>
+      Object.entries(project).every(([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry)),
+  },
+  mcp: { kind: 'free' },
+  permissions: {
+    kind: 'guarded',
+    why: 'lets these tools run without asking you',
+    within: (project, user) =>
+      (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
+      (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
+  },
 };
 
 /** Sandbox modes from the loosest to the strictest. */
@@ -238,7 +278,7 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
-      if (key === 'models' || key === 'agents') {
+      if (MERGED_BY_ENTRY.has(key)) {
         const own = Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined));
         merged[key] = { ...(merged[key] as object | undefined), ...structuredClone(own) };
       } else {
@@ -261,6 +301,8 @@ function readSettingsFile(file: string): string | undefined {
 function knownKeysAt(path: PropertyKey[]): string[] {
   if (path[0] === 'agents') return Object.keys(agentsShape);
   if (path[0] === 'models') return Object.keys(modelEntryShape);
+  if (path[0] === 'mcp') return Object.keys(mcpShape);
+  if (path[0] === 'permissions') return Object.keys(permissionsShape);
   return Object.keys(settingsShape);
 }
 

@@ -8,9 +8,12 @@ import { type SessionAgents, createSessionAgents } from '../agents/session-agent
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
+import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { Limits } from '../loop/limits.js';
+import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
+import type { McpServerStatus } from '../mcp/types.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
@@ -57,6 +60,8 @@ export interface SessionSetup {
   review?: SettingsReview;
   /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
   trustProject?: boolean;
+  /** `--mcp-config` values: files (or JSON text) of `{ "mcpServers": … }`, the user's word. */
+  mcpConfig?: string[];
   approver?: Approver;
   /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
   agentsJson?: string;
@@ -95,6 +100,9 @@ export interface OpenedSession {
   storedJobs: StoredJob[];
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
+  /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
+  mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  /** Stops the sub-agents, then closes every MCP server. */
   close(): Promise<void>;
 }
 
@@ -115,9 +123,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const { continue: continueNewest, resume } = setup.flags;
   // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
   const review = setup.review ?? reviewSetup(setup);
-  const { settings, warning } = settingsFromReview(review, { trusted: setup.trustProject });
+  const { settings, warning, mcpJson } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
-  const warnings: string[] = warning ? [warning] : [];
+  const warnings: string[] = [...(warning ? [warning] : []), ...(mcpJson.warning ? [mcpJson.warning] : [])];
+  const mcpSpecs = mcpServerSpecs([
+    { source: 'settings', servers: settings.mcpServers },
+    { source: '.mcp.json', servers: mcpJson.servers },
+    { source: '--mcp-config', servers: setup.mcpConfig?.length ? readMcpConfigArgs(setup.mcpConfig, setup.cwd) : undefined },
+  ]);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
@@ -151,7 +164,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
   const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
-  const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
+  const gate = new ApprovalGate({
+    mode: permissionMode(settings),
+    approver: setup.approver,
+    headless: setup.headless,
+    allow: settings.permissions?.allow,
+  });
   const ledger = new SessionLedger();
 
   const events = new EventStream();
@@ -219,7 +237,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
   if (resumed) agents.manager.restore(resumed.storedJobs);
-  const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
+  const coreTools = [...baseTools.all(), ...agents.tools];
 
   const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
@@ -228,6 +246,17 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { env: setup.env },
   );
   if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
+
+  // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
+  // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
+  const mcp: SessionMcp | undefined = mcpSpecs.length
+    ? startSessionMcp({ specs: mcpSpecs, settings, env: setup.env, cwd: setup.cwd, events, childPool: baseTools })
+    : undefined;
+  if (mcp && setup.headless) {
+    await mcp.ready();
+    warnings.push(...failureWarnings(mcp.statuses()));
+  }
+  const tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
@@ -268,6 +297,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     onContextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
     beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
+    ...(mcp ? { toolsForTurn: () => mcp.toolsForTurn(coreTools) } : {}),
   });
 
   return {
@@ -295,7 +325,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
     instructionFiles: instructions.info,
-    close: () => agents.manager.close(),
+    mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
+    close: async () => {
+      await agents.manager.close();
+      await mcp?.close();
+    },
   };
 }
 

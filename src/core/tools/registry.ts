@@ -27,6 +27,13 @@ export class ToolRegistry {
     this.schemaCache = undefined;
   }
 
+  /** Takes a tool out (an MCP server that went away); false when there was none of that name. */
+  remove(name: string): boolean {
+    const removed = this.byName.delete(name);
+    if (removed) this.schemaCache = undefined;
+    return removed;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }

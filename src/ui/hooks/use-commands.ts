@@ -5,6 +5,7 @@ import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
+import { type McpState, mcpLines } from '../state/mcp.js';
 import type { EntryBody } from '../state/transcript.js';
 import type { TurnRunner } from '../state/turn-runner.js';
 import type { UiSession } from '../ui-session.js';
@@ -14,11 +15,13 @@ export interface CommandContext {
   runner: TurnRunner;
   say: (entry: EntryBody) => void;
   openAgents: () => void;
+  /** The MCP servers as the UI state last heard of them. */
+  mcpServers: () => McpState;
   quit: () => void;
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, quit }: CommandContext) {
+export function useCommands({ session, runner, say, openAgents, mcpServers, quit }: CommandContext) {
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -55,6 +58,8 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
         }
         case 'memory':
           return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
+        case 'mcp':
+          return say({ kind: 'block', title: 'MCP servers', lines: mcpLines(mcpServers()) });
         case 'quit':
           return quit();
         case 'usage':
@@ -67,7 +72,7 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
         }
       }
     },
-    [session, runner, say, openAgents, stopJobs, quit],
+    [session, runner, say, openAgents, mcpServers, stopJobs, quit],
   );
 
   return { run, stopJobs };

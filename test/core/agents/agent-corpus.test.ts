@@ -60,9 +60,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   'migration-planner.md': { loads: { maxTurns: 50, tools: ['read_file', 'grep', 'glob'] } },
   'orchestrator.md': {
-    loads: { tools: ['read_file', 'grep'], model: 'opus' },
-    warning:
-      'tools: dropped "Agent(worker, researcher)": sub-agents cannot start sub-agents; "mcp__github__*": outrider has no MCP tools',
+    loads: { tools: ['mcp__github__*', 'read_file', 'grep'], model: 'opus' },
+    warning: 'tools: dropped "Agent(worker, researcher)": sub-agents cannot start sub-agents',
   },
   'focused-worker.md': { loads: { tools: CLAUDE_ALL, disallowedTools: [] } },
   'memory-keeper.md': {

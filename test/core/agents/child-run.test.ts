@@ -89,6 +89,18 @@ describe('child runs', () => {
     expect(names(custom({}))).toEqual(['read_file', 'grep', 'glob', 'list_dir', 'read_result']);
   });
 
+  it('takes MCP tools by name or pattern (mcp__github__*)', () => {
+    const like = (name: string) => ({ ...parentTools.get('read_file')!, name });
+    const registry = new ToolRegistry([like('read_file'), like('mcp__github__search'), like('mcp__github__create'), like('mcp__db__query')]);
+    const names = (def: AgentDefinition) => childTools(registry, def).names();
+    expect(names(custom({ tools: ['read_file', 'mcp__github__*'], disallowedTools: ['mcp__github__create'] }))).toEqual([
+      'read_file',
+      'mcp__github__search',
+    ]);
+    expect(names(custom({ tools: ['mcp__db__query'] }))).toEqual(['mcp__db__query']);
+    expect(names(custom({}))).toEqual(['read_file']);
+  });
+
   it('a call outside the allowlist gets an error naming the available tools, and the child goes on', async () => {
     const { outcome, stream } = runChild([{ toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] }, { text: 'could not write' }]);
     expect((await outcome).status).toBe('done');

@@ -174,14 +174,14 @@ When invoked:
     ]);
   });
 
-  it('reads the lenient descriptions Claude Code accepts (colons, quotes, <example> tags) and drops MCP tools', () => {
+  it('reads the lenient descriptions Claude Code accepts (colons, quotes, <example> tags) and keeps MCP tools', () => {
     const path = write(
       dirs.claudeProject,
       'test-runner.md',
       `---
 name: test-runner
 description: Use this agent when code changes need testing. Examples:\\n\\n<example>\\nContext: The user wrote code.\\nuser: "Run the tests"\\nassistant: "I'll use the test-runner agent"\\n</example>
-tools: Bash, Read, Edit, mcp__github__get_issue
+tools: Bash, Read, Edit, mcp__github__get_issue, mcp__db__*, WebSearch
 ---
 You run tests.`,
     );
@@ -190,9 +190,10 @@ You run tests.`,
       // Claude Code turns the literal \n into line breaks.
       description:
         'Use this agent when code changes need testing. Examples:\n\n<example>\nContext: The user wrote code.\nuser: "Run the tests"\nassistant: "I\'ll use the test-runner agent"\n</example>',
-      tools: ['bash', 'read_file', 'edit_file'],
+      // MCP servers start after definitions load: their names and patterns are kept as written.
+      tools: ['bash', 'read_file', 'edit_file', 'mcp__github__get_issue', 'mcp__db__*'],
     });
-    expect(warnings).toEqual([`${path}: tools: dropped "mcp__github__get_issue": outrider has no MCP tools`]);
+    expect(warnings).toEqual([`${path}: tools: dropped "WebSearch": no outrider equivalent`]);
   });
 
   it('a Claude file without tools: gets every tool, as in Claude Code', () => {
@@ -567,15 +568,17 @@ describe('Claude Code fields', () => {
 
   it('splits a tools string only at top-level commas', () => {
     const result = parse('tools: Read, Agent(worker, researcher), Bash(git diff:*), mcp__github__*, Grep\n');
-    expect(result.definition?.tools).toEqual(['read_file', 'grep']);
+    // An MCP pattern is kept as written: the servers start later, and the child's filter matches it.
+    expect(result.definition?.tools).toEqual(['read_file', 'mcp__github__*', 'grep']);
     expect(result.warnings).toEqual([
-      '/p/x.md: tools: dropped "Agent(worker, researcher)": sub-agents cannot start sub-agents; "Bash(git diff:*)": outrider cannot limit bash to a pattern; "mcp__github__*": outrider has no MCP tools',
+      '/p/x.md: tools: dropped "Agent(worker, researcher)": sub-agents cannot start sub-agents; "Bash(git diff:*)": outrider cannot limit bash to a pattern',
     ]);
   });
 
   it('disallows quietly what outrider lacks anyway, reports a name nobody knows, and removes a tool denied in part', () => {
     expect(parse('disallowedTools: Agent, Task(explore), WebFetch, mcp__slack__post\n')).toMatchObject({
-      definition: { disallowedTools: [] },
+      // An MCP tool is removed by its name when its server is up.
+      definition: { disallowedTools: ['mcp__slack__post'] },
       warnings: [],
     });
     expect(parse('disallowedTools: Bassh, Write\n')).toMatchObject({

@@ -270,7 +270,10 @@ describe('the trust rule of every key', () => {
   it('guards every key whose name says it starts a program, holds a secret, names a server or loosens a sandbox', () => {
     const dangerous = /key|token|secret|password|auth|url|host|endpoint|server|hook|mcp|command|exec|shell|env|sandbox|permission|dir|provider/i;
     // Names that only look dangerous, each with the reason it is not.
-    const lookalikes: Record<string, string> = { maxTokens: 'a limit on output tokens, not a token' };
+    const lookalikes: Record<string, string> = {
+      maxTokens: 'a limit on output tokens, not a token',
+      mcp: 'timeouts of MCP servers and calls; the servers themselves are mcpServers, guarded',
+    };
     const free = Object.entries(SETTING_TRUST)
       .filter(([name, rule]) => dangerous.test(name) && rule.kind === 'free' && !(name in lookalikes))
       .map(([name]) => name);

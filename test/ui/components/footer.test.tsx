@@ -34,4 +34,9 @@ describe('Footer', () => {
     );
     expect(frame(rendered)).toBe('m · ctx 0\npress Ctrl+C again to quit');
   });
+
+  it('shows how many MCP servers are up, after the other segments', async () => {
+    const rendered = await mount(<Footer model="m" contextTokens={0} jobs={[]} now={0} width={100} mcp="mcp 2/3" />);
+    expect(frame(rendered).split('\n')[0]).toBe('m · ctx 0 · mcp 2/3');
+  });
 });
