@@ -38,7 +38,9 @@ await build({
   // jsonc-parser's "main" is a UMD wrapper whose require() calls esbuild cannot follow (the
   // bundle would require ./impl/format at run time and crash); its ES module build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  banner: { js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);",
+  },
   jsx: 'automatic',
   sourcemap: 'linked',
   legalComments: 'none',

@@ -25,7 +25,17 @@ export function loopRunners(
     const run = await runOk(
       {
         node: ctx.node,
-        args: [...(options.nodeArgs ?? []), bin, '-p', PROMPT, '--output-format', 'json', '--provider', provider, ...(options.extraArgs ?? [])],
+        args: [
+          ...(options.nodeArgs ?? []),
+          bin,
+          '-p',
+          PROMPT,
+          '--output-format',
+          'json',
+          '--provider',
+          provider,
+          ...(options.extraArgs ?? []),
+        ],
         cwd: dir,
         env: { ...outriderEnv(ctx.mock, provider, options.state), ...options.env, ...env },
         probe: true,

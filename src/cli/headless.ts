@@ -60,7 +60,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
 
   const { session } = opened;
   if (format === 'stream-json') {
-    emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
+    emit({
+      type: 'system',
+      subtype: 'init',
+      session_id: session.id,
+      model: opened.model,
+      cwd: io.cwd,
+      tools: session.tools.names(),
+    });
   }
   for (const warning of opened.warnings) {
     // stderr for people; in stream-json also a line for the program reading stdout.
@@ -73,7 +80,9 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     if (format === 'stream-json') emit({ seq, ...event });
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
     if (format !== 'stream-json' && event.type === 'retry') {
-      io.stderr.write(say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`));
+      io.stderr.write(
+        say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
+      );
     }
   });
 

@@ -43,7 +43,10 @@ export function sessionSetupFromCli(
 /** One line for an error met before the session could start; a stack only with --debug. */
 export function describeStartupError(error: unknown, debug = false): string {
   const known =
-    error instanceof ConfigError || error instanceof SettingsError || error instanceof SessionLookupError || error instanceof AgentsFlagError;
+    error instanceof ConfigError ||
+    error instanceof SettingsError ||
+    error instanceof SessionLookupError ||
+    error instanceof AgentsFlagError;
   const message = error instanceof Error ? error.message : String(error);
   if (debug && error instanceof Error && error.stack && !known) return error.stack;
   return message;

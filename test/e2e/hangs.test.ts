@@ -124,7 +124,9 @@ describe('headless signals', () => {
       });
       const cli = startCli(['-p', 'delegate', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
       // The parent's run is over and the child's request is held: headless now waits for the job.
-      await until(() => cli.stdout().includes('"type":"run_end"') && t.mock.requests.some(isChild), { what: 'the wait for the sub-agent' });
+      await until(() => cli.stdout().includes('"type":"run_end"') && t.mock.requests.some(isChild), {
+        what: 'the wait for the sub-agent',
+      });
       cli.signal(signal);
       const { code } = await cli.exited();
       expect(code).toBe(1);

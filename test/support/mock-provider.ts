@@ -158,7 +158,9 @@ function wait(ms: number, signal: AbortSignal, timers: MockTimers): Promise<void
 
 /** Resolves when the signal aborts (the client went away or the server shut down). */
 function untilGone(signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 function writeChunk(res: http.ServerResponse, chunk: string): Promise<void> {

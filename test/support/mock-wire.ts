@@ -111,11 +111,15 @@ export function anthropicStream(reply: ResolvedReply): SseChunk[] {
   ];
   let index = 0;
   if (reply.thinking) {
-    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    chunks.push(
+      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    );
     for (const piece of splitChunks(reply.thinking, TEXT_CHUNK)) {
       chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }));
     }
-    chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.signature } }));
+    chunks.push(
+      anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.signature } }),
+    );
     chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
     index++;
   }
@@ -130,10 +134,16 @@ export function anthropicStream(reply: ResolvedReply): SseChunk[] {
   }
   for (const call of reply.toolCalls) {
     chunks.push(
-      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+      anthropicEvent({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      }),
     );
     for (const piece of splitArgs(call.args)) {
-      chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      chunks.push(
+        anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }),
+      );
     }
     chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
     index++;
@@ -291,9 +301,7 @@ export function errorBody(
     const type = options.type ?? anthropicErrorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
     return { type: 'error', error: { type, message } };
   }
-  const type =
-    options.type ??
-    (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error');
+  const type = options.type ?? (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error');
   const code =
     options.code !== undefined
       ? options.code

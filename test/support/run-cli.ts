@@ -90,7 +90,9 @@ export function startCli(args: string[], options: { cwd: string; env: Record<str
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
-          reject(new Error(`outrider ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+          reject(
+            new Error(`outrider ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+          );
         }, timeoutMs);
         void exit.then((result) => {
           clearTimeout(timer);

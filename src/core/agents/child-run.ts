@@ -11,7 +11,11 @@ import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.j
 import { NO_TEXT_OUTPUT } from './job-texts.js';
 
 /** Default limits of one child run, per the spec. */
-export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };
+export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
+  maxTurns: 10,
+  maxTotalTokens: 1_000_000,
+  maxDuration: 300_000,
+};
 export const NUDGE = 'Reply with your final answer as text.';
 const MAX_NUDGES = 2;
 
@@ -110,7 +114,12 @@ function childContext(
   if (request.resume) {
     // The same system prompt and tools as its first run, so a fork keeps its cache prefix too.
     const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition, shared);
-    return { ...parts, system, schemas: request.mode === 'fork' ? request.fork?.schemas : undefined, messages: [...request.resume] };
+    return {
+      ...parts,
+      system,
+      schemas: request.mode === 'fork' ? request.fork?.schemas : undefined,
+      messages: [...request.resume],
+    };
   }
   if (request.mode === 'fork') {
     const snapshot = request.fork;
@@ -122,7 +131,11 @@ function childContext(
       messages: [...snapshot.messages, forkTaskMessage(snapshot.messages, task)],
     };
   }
-  return { ...parts, system: typedSystem(definition, shared), messages: [{ role: 'user', content: [{ type: 'text', text: task }] }] };
+  return {
+    ...parts,
+    system: typedSystem(definition, shared),
+    messages: [{ role: 'user', content: [{ type: 'text', text: task }] }],
+  };
 }
 
 function typedSystem(definition: AgentDefinition, shared: string | undefined): string {

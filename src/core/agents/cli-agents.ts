@@ -18,10 +18,14 @@ export function definitionsFromFlag(json: string): { definitions: AgentDefinitio
   try {
     data = JSON.parse(json);
   } catch (error) {
-    throw new AgentsFlagError(`--agents: not valid JSON (${(error as Error).message}); pass an object such as '{"reviewer": {"description": "…", "prompt": "…"}}'`);
+    throw new AgentsFlagError(
+      `--agents: not valid JSON (${(error as Error).message}); pass an object such as '{"reviewer": {"description": "…", "prompt": "…"}}'`,
+    );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AgentsFlagError('--agents: expected an object of agents by name, such as \'{"reviewer": {"description": "…", "prompt": "…"}}\'');
+    throw new AgentsFlagError(
+      '--agents: expected an object of agents by name, such as \'{"reviewer": {"description": "…", "prompt": "…"}}\'',
+    );
   }
   const definitions: AgentDefinition[] = [];
   const warnings: string[] = [];

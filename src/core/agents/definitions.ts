@@ -141,7 +141,10 @@ const textField = (expected: string) =>
   z.union([z.string(), z.number()], { error: expected }).transform((value) => String(value).trim());
 
 const requiredText = (expected: string) =>
-  z.preprocess(notGiven, textField(expected).refine((value) => value !== '', { error: expected }));
+  z.preprocess(
+    notGiven,
+    textField(expected).refine((value) => value !== '', { error: expected }),
+  );
 
 /** A positive whole number; `"5"` is accepted, as a quoted number is still a number to the writer. */
 const positiveWholeNumber = () => {

@@ -41,7 +41,18 @@ export function newRecord(job: Job, extra: Partial<Pick<JobRecord, 'fork' | 'ins
 
 /** The job's facts alone, safe to hand out (usage copied). */
 export function snapshotOf(record: JobRecord): Job {
-  const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, instructions: _i, inbox: _b, history: _h, failure: _x, ...job } = record;
+  const {
+    controller: _c,
+    finished: _f,
+    markFinished: _m,
+    settled: _s,
+    fork: _k,
+    instructions: _i,
+    inbox: _b,
+    history: _h,
+    failure: _x,
+    ...job
+  } = record;
   return { ...job, usage: { ...job.usage } };
 }
 

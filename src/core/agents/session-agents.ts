@@ -105,7 +105,8 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
       gateFor: options.gateFor,
       limitOutput: options.limitOutput,
-      transcriptFor: options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      transcriptFor:
+        options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
       sharedContext: options.sharedContext,
     }),
     forkSnapshot: options.forkSnapshot,
@@ -136,7 +137,9 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     budgetSpent = true;
     const stopped = manager.active().map((job) => job.id);
     manager.stopAll();
-    notes.push(`${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
+    notes.push(
+      `${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`,
+    );
     options.emit({ type: 'budget_reached', limit: reached.limit, budget: reached.budget, used: reached.used, stopped });
   }
 

@@ -60,7 +60,9 @@ const mcpShape = {
 const permissionsShape = {
   /** Tool name patterns (picomatch) that run without asking where the mode would ask: `mcp__github__*`. */
   allow: z
-    .array(z.string({ error: 'a tool name or pattern (a string)' }), { error: 'a list of tool names or patterns such as ["mcp__github__*"]' })
+    .array(z.string({ error: 'a tool name or pattern (a string)' }), {
+      error: 'a list of tool names or patterns such as ["mcp__github__*"]',
+    })
     .optional(),
   /** Believe an MCP tool's own `readOnlyHint`: such a tool then runs without asking, like read_file. */
   mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
@@ -193,7 +195,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     kind: 'guarded',
     why: 'starts these programs (MCP servers) with your environment, or connects to these servers',
     within: (project, user) =>
-      Object.entries(project).every(([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry)),
+      Object.entries(project).every(
+        ([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry),
+      ),
   },
   mcp: { kind: 'free' },
   permissions: {
@@ -327,4 +331,3 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length];
 }
-

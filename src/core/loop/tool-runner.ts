@@ -31,7 +31,12 @@ export function prepareCall(call: ToolUseBlock, tools: ToolRegistry): PreparedCa
   if (!tool && call.name === INVALID_TOOL_NAME) {
     // The provider boundary gives this name to a call that had none (or one no API accepts).
     const available = tools.names().join(', ') || '(none)';
-    return { ok: false, call, label: '', error: `This tool call had no valid tool name. Call a tool by its exact name: ${available}.` };
+    return {
+      ok: false,
+      call,
+      label: '',
+      error: `This tool call had no valid tool name. Call a tool by its exact name: ${available}.`,
+    };
   }
   if (!tool) {
     return {
@@ -82,7 +87,12 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
 
 /** The result a call gets when the run stopped before it finished. */
 export function interruptedResult(call: ToolUseBlock): ToolResultBlock {
-  return { type: 'tool_result', toolUseId: call.id, content: 'Interrupted: the user stopped this turn before the tool finished.', isError: true };
+  return {
+    type: 'tool_result',
+    toolUseId: call.id,
+    content: 'Interrupted: the user stopped this turn before the tool finished.',
+    isError: true,
+  };
 }
 
 /** A one-line label for a call: the tool's own, else its first string argument. */

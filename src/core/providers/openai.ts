@@ -118,7 +118,10 @@ export class OpenAIAssembler {
     if (chunk.usage) this.readUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
-    const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+    const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta & {
+      reasoning_content?: unknown;
+      reasoning?: unknown;
+    };
     // Reasoning servers (DeepSeek, Ollama, OpenRouter) stream thinking under one of these names.
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') {

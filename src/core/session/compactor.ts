@@ -48,7 +48,11 @@ export function createCompactor(options: CompactorOptions): Compactor {
       signal,
     );
     session.ledger.addParent(result.usage);
-    options.transcript.compaction({ summary: result.summary, keptMessages: result.keptMessages, removedMessages: result.removedMessages });
+    options.transcript.compaction({
+      summary: result.summary,
+      keptMessages: result.keptMessages,
+      removedMessages: result.removedMessages,
+    });
     const summaryChars = result.summary.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
     return { event: { type: 'compact', removedMessages: result.removedMessages, summaryChars }, history: result.history };
   }

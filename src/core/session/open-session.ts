@@ -221,8 +221,21 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
       const writer = new TranscriptWriter(
         agentTranscriptPath(paths, jobId),
-        { sessionId: `${id}/${jobId}`, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model, parentSessionId: id, jobId, definition: definition.name, task },
-        { onError: (error) => events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }), env: setup.env },
+        {
+          sessionId: `${id}/${jobId}`,
+          cwd: setup.cwd,
+          provider: providerConfig.provider,
+          model: providerConfig.model,
+          parentSessionId: id,
+          jobId,
+          definition: definition.name,
+          task,
+        },
+        {
+          onError: (error) =>
+            events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }),
+          env: setup.env,
+        },
       );
       childTranscripts.set(jobId, writer);
       return writer;
@@ -359,5 +372,13 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   // Before the first request: the file may hold anything (a crash, a hand edit, another version).
   const { history, warnings: repairs } = repairHistory(read.history);
   const warnings = [...read.warnings, ...repairs];
-  return { id: summary.id, history, warnings, system, instructionFiles, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
+  return {
+    id: summary.id,
+    history,
+    warnings,
+    system,
+    instructionFiles,
+    firstJobNumber: nextJobNumber(summary.paths),
+    storedJobs: readStoredJobs(summary.paths),
+  };
 }

@@ -68,7 +68,12 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
     this.workspace = options.workspace;
-    this.context = { system: options.system, tools: options.tools, workspace: options.workspace, messages: [...(options.history ?? [])] };
+    this.context = {
+      system: options.system,
+      tools: options.tools,
+      workspace: options.workspace,
+      messages: [...(options.history ?? [])],
+    };
     this.hooks = options.hooks ?? {};
     this.ledger = options.ledger ?? new SessionLedger();
     this.events = options.events ?? new EventStream();

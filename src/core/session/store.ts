@@ -41,7 +41,9 @@ export function newSessionId(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
   const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  const random = randomInt(36 ** 6).toString(36).padStart(6, '0');
+  const random = randomInt(36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
   return `${date}-${time}-${random}`;
 }
 
@@ -85,7 +87,9 @@ export function findSession(sessionsDir: string, idOrPrefix: string): SessionSum
   const ids = sessionIds(sessionsDir);
   const matches = ids.includes(wanted) ? [wanted] : wanted === '' ? [] : ids.filter((id) => id.startsWith(wanted));
   if (matches.length === 0) {
-    throw new SessionLookupError(`no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`);
+    throw new SessionLookupError(
+      `no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`,
+    );
   }
   if (matches.length > 1) {
     const shown = matches.sort().reverse().slice(0, 5).join(', ');

@@ -80,9 +80,14 @@ export function useCommands({ session, runner, say, openAgents, mcpServers, quit
 
 /** /memory: one line per instruction file in the prompt, with what of it is there and why not all. */
 function memoryLines(files: readonly InstructionFileInfo[]): string[] {
-  if (files.length === 0) return ['no instruction files: AGENTS.md (or CLAUDE.md) from the repository root down to here, ~/.outrider/AGENTS.md'];
+  if (files.length === 0)
+    return ['no instruction files: AGENTS.md (or CLAUDE.md) from the repository root down to here, ~/.outrider/AGENTS.md'];
   // The notes say when a file is cut or left out; the size is the file's own.
   return files.map((file) =>
-    [`${file.path}  ${formatSize(file.size)}`, ...(file.importedBy ? [`imported by ${file.importedBy}`] : []), ...file.notes].join(' · '),
+    [
+      `${file.path}  ${formatSize(file.size)}`,
+      ...(file.importedBy ? [`imported by ${file.importedBy}`] : []),
+      ...file.notes,
+    ].join(' · '),
   );
 }

@@ -21,7 +21,10 @@ function definitions(extra: AgentDefinition[] = []) {
   return new Map([...builtinDefinitions(), ...extra].map((d) => [d.name, d]));
 }
 
-function runChild(script: FakeScript, options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {}) {
+function runChild(
+  script: FakeScript,
+  options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {},
+) {
   const stream = fakeStream(script);
   const events: LoopEvent[] = [];
   const transcript: Message[] = [];
@@ -91,7 +94,12 @@ describe('child runs', () => {
 
   it('takes MCP tools by name or pattern (mcp__github__*)', () => {
     const like = (name: string) => ({ ...parentTools.get('read_file')!, name });
-    const registry = new ToolRegistry([like('read_file'), like('mcp__github__search'), like('mcp__github__create'), like('mcp__db__query')]);
+    const registry = new ToolRegistry([
+      like('read_file'),
+      like('mcp__github__search'),
+      like('mcp__github__create'),
+      like('mcp__db__query'),
+    ]);
     const names = (def: AgentDefinition) => childTools(registry, def).names();
     expect(names(custom({ tools: ['read_file', 'mcp__github__*'], disallowedTools: ['mcp__github__create'] }))).toEqual([
       'read_file',
@@ -102,7 +110,10 @@ describe('child runs', () => {
   });
 
   it('a call outside the allowlist gets an error naming the available tools, and the child goes on', async () => {
-    const { outcome, stream } = runChild([{ toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] }, { text: 'could not write' }]);
+    const { outcome, stream } = runChild([
+      { toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] },
+      { text: 'could not write' },
+    ]);
     expect((await outcome).status).toBe('done');
     const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
     expect(result.isError).toBe(true);
@@ -121,7 +132,14 @@ describe('child runs', () => {
   it('returns the last assistant message that has text, joined by newlines', () => {
     const history: Message[] = [
       { role: 'assistant', content: [{ type: 'text', text: 'early' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'tool_use', id: '1', name: 'x', input: {} }, { type: 'text', text: 'b' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'tool_use', id: '1', name: 'x', input: {} },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', toolUseId: '1', content: 'r' }] },
       { role: 'assistant', content: [] },
     ];
@@ -133,7 +151,10 @@ describe('child runs', () => {
     const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: {} }] }));
     expect(await outcome).toMatchObject({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
     expect(stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
-    const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), { extra: [custom({ maxTurns: 2 })], request: { definition: 'custom' } });
+    const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), {
+      extra: [custom({ maxTurns: 2 })],
+      request: { definition: 'custom' },
+    });
     expect((await tight.outcome).error).toBe('reached the limit of 2 turns');
   });
 
@@ -175,12 +196,19 @@ describe('child runs', () => {
   it('a definition in plan mode keeps only read-only tools, whatever it lists (a Claude reviewer without tools:)', () => {
     const reviewer = custom({ tools: [...ALL_TOOLS], permissions: { mode: 'plan', ask: true, asWritten: 'plan' } });
     expect(childTools(parentTools, reviewer).names()).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
-    const accepting = custom({ tools: [...ALL_TOOLS], permissions: { mode: 'accept-edits', ask: true, asWritten: 'acceptEdits' } });
+    const accepting = custom({
+      tools: [...ALL_TOOLS],
+      permissions: { mode: 'accept-edits', ask: true, asWritten: 'acceptEdits' },
+    });
     expect(childTools(parentTools, accepting).names()).toEqual([...ALL_TOOLS]);
   });
 
   it('a plan-mode child that calls write_file gets an error result and writes nothing', async () => {
-    const reviewer = custom({ name: 'reviewer', tools: [...ALL_TOOLS], permissions: { mode: 'plan', ask: true, asWritten: 'plan' } });
+    const reviewer = custom({
+      name: 'reviewer',
+      tools: [...ALL_TOOLS],
+      permissions: { mode: 'plan', ask: true, asWritten: 'plan' },
+    });
     const { outcome, stream } = runChild(
       [{ toolCalls: [{ name: 'write_file', args: { path: 'pwned.txt', content: 'x' } }] }, { text: 'reviewed' }],
       { extra: [reviewer], request: { definition: 'reviewer' } },
@@ -194,7 +222,13 @@ describe('child runs', () => {
   });
 
   it('runs a Claude model alias on the parent model, and a model id as written', async () => {
-    for (const [model, sent] of [['sonnet', 'parent-model'], ['OPUS', 'parent-model'], ['sonnet[1m]', 'parent-model'], ['inherit', 'parent-model'], ['gpt-5-mini', 'gpt-5-mini']]) {
+    for (const [model, sent] of [
+      ['sonnet', 'parent-model'],
+      ['OPUS', 'parent-model'],
+      ['sonnet[1m]', 'parent-model'],
+      ['inherit', 'parent-model'],
+      ['gpt-5-mini', 'gpt-5-mini'],
+    ]) {
       const { outcome, stream } = runChild([{ text: 'ok' }], { extra: [custom({ model })], request: { definition: 'custom' } });
       await outcome;
       expect(stream.requests[0]!.model).toBe(sent);

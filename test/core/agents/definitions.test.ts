@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { ALL_TOOLS, DEFAULT_READ_ONLY_TOOLS, loadDefinitions, parseDefinition } from '../../../src/core/agents/definitions.js';
 import {
-  ALL_TOOLS,
-  DEFAULT_READ_ONLY_TOOLS,
-  loadDefinitions,
-  parseDefinition,
-} from '../../../src/core/agents/definitions.js';
-import { MAX_AGENT_FILES, MAX_AGENT_FILE_BYTES, MAX_AGENT_FOLDER_BYTES, MAX_AGENT_FOLDER_DEPTH } from '../../../src/core/agents/definition-files.js';
+  MAX_AGENT_FILES,
+  MAX_AGENT_FILE_BYTES,
+  MAX_AGENT_FOLDER_BYTES,
+  MAX_AGENT_FOLDER_DEPTH,
+} from '../../../src/core/agents/definition-files.js';
 
 let root: string;
 let dirs: { user: string; project: string; claudeUser: string; claudeProject: string };
@@ -75,7 +75,11 @@ describe('loadDefinitions precedence', () => {
   it('project beats user beats .claude beats built-in for the same name', () => {
     const claudePath = write(dirs.claudeUser, 'explore.md', agentFile('explore', '', 'claude prompt'));
     let result = load();
-    expect(result.definitions.get('explore')).toMatchObject({ source: 'claude', systemPrompt: 'claude prompt', path: claudePath });
+    expect(result.definitions.get('explore')).toMatchObject({
+      source: 'claude',
+      systemPrompt: 'claude prompt',
+      path: claudePath,
+    });
 
     const userPath = write(dirs.user, 'explore.md', agentFile('explore', '', 'user prompt'));
     result = load();
@@ -280,22 +284,70 @@ Audit carefully.
 
 describe('malformed files', () => {
   const cases: Array<[string, string, string]> = [
-    ['no front matter', '# Reviewer\n\nYou review code.\n', 'no front matter: the file must start with a line "---", then fields such as "name: …", then "---"'],
-    ['unclosed front matter', '---\nname: x\ndescription: y\n', 'front matter opened on line 1 is never closed: add a line "---" after the fields'],
-    ['bad YAML line', '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n', 'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")'],
+    [
+      'no front matter',
+      '# Reviewer\n\nYou review code.\n',
+      'no front matter: the file must start with a line "---", then fields such as "name: …", then "---"',
+    ],
+    [
+      'unclosed front matter',
+      '---\nname: x\ndescription: y\n',
+      'front matter opened on line 1 is never closed: add a line "---" after the fields',
+    ],
+    [
+      'bad YAML line',
+      '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n',
+      'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")',
+    ],
     ['missing name', '---\ndescription: y\n---\nPrompt.\n', 'missing "name" in the front matter'],
     ['missing description', '---\nname: x\n---\nPrompt.\n', 'missing "description" in the front matter'],
     ['empty description', '---\nname: x\ndescription: ""\n---\nPrompt.\n', 'missing "description" in the front matter'],
-    ['bad name', '---\nname: Code Reviewer\ndescription: y\n---\nPrompt.\n', 'name: expected lowercase letters, digits, "-", "_" or "." (e.g. "code-reviewer"), got "Code Reviewer"'],
+    [
+      'bad name',
+      '---\nname: Code Reviewer\ndescription: y\n---\nPrompt.\n',
+      'name: expected lowercase letters, digits, "-", "_" or "." (e.g. "code-reviewer"), got "Code Reviewer"',
+    ],
     ['list description', '---\nname: x\ndescription: [a, b]\n---\nPrompt.\n', 'description: expected text, got a list ["a","b"]'],
-    ['word limit', '---\nname: x\ndescription: y\nmax_turns: ten\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got "ten"'],
-    ['fractional limit', '---\nname: x\ndescription: y\nmax_total_tokens: 1.5\n---\nPrompt.\n', 'max_total_tokens: expected a positive whole number, got 1.5'],
-    ['zero limit', '---\nname: x\ndescription: y\nmax_duration_s: 0\n---\nPrompt.\n', 'max_duration_s: expected a positive whole number, got 0'],
-    ['negative limit', '---\nname: x\ndescription: y\nmax_turns: -2\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got -2'],
-    ['tools not a list', '---\nname: x\ndescription: y\ntools: true\n---\nPrompt.\n', 'tools: expected a list of tool names such as [read_file, grep], got true'],
-    ['unclosed tools list', '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n', 'line 4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-    ['model a list', '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n', 'model: expected a model id or "inherit", got a list ["a"]'],
-    ['both disallowed spellings', '---\nname: x\ndescription: y\ndisallowed_tools: [bash]\ndisallowedTools: [bash]\n---\nPrompt.\n', 'disallowed_tools: given twice, also as "disallowedTools"; keep one'],
+    [
+      'word limit',
+      '---\nname: x\ndescription: y\nmax_turns: ten\n---\nPrompt.\n',
+      'max_turns: expected a positive whole number, got "ten"',
+    ],
+    [
+      'fractional limit',
+      '---\nname: x\ndescription: y\nmax_total_tokens: 1.5\n---\nPrompt.\n',
+      'max_total_tokens: expected a positive whole number, got 1.5',
+    ],
+    [
+      'zero limit',
+      '---\nname: x\ndescription: y\nmax_duration_s: 0\n---\nPrompt.\n',
+      'max_duration_s: expected a positive whole number, got 0',
+    ],
+    [
+      'negative limit',
+      '---\nname: x\ndescription: y\nmax_turns: -2\n---\nPrompt.\n',
+      'max_turns: expected a positive whole number, got -2',
+    ],
+    [
+      'tools not a list',
+      '---\nname: x\ndescription: y\ntools: true\n---\nPrompt.\n',
+      'tools: expected a list of tool names such as [read_file, grep], got true',
+    ],
+    [
+      'unclosed tools list',
+      '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n',
+      'line 4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
+    [
+      'model a list',
+      '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n',
+      'model: expected a model id or "inherit", got a list ["a"]',
+    ],
+    [
+      'both disallowed spellings',
+      '---\nname: x\ndescription: y\ndisallowed_tools: [bash]\ndisallowedTools: [bash]\n---\nPrompt.\n',
+      'disallowed_tools: given twice, also as "disallowedTools"; keep one',
+    ],
     ['duplicate key', '---\nname: x\ndescription: y\nname: z\n---\nPrompt.\n', 'line 4: "name" is given twice; keep one'],
     ['no system prompt', '---\nname: x\ndescription: y\n---\n\n', 'missing the system prompt: write it after the closing "---"'],
   ];
@@ -343,7 +395,10 @@ describe('malformed files', () => {
     const path = write(
       dirs.claudeUser,
       'x.md',
-      agentFile('x', 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\ntags: [a, b]\nversion: 2\n'),
+      agentFile(
+        'x',
+        'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\ntags: [a, b]\nversion: 2\n',
+      ),
     );
     const { definitions, warnings } = load();
     expect(warnings).toEqual([`${path}: ignored hooks, color: no meaning for an outrider sub-agent`]);
@@ -354,7 +409,9 @@ describe('malformed files', () => {
     // YAML cannot tell where an unclosed string ends, so no field of the block can be trusted.
     const path = write(dirs.claudeUser, 'x.md', agentFile('x', 'color: "unterminated\n'));
     const { definitions, warnings } = load();
-    expect(warnings).toEqual([`${path}: line 4: invalid YAML: Missing closing "quote (close the string with the quote it opens with)`]);
+    expect(warnings).toEqual([
+      `${path}: line 4: invalid YAML: Missing closing "quote (close the string with the quote it opens with)`,
+    ]);
     expect(definitions.has('x')).toBe(false);
   });
 
@@ -362,8 +419,14 @@ describe('malformed files', () => {
     const cases: Array<[string, string]> = [
       ['max_turns: [3]', 'max_turns: expected a positive whole number, got a list [3]'],
       ['max_duration_s: 1e300', 'max_duration_s: expected a positive whole number, got 1e+300'],
-      ['tools: {read_file: true}', 'tools: expected a list of tool names such as [read_file, grep], got an object {"read_file":true}'],
-      ['tools: [read_file, [grep]]', 'tools: expected a list of tool names such as [read_file, grep], got a list ["read_file",["grep"]]'],
+      [
+        'tools: {read_file: true}',
+        'tools: expected a list of tool names such as [read_file, grep], got an object {"read_file":true}',
+      ],
+      [
+        'tools: [read_file, [grep]]',
+        'tools: expected a list of tool names such as [read_file, grep], got a list ["read_file",["grep"]]',
+      ],
       ['model: true', 'model: expected a model id or "inherit", got true'],
     ];
     for (const [field, message] of cases) {
@@ -396,7 +459,9 @@ Prompt.
       maxTurns: 3,
     });
     // A bare 007 is the number 7 in YAML; the name is its text.
-    expect(parseDefinition(agentFile('x').replace('name: x', 'name: 7'), { path: '/p/b.md', source: 'user' }).definition?.name).toBe('7');
+    expect(
+      parseDefinition(agentFile('x').replace('name: x', 'name: 7'), { path: '/p/b.md', source: 'user' }).definition?.name,
+    ).toBe('7');
   });
 
   it('gives a "__proto__" key no power over the fields', () => {
@@ -439,7 +504,11 @@ describe('folders of agents', () => {
   });
 
   it('reports a name used twice across sub-folders, naming both files', () => {
-    const nested = write(join(dirs.claudeProject, 'categories/quality'), 'code-reviewer.md', agentFile('code-reviewer', '', 'nested'));
+    const nested = write(
+      join(dirs.claudeProject, 'categories/quality'),
+      'code-reviewer.md',
+      agentFile('code-reviewer', '', 'nested'),
+    );
     const top = write(dirs.claudeProject, 'code-reviewer.md', agentFile('code-reviewer', '', 'top'));
     const { definitions, warnings } = load();
     // "categories" sorts before "code-reviewer.md": the top-level file comes later and wins.
@@ -509,7 +578,8 @@ describe('folders of agents', () => {
 
   it(`stops after ${MAX_AGENT_FILES} files and says so`, () => {
     mkdirSync(dirs.project, { recursive: true });
-    for (let i = 0; i <= MAX_AGENT_FILES; i += 1) writeFileSync(join(dirs.project, `a${String(i).padStart(5, '0')}.md`), agentFile(`a${i}`));
+    for (let i = 0; i <= MAX_AGENT_FILES; i += 1)
+      writeFileSync(join(dirs.project, `a${String(i).padStart(5, '0')}.md`), agentFile(`a${i}`));
     const { definitions, warnings } = load();
     expect(definitions.size).toBe(2 + MAX_AGENT_FILES);
     expect(warnings).toEqual([
@@ -526,7 +596,11 @@ describe('folders of agents', () => {
     expect(definitions.size).toBeLessThan(2 + count);
     expect(definitions.size).toBeGreaterThanOrEqual(2 + read - 1);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^${dirs.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its agent files pass 8 MB; the rest \\(from .*b\\d{3}\\.md on\\) are not read$`));
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^${dirs.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its agent files pass 8 MB; the rest \\(from .*b\\d{3}\\.md on\\) are not read$`,
+      ),
+    );
   });
 
   it('skips README.md and its kin without front matter, but not a lowercase file without it', () => {
@@ -534,17 +608,20 @@ describe('folders of agents', () => {
     write(join(dirs.claudeProject, 'categories'), 'CONTRIBUTING.md', 'Add one agent per file.\n');
     const notes = write(dirs.claudeProject, 'notes.md', '# Notes\n');
     const { warnings } = load();
-    expect(warnings).toEqual([`${notes}: no front matter: the file must start with a line "---", then fields such as "name: …", then "---"`]);
+    expect(warnings).toEqual([
+      `${notes}: no front matter: the file must start with a line "---", then fields such as "name: …", then "---"`,
+    ]);
   });
 });
 
 describe('Claude Code fields', () => {
-  const parse = (extra: string, source: 'claude' | 'project' = 'claude') => parseDefinition(agentFile('x', extra), { path: '/p/x.md', source });
+  const parse = (extra: string, source: 'claude' | 'project' = 'claude') =>
+    parseDefinition(agentFile('x', extra), { path: '/p/x.md', source });
 
   it('accepts names with dots, never a leading dot or a slash', () => {
-    expect(parseDefinition(agentFile('dotnet-framework-4.8-expert'), { path: '/p/d.md', source: 'claude' }).definition?.name).toBe(
-      'dotnet-framework-4.8-expert',
-    );
+    expect(
+      parseDefinition(agentFile('dotnet-framework-4.8-expert'), { path: '/p/d.md', source: 'claude' }).definition?.name,
+    ).toBe('dotnet-framework-4.8-expert');
     for (const name of ['.hidden', '../up', 'a/b']) {
       expect(parseDefinition(agentFile(name), { path: '/p/d.md', source: 'claude' }).definition).toBeUndefined();
     }
@@ -553,7 +630,9 @@ describe('Claude Code fields', () => {
   it('reads maxTurns (Claude Code) and max_turns (ours), refusing both at once', () => {
     expect(parse('maxTurns: 50\n').definition?.maxTurns).toBe(50);
     expect(parse('max_turns: 7\n', 'project').definition?.maxTurns).toBe(7);
-    expect(parse('maxTurns: 5\nmax_turns: 6\n').warnings).toEqual(['/p/x.md: max_turns: given twice, also as "maxTurns"; keep one']);
+    expect(parse('maxTurns: 5\nmax_turns: 6\n').warnings).toEqual([
+      '/p/x.md: max_turns: given twice, also as "maxTurns"; keep one',
+    ]);
     expect(parse('maxTurns: lots\n').warnings).toEqual(['/p/x.md: maxTurns: expected a positive whole number, got "lots"']);
   });
 
@@ -563,7 +642,9 @@ describe('Claude Code fields', () => {
     expect(parse('permissionMode: BypassPermissions\n').definition?.permissions).toMatchObject({ mode: 'yolo' });
     expect(parse('permissionMode: dontAsk\n').definition?.permissions).toMatchObject({ mode: 'default', ask: false });
     expect(parse('permissionMode:\n').definition?.permissions).toBeUndefined();
-    expect(parse('permissionMode: [plan]\n').warnings[0]).toMatch(/^\/p\/x\.md: permissionMode: expected one of default, acceptEdits/);
+    expect(parse('permissionMode: [plan]\n').warnings[0]).toMatch(
+      /^\/p\/x\.md: permissionMode: expected one of default, acceptEdits/,
+    );
   });
 
   it('splits a tools string only at top-level commas', () => {
@@ -591,7 +672,9 @@ describe('Claude Code fields', () => {
   it('turns a literal \\n of a description into a line break', () => {
     expect(parse('').definition?.description).toBe('The x agent.');
     const text = '---\nname: x\ndescription: First line.\\nSecond: line.\\n\\nThird.\n---\nPrompt.\n';
-    expect(parseDefinition(text, { path: '/p/x.md', source: 'claude' }).definition?.description).toBe('First line.\nSecond: line.\n\nThird.');
+    expect(parseDefinition(text, { path: '/p/x.md', source: 'claude' }).definition?.description).toBe(
+      'First line.\nSecond: line.\n\nThird.',
+    );
   });
 
   it('names the fields it cannot honour in one line with the other notes; background: true is what outrider does', () => {

@@ -68,7 +68,11 @@ describe('the sandbox in a session', () => {
     expect(out.content).toMatch(/Read-only file system/);
     expect(existsSync(path.join(where.cwd, 'made'))).toBe(false);
     const projectFile = path.join(where.cwd, '.outrider', 'settings.json');
-    expect(out.warnings).toEqual([expect.stringMatching(new RegExp(`^ignored sandbox, sandboxNetwork from ${projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))]);
+    expect(out.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^ignored sandbox, sandboxNetwork from ${projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+      ),
+    ]);
   });
 
   it("a project's settings may make the sandbox stricter without trust", async () => {

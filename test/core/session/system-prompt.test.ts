@@ -110,7 +110,13 @@ describe('the session system prompt', () => {
     expect([`Date: ${dayBefore}`, `Date: ${dayAfter}`].some((line) => system.includes(line))).toBe(true);
 
     const emptyHome = path.join(base, 'home2');
-    const withoutUser = await openSession({ cwd: project, env: { ...env, OUTRIDER_HOME: emptyHome }, headless: true, flags: {}, stream: fakeStream([]) });
+    const withoutUser = await openSession({
+      cwd: project,
+      env: { ...env, OUTRIDER_HOME: emptyHome },
+      headless: true,
+      flags: {},
+      stream: fakeStream([]),
+    });
     const second = withoutUser.session.system;
     await withoutUser.close();
     expect(second.match(/# Instructions from/g)).toHaveLength(1);
@@ -156,9 +162,17 @@ describe('instruction files in a session', () => {
     mkdirSync(path.join(project, '.git'), { recursive: true });
     const agents = write(path.join(project, 'AGENTS.md'), '@../secret.md');
     write(path.join(base, 'secret.md'), 'SECRET');
-    const opened = await openSession({ cwd: project, env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test' }, headless: true, flags: {}, stream: fakeStream([]) });
+    const opened = await openSession({
+      cwd: project,
+      env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test' },
+      headless: true,
+      flags: {},
+      stream: fakeStream([]),
+    });
     await opened.close();
     expect(opened.session.system).not.toContain('SECRET');
-    expect(opened.warnings).toContain(`${agents}: @../secret.md is not read: it leads outside the repository (to ${path.join(base, 'secret.md')})`);
+    expect(opened.warnings).toContain(
+      `${agents}: @../secret.md is not read: it leads outside the repository (to ${path.join(base, 'secret.md')})`,
+    );
   });
 });

@@ -204,7 +204,9 @@ describe('secrets', () => {
     });
     writer.append({
       role: 'user',
-      content: [{ type: 'tool_result', toolUseId: 't1', content: `ANTHROPIC_API_KEY=${anthropicKey}\nOPENAI_API_KEY=${openaiKey}` }],
+      content: [
+        { type: 'tool_result', toolUseId: 't1', content: `ANTHROPIC_API_KEY=${anthropicKey}\nOPENAI_API_KEY=${openaiKey}` },
+      ],
     });
     writer.compaction({ summary: user(`summary mentions ${openaiKey}`), keptMessages: 1, removedMessages: 2 });
     writer.event('debug', { headers: { 'x-api-key': anthropicKey, authorization: `Bearer ${openaiKey}` } });

@@ -148,9 +148,28 @@ describe('grep', () => {
   it('builds ripgrep arguments without a shell, relative to the workspace root', () => {
     const base = { ignoreCase: true, mode: 'count' as const, workspace, limit: 200, signal: new AbortController().signal };
     expect(rgArgs({ ...base, pattern: '-x', glob: '*.ts', target: path.join(dir.root, 'src') })).toEqual([
-      '--no-heading', '--line-number', '--color', 'never', '--with-filename', '--null',
-      '--hidden', '--glob', '!.git', '--no-ignore-global', '--sort', 'path',
-      '--ignore-case', '--type-add', 'outrider:*.ts', '--type', 'outrider', '--count', '--regexp', '-x', '--', 'src',
+      '--no-heading',
+      '--line-number',
+      '--color',
+      'never',
+      '--with-filename',
+      '--null',
+      '--hidden',
+      '--glob',
+      '!.git',
+      '--no-ignore-global',
+      '--sort',
+      'path',
+      '--ignore-case',
+      '--type-add',
+      'outrider:*.ts',
+      '--type',
+      'outrider',
+      '--count',
+      '--regexp',
+      '-x',
+      '--',
+      'src',
     ]);
     expect(rgArgs({ ...base, pattern: 'p', glob: '!*.md', target: dir.root })).toContain('--type-not');
     const pathGlob = rgArgs({ ...base, pattern: 'p', glob: 'src/**/*.ts', target: dir.root });
@@ -160,7 +179,11 @@ describe('grep', () => {
     // The user's git excludes file is found by us and handed over, whatever rg's version would look up.
     const withExcludes = rgArgs({ ...base, pattern: 'p', target: dir.root }, { userExcludes: '/home/u/.config/git/ignore' });
     expect(withExcludes.slice(withExcludes.indexOf('--no-ignore-global'), withExcludes.indexOf('--ignore-case'))).toEqual([
-      '--no-ignore-global', '--sort', 'path', '--ignore-file', '/home/u/.config/git/ignore',
+      '--no-ignore-global',
+      '--sort',
+      'path',
+      '--ignore-file',
+      '/home/u/.config/git/ignore',
     ]);
   });
 

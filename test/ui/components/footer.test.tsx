@@ -13,7 +13,9 @@ const jobs = [
 
 describe('Footer', () => {
   it('shows the model, the context and the status segment, then the key hint', async () => {
-    const rendered = await mount(<Footer model="claude-sonnet-4-5" contextTokens={12_345} jobs={jobs} now={80_000} width={120} />);
+    const rendered = await mount(
+      <Footer model="claude-sonnet-4-5" contextTokens={12_345} jobs={jobs} now={80_000} width={120} />,
+    );
     const [status, hint] = frame(rendered).split('\n');
     expect(status).toBe('claude-sonnet-4-5 · ctx 12k · subagents: 2 running (oldest 1m20s), 1 queued, 3 done');
     expect(hint).toContain('Esc interrupt');
