@@ -11,18 +11,22 @@ import { until } from './until.js';
  * the screen comes back with capture-pane. A private tmux server (`-L`), so these tests never
  * touch the user's own tmux sessions; `useTuiPanes()` kills its panes and folders after each test.
  */
-const socket = `outrider-e2e-${process.pid}`;
+// One tmux server per pane, named for it: a server whose last session was just killed exits
+// on its own, and a new session on the same name could reach it while it dies ("server exited
+// unexpectedly"). Fresh names never meet a dying server.
+let socket = `outrider-e2e-${process.pid}-0`;
 
 export const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 let counter = 0;
+const servers: string[] = [];
 let current: string | undefined;
 const dirs: string[] = [];
 
 /** Registers the clean-up of this file's panes (after each test) and tmux server (after all). */
 export function useTuiPanes(): void {
   afterEach(() => {
-    if (current) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', current]);
+    for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
     current = undefined;
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
@@ -55,6 +59,8 @@ export function launch(variables: string[], options: LaunchOptions = {}): string
   const project = options.project ?? tempDir('outrider-project-');
   for (const [file, text] of Object.entries(options.files ?? {})) writeFileSync(path.join(project, file), text);
   const name = `tui-${counter++}`;
+  socket = `outrider-e2e-${process.pid}-${name}`;
+  servers.push(socket);
   // `env -i` keeps the developer's own API keys out of the run.
   const command = [
     'env',
