@@ -20,14 +20,12 @@ export const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, .
 
 let counter = 0;
 const servers: string[] = [];
-let current: string | undefined;
 const dirs: string[] = [];
 
 /** Registers the clean-up of this file's panes (after each test) and tmux server (after all). */
 export function useTuiPanes(): void {
   afterEach(() => {
     for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
-    current = undefined;
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   afterAll(() => {
@@ -75,7 +73,6 @@ export function launch(variables: string[], options: LaunchOptions = {}): string
   ].join(' ');
   // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
   tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
-  current = name;
   tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
   return name;
