@@ -35,7 +35,10 @@ describe('model calls that never finish', () => {
         /Anthropic failed after 1 retry: no response within 300 ms: if the server needs longer to start answering, raise firstByteTimeoutMs in settings\.$/,
       ),
     ]);
-    expect(t.mock.requests).toHaveLength(2);
+    // The retry is proven by the lines above. How many requests reached the mock is not: under
+    // load a 300 ms first-byte timer can fire before the retried request's bytes arrive.
+    expect(t.mock.requests.length).toBeGreaterThanOrEqual(1);
+    expect(t.mock.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('a server that only sends pings: retried after idleTimeoutMs', async () => {
