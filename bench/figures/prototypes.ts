@@ -15,19 +15,27 @@ import { bareNode } from './start.js';
 export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
   const { dir, files } = project('loop', 10, 1000);
+  const long = project('loop100', 99, 2700);
   const preload = ['--import', path.join(REPO, 'bench/prototypes/http-fetch.mjs')];
-  for (const provider of ['anthropic', 'openai'] as const) {
-    ctx.log(`prototype http-fetch: 10-step loop, ${provider}`);
-    const plain = loopRunners(ctx, provider, files, dir, { state: home(`proto-${provider}`) });
+  const cases = [
+    { label: '10-step loop', provider: 'anthropic', files, dir, rounds: ctx.pairs * 2, extraArgs: [] as string[] },
+    { label: '10-step loop', provider: 'openai', files, dir, rounds: ctx.pairs * 2, extraArgs: [] },
+    { label: '100-step loop', provider: 'anthropic', ...long, rounds: ctx.pairs, extraArgs: ['--max-turns', '200'] },
+    { label: '100-step loop', provider: 'openai', ...long, rounds: ctx.pairs, extraArgs: ['--max-turns', '200'] },
+  ] as const;
+  for (const { label, provider, files, dir, rounds, extraArgs } of cases) {
+    ctx.log(`prototype http-fetch: ${label}, ${provider}`);
+    const plain = loopRunners(ctx, provider, files, dir, { state: home(`proto-${provider}`), extraArgs: [...extraArgs] });
     const withFetch = loopRunners(ctx, provider, files, dir, {
       state: home(`proto-${provider}`),
       nodeArgs: preload,
       env: { BENCH_HTTP_FETCH_CHECK: '1' },
+      extraArgs: [...extraArgs],
     });
     const runs = { a: [] as Run[], b: [] as Run[], ref: [] as Run[] };
     // Three sides, rotated: the prototype, the build as it is, the reference agent.
     const sides = [() => withFetch.outrider(), () => plain.outrider(), plain.reference];
-    for (let i = 0; i < ctx.pairs * 2 + 1; i += 1) {
+    for (let i = 0; i < rounds + 1; i += 1) {
       for (let k = 0; k < 3; k += 1) {
         const side = (i + k) % 3;
         const run = await sides[side]!();
@@ -47,8 +55,8 @@ export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
       const ref = runs.ref.map((r) => r[key]);
       figures.push(
         {
-          id: `proto.http-fetch.${provider}.${key}`,
-          name: `http-fetch prototype, 10-step loop, ${provider}: ${what}`,
+          id: `proto.http-fetch.${label.split('-')[0]}.${provider}.${key}`,
+          name: `http-fetch prototype, ${label}, ${provider}: ${what}`,
           node: ctx.nodeVersion,
           outrider: median(a),
           reference: median(b),
@@ -59,8 +67,8 @@ export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
           samples: { outrider: a, reference: b },
         },
         {
-          id: `proto.http-fetch.${provider}.${key}.vs-reference`,
-          name: `http-fetch prototype, 10-step loop, ${provider}: ${what} vs reference`,
+          id: `proto.http-fetch.${label.split('-')[0]}.${provider}.${key}.vs-reference`,
+          name: `http-fetch prototype, ${label}, ${provider}: ${what} vs reference`,
           node: ctx.nodeVersion,
           outrider: median(a),
           reference: median(ref),
@@ -68,7 +76,7 @@ export async function prototypeFigures(ctx: BenchContext): Promise<Figure[]> {
           unit,
           comparison: 'ratio',
           value: pairedRatio(a, ref),
-          target: 1.2,
+          target: label === '10-step loop' ? 1.2 : 1.25,
           samples: { outrider: a, reference: ref },
         },
       );

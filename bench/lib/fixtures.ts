@@ -7,7 +7,9 @@ import { REPO } from './processes.js';
 
 export type Provider = 'anthropic' | 'openai';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'outrider-bench-'));
+// Made on first use: a worker process (bench/worker.ts) loads this module but makes no fixtures.
+let made: string | undefined;
+const root = () => (made ??= mkdtempSync(path.join(os.tmpdir(), 'outrider-bench-')));
 
 /** The floor: a plain-Node agent kept outside the repository, beside it (`../shared/`). */
 export function referenceAgent(): string {
@@ -23,7 +25,7 @@ export function referenceAgent(): string {
 
 /** A fresh project folder with `count` files of about `bytes` bytes each: file1.ts … */
 export function project(name: string, count: number, bytes: number): { dir: string; files: string[] } {
-  const dir = path.join(root, name);
+  const dir = path.join(root(), name);
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   for (let i = 1; i <= count; i += 1) {
@@ -37,7 +39,7 @@ export function project(name: string, count: number, bytes: number): { dir: stri
 
 /** A fresh state folder for outrider (sessions, settings): nothing of the user's is read. */
 export function home(name: string): string {
-  const dir = path.join(root, `${name}-home`);
+  const dir = path.join(root(), `${name}-home`);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -76,12 +78,13 @@ export function scriptReads(mock: MockProvider, files: string[]): void {
 }
 
 export function tempDir(name: string): string {
-  const dir = path.join(root, name);
+  const dir = path.join(root(), name);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
 
 /** Removes every folder the figures made. */
 export function cleanupFixtures(): void {
-  rmSync(root, { recursive: true, force: true });
+  if (made) rmSync(made, { recursive: true, force: true });
+  made = undefined;
 }

@@ -7,7 +7,8 @@ import path from 'node:path';
 export const REPO = path.resolve(import.meta.dirname, '..');
 export const BIN = path.join(REPO, 'bin/outrider.js');
 const PROBE = path.join(REPO, 'bench/lib/probe.mjs');
-const probeDir = mkdtempSync(path.join(os.tmpdir(), 'outrider-bench-probe-'));
+// Made on first use: a worker process (bench/worker.ts) loads this module but measures nothing.
+let probeDir: string | undefined;
 let probeSerial = 0;
 
 /** One measured run of a process. */
@@ -43,7 +44,12 @@ export interface RunOptions {
 }
 
 export function runProcess(options: RunOptions): Promise<Run> {
-  const probeFile = options.probe ? path.join(probeDir, `${process.pid}-${(probeSerial += 1)}.json`) : undefined;
+  const probeFile = options.probe
+    ? path.join(
+        (probeDir ??= mkdtempSync(path.join(os.tmpdir(), 'outrider-bench-probe-'))),
+        `${process.pid}-${(probeSerial += 1)}.json`,
+      )
+    : undefined;
   const args = options.probe ? ['--import', PROBE, ...options.args] : options.args;
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.env };
   if (probeFile) env.BENCH_PROBE_FILE = probeFile;
@@ -103,5 +109,6 @@ export function askCpu(child: import('node:child_process').ChildProcess): Promis
 }
 
 export function cleanupProbes(): void {
-  rmSync(probeDir, { recursive: true, force: true });
+  if (probeDir) rmSync(probeDir, { recursive: true, force: true });
+  probeDir = undefined;
 }
