@@ -1,6 +1,7 @@
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
+import { limitHint } from '../core/loop/limits.js';
 import { messageText } from '../core/providers/types.js';
 import type { SequencedEvent } from '../core/session/event-stream.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
@@ -8,6 +9,7 @@ import { oneLine } from '../core/text.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
+import { PromptTooLargeError, readPrompt } from './read-prompt.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -21,7 +23,14 @@ export interface HeadlessIO {
 export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<number> {
   const startedAt = Date.now();
   const say = stderrLines(io.env, io.stderr as { isTTY?: boolean });
-  const prompt = typeof options.print === 'string' && options.print.trim() ? options.print : await readStdin(io.stdin);
+  let prompt: string;
+  try {
+    prompt = await readPrompt({ print: options.print, stdin: io.stdin });
+  } catch (error) {
+    if (!(error instanceof PromptTooLargeError)) throw error;
+    io.stderr.write(say.error(error.message));
+    return EXIT.usage;
+  }
   if (!prompt.trim()) {
     io.stderr.write(say.error('no prompt: pass one with -p "<prompt>" or pipe it on stdin'));
     return EXIT.usage;
@@ -39,21 +48,41 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // A closed terminal (SIGHUP) stops the run like SIGTERM: jobs stopped, commands killed, not left running.
+  const onHangup = () => {
+    // Writing to a terminal that is gone fails (EIO); the cleanup must still run.
+    for (const stream of [io.stdout, io.stderr]) stream.on('error', () => {});
+    controller.abort();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onHangup);
 
   const { session } = opened;
   if (format === 'stream-json') {
-    emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
+    emit({
+      type: 'system',
+      subtype: 'init',
+      session_id: session.id,
+      model: opened.model,
+      cwd: io.cwd,
+      tools: session.tools.names(),
+    });
   }
-  for (const warning of opened.warnings) io.stderr.write(say.warn(warning));
+  for (const warning of opened.warnings) {
+    // stderr for people; in stream-json also a line for the program reading stdout.
+    io.stderr.write(say.warn(warning));
+    if (format === 'stream-json') emit({ type: 'system', subtype: 'warning', message: warning });
+  }
 
   // The session's one stream: turn and job events in the order they happened.
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
     if (format === 'stream-json') emit({ seq, ...event });
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
     if (format !== 'stream-json' && event.type === 'retry') {
-      io.stderr.write(say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`));
+      io.stderr.write(
+        say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
+      );
     }
   });
 
@@ -68,34 +97,37 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangup);
     await opened.close();
     unsubscribe();
   }
+  // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
+  const cause: StopCause = controller.signal.aborted ? { kind: 'aborted' } : result.cause;
 
   const lastAssistant = [...session.messages()].reverse().find((m) => m.role === 'assistant' && messageText(m));
   const text = lastAssistant ? messageText(lastAssistant) : '';
-  const failed = result.cause.kind !== 'completed';
+  const failed = cause.kind !== 'completed';
   const summary = {
     type: 'result',
-    subtype: failed ? `error_${result.cause.kind}` : 'success',
+    subtype: failed ? `error_${cause.kind}` : 'success',
     is_error: failed,
     result: text,
-    error: failed ? describeCause(result.cause) : undefined,
+    error: failed ? describeCause(cause) : undefined,
     session_id: session.id,
     num_turns: session.turns(),
     duration_ms: Date.now() - startedAt,
     usage: opened.totals(),
     total_cost_usd: opened.cost(),
-    jobs: opened.jobs().map(jobSummary),
+    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage))),
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (failed) io.stderr.write(say.error(describeCause(result.cause)));
+  if (failed) io.stderr.write(say.error(describeCause(cause)));
   return failed ? EXIT.failed : EXIT.ok;
 }
 
 /** One job in the headless JSON result. */
-function jobSummary(job: Job) {
+function jobSummary(job: Job, cost: number | undefined) {
   return {
     id: job.id,
     definition: job.definition,
@@ -104,6 +136,7 @@ function jobSummary(job: Job) {
     turns: job.turns,
     tool_calls: job.toolCalls,
     tokens: job.usage,
+    cost_usd: cost,
     duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
   };
 }
@@ -115,17 +148,8 @@ function describeCause(cause: StopCause): string {
     case 'aborted':
       return 'interrupted';
     case 'limit':
-      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+      return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return cause.message;
   }
 }
-
-async function readStdin(stdin: HasTTY): Promise<string> {
-  if (stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-type HasTTY = NodeJS.ReadableStream & { isTTY?: boolean };

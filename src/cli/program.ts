@@ -9,6 +9,12 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function positiveAmount(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected an amount above 0, e.g. 0.50');
+  return n;
+}
+
 /** --max-agents: the same bound as the `agents.maxConcurrent` setting. */
 function agentCount(value: string): number {
   const n = positiveInt(value);
@@ -21,24 +27,39 @@ function buildProgram(): Command {
     .description('A terminal coding agent with background sub-agents.')
     .version(packageJson.version, '-v, --version')
     .option('-p, --print [prompt]', 'run headless: answer the prompt (or stdin) and exit')
-    .addOption(
-      new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'),
-    )
+    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
     .option('--model <id>', 'model id (default: per provider, or OUTRIDER_MODEL)')
     .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
-    .addOption(new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']))
+    .addOption(
+      new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']),
+    )
     .addOption(
       new Option('--permission-mode <mode>', 'what runs without asking').choices(['default', 'accept-edits', 'plan', 'yolo']),
     )
     .option('--yolo', 'allow every tool call without asking (same as --permission-mode yolo)')
     .option('--max-turns <n>', 'stop after this many model calls per prompt', positiveInt)
     .option('-c, --continue', 'resume the newest session of this directory')
-    .option('-r, --resume [id]', 'resume a session by id (without one: list this directory\'s sessions)')
+    .option('-r, --resume [id]', "resume a session by id (without one: list this directory's sessions)")
     .option('--add-dir <dir...>', 'allow edits in this directory too')
+    .option('--mcp-config <files...>', 'start the MCP servers of these files (or JSON text) of { "mcpServers": … }')
+    .option(
+      '--trust',
+      "apply this folder's .outrider/settings.json and .mcp.json in full for this run (mode, dirs, provider, URL, MCP servers)",
+    )
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
+    .option('--agents <json>', 'agents for this run, in Claude Code\'s format: \'{"reviewer": {"description": …, "prompt": …}}\'')
+    .option('--max-budget-usd <dollars>', 'stop sub-agents when the session has cost this many dollars', positiveAmount)
+    .addOption(
+      new Option('--sandbox <mode>', 'OS sandbox for approved bash commands (judged read-only ones: always read-only)').choices([
+        'read-only',
+        'workspace-write',
+        'off',
+      ]),
+    )
+    .option('--doctor', 'print which protection is active (sandbox, git hardening) and exit')
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')
     .exitOverride();
@@ -69,18 +90,36 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
     throw error;
   }
   const options = program.opts<CliOptions>();
+  if (options.doctor) {
+    const { runDoctor } = await import('../start/doctor.js');
+    return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
   if (options.resume === true) {
     const { printSessions } = await import('./list-sessions.js');
     return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
   }
   if (program.args.length > 0 && options.print === undefined) {
     const { stderrLines } = await import('../start/stderr-lines.js');
-    process.stderr.write(stderrLines(process.env, process.stderr).error(`unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`));
+    process.stderr.write(
+      stderrLines(process.env, process.stderr).error(
+        `unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`,
+      ),
+    );
     return EXIT.usage;
+  }
+  if (options.debug) {
+    const { debugProtectionLine } = await import('../start/doctor.js');
+    await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   if (options.print !== undefined || !process.stdin.isTTY) {
     const { runHeadless } = await import('./headless.js');
-    return runHeadless(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return runHeadless(options, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+    });
   }
   startingTui();
   const { runInteractive } = await import('../ui/run.js');

@@ -29,6 +29,7 @@ import { historyEntries } from './state/history-entries.js';
 import { approvalView, readForPreview } from './state/approval-view.js';
 import { toolAction } from './state/tool-text.js';
 import { WORKING_TICK_MS, workingLine } from './state/turn-activity.js';
+import { mcpSegment } from './state/mcp.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
@@ -69,15 +70,36 @@ function startState(session: UiSession): UiState {
     // A resumed session shows where the conversation stood.
     ...historyEntries(session.earlier, { root: session.root }),
     ...(session.resumedMessages > 0
-      ? [{ kind: 'info', text: `resumed ${session.sessionId}: the model remembers ${session.resumedMessages} earlier messages` } as const]
+      ? [
+          {
+            kind: 'info',
+            text: `resumed ${session.sessionId}: the model remembers ${session.resumedMessages} earlier messages`,
+          } as const,
+        ]
       : []),
     ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
   ];
-  return initialUiState({ intro, storedJobs: session.storedJobs, wakeOnComplete: session.wakeOnComplete, resumed: session.resumedMessages > 0, root: session.root });
+  return initialUiState({
+    intro,
+    storedJobs: session.storedJobs,
+    wakeOnComplete: session.wakeOnComplete,
+    resumed: session.resumedMessages > 0,
+    root: session.root,
+  });
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock, historyFile, onResume }: AppProps) {
+export function App({
+  session,
+  approvals,
+  onQuit,
+  confirmWindowMs = 2000,
+  flushMs = 50,
+  wakeWindowMs = 300,
+  clock = realClock,
+  historyFile,
+  onResume,
+}: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
@@ -117,6 +139,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
     runner,
     say,
     openAgents: () => setView('agents'),
+    mcpServers: () => store.snapshot().mcp,
     quit,
     resume: onResume,
     activeJobs: runningJobs,
@@ -189,7 +212,12 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       const what = `${approvalShown?.what ?? request.toolName}${request.jobId ? ` for ${request.jobId}` : ''}`;
       // "Always" is remembered per tool, and per exact command for bash (the gate's rule).
       const always = request.toolName === 'bash' ? 'this command' : request.toolName;
-      const text = choice === 'deny' ? `denied: ${what}` : choice === 'allow-always' ? `allowed: ${what} (${always} from now on, this session)` : `allowed: ${what}`;
+      const text =
+        choice === 'deny'
+          ? `denied: ${what}`
+          : choice === 'allow-always'
+            ? `allowed: ${what} (${always} from now on, this session)`
+            : `allowed: ${what}`;
       say({ kind: 'info', text });
     },
     [approval, approvals, approvalShown, say],
@@ -198,7 +226,9 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   const waiting = useMemo(
     () =>
       new Map(
-        pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, toolAction(p.request.toolName, p.request.args, p.request.label, session.root)]),
+        pending
+          .filter((p) => p.request.jobId)
+          .map((p) => [p.request.jobId!, toolAction(p.request.toolName, p.request.args, p.request.label, session.root)]),
       ),
     [pending, session.root],
   );
@@ -241,7 +271,11 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       <LiveRegion
         text={transcript.liveText}
         tools={transcript.tools}
-        working={busy && budget.working > 0 ? workingLine(state.turn, now, turn.busy === 'compact' ? 'compacting the conversation' : undefined) : undefined}
+        working={
+          busy && budget.working > 0
+            ? workingLine(state.turn, now, turn.busy === 'compact' ? 'compacting the conversation' : undefined)
+            : undefined
+        }
         width={width}
         textLines={budget.text}
         toolLines={budget.tools}
@@ -256,7 +290,14 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
         root={session.root}
       />
       {approval ? (
-        <ApprovalPrompt pending={approval} view={approvalShown} more={pending.length - 1} onAnswer={answer} width={width} maxLines={budget.approval} />
+        <ApprovalPrompt
+          pending={approval}
+          view={approvalShown}
+          more={pending.length - 1}
+          onAnswer={answer}
+          width={width}
+          maxLines={budget.approval}
+        />
       ) : null}
       {view === 'agents' ? (
         <AgentsView
@@ -293,6 +334,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
         width={width}
         message={message}
         lines={budget.footer}
+        mcp={mcpSegment(state.mcp)}
       />
     </Box>
   );

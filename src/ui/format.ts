@@ -1,5 +1,6 @@
 import { cells, cutCells } from './text-cells.js';
 import type { StopCause } from '../core/loop/events.js';
+import { limitHint } from '../core/loop/limits.js';
 
 /** Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut (see text-cells.ts). */
 export function cutLine(text: string, width: number): string {
@@ -39,7 +40,7 @@ export function causeText(cause: StopCause, running = 0): string | undefined {
         ? `interrupted (${running === 1 ? 'the sub-agent keeps' : `${running} sub-agents keep`} running)`
         : 'interrupted';
     case 'limit':
-      return `stopped: ${cause.detail} (raise it with --max-turns or in settings)`;
+      return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return `error: ${cause.message}`;
     default: {

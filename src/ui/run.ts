@@ -10,6 +10,7 @@ import { App } from './App.js';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './hooks/use-notify.js';
 import { historyFile } from './state/prompt-history.js';
 import { ApprovalBroker } from './approval-broker.js';
+import { settleTrust } from './ask-trust.js';
 import { uiSessionFrom } from './ui-session.js';
 
 const BRACKETED_PASTE_ON = '\u001B[?2004h';
@@ -27,7 +28,10 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   let opened: OpenedSession;
   let setup: SessionSetup;
   try {
-    setup = sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false });
+    // The trust question is answered before the session opens with the project's settings.
+    const settled = await settleTrust(sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false }));
+    if (!settled) return EXIT.ok;
+    setup = settled;
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
     early?.release();
@@ -49,7 +53,11 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
     if (opened.session.id.startsWith(id)) return `${opened.session.id} is this session`;
     let next: OpenedSession;
     try {
-      next = await openSession({ ...setup, flags: { ...setup.flags, continue: undefined, resume: id }, approver: approvals.approver });
+      next = await openSession({
+        ...setup,
+        flags: { ...setup.flags, continue: undefined, resume: id },
+        approver: approvals.approver,
+      });
     } catch (error) {
       return describeStartupError(error, options.debug);
     }
@@ -82,7 +90,9 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
     await Promise.race([quitRequested, instance.waitUntilExit()]);
   } catch (error) {
     code = EXIT.failed;
-    process.stderr.write(stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`));
+    process.stderr.write(
+      stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`),
+    );
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
   }

@@ -7,6 +7,8 @@ export type SlashCommand =
   | { name: 'cost' }
   /** Without an id: list this directory's sessions. */
   | { name: 'resume'; id?: string }
+  | { name: 'memory' }
+  | { name: 'mcp' }
   | { name: 'quit' }
   /** Known command, wrong arguments: `message` says how to call it. */
   | { name: 'usage'; message: string }
@@ -20,6 +22,8 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
   { usage: '/resume [id]', does: "list this directory's sessions, or switch to one (its conversation is shown again)" },
+  { usage: '/memory', does: 'the instruction files in the prompt (AGENTS.md, CLAUDE.md, imports) and their sizes' },
+  { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -53,6 +57,10 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       if (args.length > 1)
         return { name: 'usage', message: 'usage: /resume, or /resume <id> (an id from the list, or its start)' };
       return args[0] ? { name: 'resume', id: args[0] } : { name: 'resume' };
+    case 'memory':
+      return { name: 'memory' };
+    case 'mcp':
+      return { name: 'mcp' };
     case 'quit':
     case 'exit':
       return { name: 'quit' };

@@ -5,6 +5,7 @@ import type { Message, Usage } from '../core/providers/types.js';
 import { listSessions } from '../core/session/store.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
 import type { StoredJob } from '../core/session/job-store.js';
+import type { InstructionFileInfo } from '../core/session/instruction-files.js';
 import type { OpenedSession } from '../core/session/open-session.js';
 import { estimateTokens } from '../core/session/compaction.js';
 import type { PermissionMode } from '../core/permissions/types.js';
@@ -58,6 +59,8 @@ export interface UiSession {
   /** What runs without asking; the parent and every sub-agent share it. */
   permissionMode(): PermissionMode;
   setPermissionMode(mode: PermissionMode): void;
+  /** The instruction files in the system prompt, for /memory. */
+  readonly instructionFiles?: readonly InstructionFileInfo[];
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -78,6 +81,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     wakeOnComplete: opened.wakeOnComplete,
     notify: opened.notify,
     compact: (signal) => opened.compact(signal),
+    instructionFiles: opened.instructionFiles,
     costs: () => ({
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },

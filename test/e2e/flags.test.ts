@@ -43,6 +43,24 @@ describe('--max-turns', () => {
     expect(result.stderr).toContain('reached the limit of 1 turns');
     expect(result.stderr).toContain('--max-turns');
   });
+
+  it('headless has a turn cap of its own when none is set', async () => {
+    let n = 0;
+    // A model that never stops calling tools, each call different (no repeated failure).
+    t.mock.respond(() => ({ toolCalls: [{ name: 'glob', args: { pattern: `*.${++n}` } }] }));
+    const result = await run(['-p', 'keep looking forever']);
+    expect(result.code).toBe(1);
+    expect(t.mock.requests).toHaveLength(100);
+    expect(result.stderr).toContain('reached the limit of 100 turns (raise it with --max-turns');
+  });
+
+  it('stops a model stuck making the same failing call, saying so', async () => {
+    t.mock.respond(() => ({ toolCalls: [{ name: 'read_file', args: { path: 'missing.txt' } }] }));
+    const result = await run(['-p', 'read it']);
+    expect(result.code).toBe(1);
+    expect(t.mock.requests).toHaveLength(5);
+    expect(result.stderr).toContain('the same call failed 5 times in a row (read_file {"path":"missing.txt"})');
+  });
 });
 
 describe('--permission-mode', () => {
@@ -89,7 +107,18 @@ describe('--tool-mode text', () => {
     );
     // A local OpenAI-compatible server without tool support: no key needed.
     const result = await runCli(
-      ['-p', 'what is here?', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'local-model', '--tool-mode', 'text'],
+      [
+        '-p',
+        'what is here?',
+        '--provider',
+        'openai',
+        '--base-url',
+        t.mock.openaiBaseURL,
+        '--model',
+        'local-model',
+        '--tool-mode',
+        'text',
+      ],
       { cwd: t.project, env: { OUTRIDER_HOME: t.home } },
     );
     expect(result.stderr).toBe('');
@@ -115,7 +144,10 @@ describe('--tool-mode text', () => {
 describe('retries', () => {
   it('a 529 then a success: one retry line on stderr, exit 0', async () => {
     // retry-after: 0 makes the retry immediate (no jittered backoff), so the test stays fast.
-    t.mock.script({ fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' });
+    t.mock.script(
+      { fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } },
+      { text: 'made it' },
+    );
     const result = await run(['-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('made it\n');
@@ -158,7 +190,9 @@ describe('--max-budget-tokens', () => {
     expect(parentRequests).toHaveLength(4);
     expect(t.mock.requests.filter(isChild)).toHaveLength(1);
     const last = parentRequests[3]!;
-    const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>).filter((m) => m.role === 'assistant').at(-1)!;
+    const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>)
+      .filter((m) => m.role === 'assistant')
+      .at(-1)!;
     const secondStart = lastAssistant.content.find((b) => b.type === 'tool_use' && b.name === 'agent_start')!;
     expect(secondStart).toBeDefined();
     const refusal = toolResults(last).find((b) => b.tool_use_id === secondStart.id)!;

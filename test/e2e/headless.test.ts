@@ -60,8 +60,15 @@ describe('outrider -p', () => {
     t.mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
     const result = await run(['-p', 'look', '--output-format', 'stream-json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', tools: expect.arrayContaining(['read_file', 'agent_start']) });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      tools: expect.arrayContaining(['read_file', 'agent_start']),
+    });
     const types = lines.map((l) => l.type);
     expect(types).toContain('tool_start');
     expect(types).toContain('tool_end');
@@ -123,10 +130,13 @@ describe('outrider -p', () => {
 
   it('talks to an OpenAI-compatible server with --provider openai --base-url', async () => {
     t.mock.script({ text: 'hello from a local model' });
-    const result = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'qwen2.5-coder'], {
-      cwd: t.project,
-      env: { OUTRIDER_HOME: t.home },
-    });
+    const result = await runCli(
+      ['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'qwen2.5-coder'],
+      {
+        cwd: t.project,
+        env: { OUTRIDER_HOME: t.home },
+      },
+    );
     expect(result.stdout).toBe('hello from a local model\n');
     expect(t.mock.requests[0]!.format).toBe('openai');
     expect(t.mock.requests[0]!.body.model).toBe('qwen2.5-coder');
@@ -144,7 +154,7 @@ describe('outrider -p', () => {
     for (const file of allFiles(t.home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
   });
 
-  it('--resume with an id resumes that session; without one it lists this directory\'s sessions', async () => {
+  it("--resume with an id resumes that session; without one it lists this directory's sessions", async () => {
     t.mock.script({ text: 'one' }, { text: 'two' });
     const first = JSON.parse((await run(['-p', 'remember the word kiwi', '--output-format', 'json'])).stdout);
     const listing = await run(['--resume']);
@@ -169,7 +179,10 @@ describe('outrider -p', () => {
     );
     const result = await run(['-p', 'q4', '--continue', '--output-format', 'stream-json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.some((l) => l.type === 'compact')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'answer after compaction' });
     const [tooLong, summary, retry] = t.mock.requests.slice(-3).map((r) => r.body);

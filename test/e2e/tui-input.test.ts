@@ -43,7 +43,8 @@ describe('the input editor', () => {
 
     // The next run in the same project remembers what was sent.
     const again = tui.launch({
-      reuse: { home: pane.home, project: pane.project },
+      home: pane.home,
+      project: pane.project,
       variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${tui.mock.anthropicBaseURL}`],
     });
     await again.screen(/\/help/);

@@ -23,7 +23,8 @@ describe('resuming a session', () => {
     const firstId = await quit(first);
 
     const again = tui.launch({
-      reuse: { home: first.home, project: first.project },
+      home: first.home,
+      project: first.project,
       variables: variables(),
       args: ['--resume', firstId],
     });
@@ -35,7 +36,7 @@ describe('resuming a session', () => {
     expect(secondId).toBe(firstId);
 
     // A new session in the same project, then a switch back to the first one.
-    const other = tui.launch({ reuse: { home: first.home, project: first.project }, variables: variables() });
+    const other = tui.launch({ home: first.home, project: first.project, variables: variables() });
     await other.screen(/\/help/);
     tui.mock.script({ text: 'A second answer.' });
     other.type('another question');

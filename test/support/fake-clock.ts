@@ -31,8 +31,14 @@ export class FakeClock implements Timers {
     this.time = until;
   }
 
+  /** Timers not yet fired. */
   pending(): number {
     return this.timers.length;
+  }
+
+  /** When the next timer falls due (on this clock), or undefined when none is pending. */
+  nextAt(): number | undefined {
+    return this.timers.length ? Math.min(...this.timers.map((t) => t.at)) : undefined;
   }
 }
 

@@ -3,7 +3,9 @@
  * wire formats (streaming SSE and plain JSON), so tests drive the real SDK clients.
  * Replies are scripted in order, or decided per request by a responder when requests
  * arrive concurrently; faults (error statuses, cut streams, malformed chunks, hangs)
- * exercise the retry paths.
+ * exercise the retry paths. Each request records when it arrived and when its answer
+ * ended, and the mock can say how many were in flight at once (`maxInFlight`), so tests
+ * prove concurrency by structure, never by elapsed time.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,11 +17,12 @@ import {
   openaiStream,
   type MockToolCall,
   type MockUsage,
+  type RawBlock,
   type ResolvedReply,
   type WireFormat,
 } from './mock-wire.js';
 
-export type { MockToolCall, MockUsage, WireFormat } from './mock-wire.js';
+export type { MockToolCall, MockUsage, RawBlock, WireFormat } from './mock-wire.js';
 
 /** A failure the mock injects instead of (or in the middle of) a normal reply. */
 export type Fault =
@@ -36,7 +39,14 @@ export type Fault =
   /** `afterChunks` good events (default 1), then an in-stream error event (Anthropic `event: error`, OpenAI `{"error": …}`). */
   | { kind: 'stream_error'; afterChunks?: number; type?: string; message?: string }
   /** Never answers; the request stays open until the client gives up. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** 200 and `afterChunks` SSE events, then nothing more until the client gives up (a reply still streaming). */
+  | { kind: 'stall'; afterChunks: number }
+  /**
+   * 200 and `afterChunks` SSE events (default 1), then a keep-alive every `intervalMs` (default 5)
+   * until the client goes away: Anthropic's `event: ping`, an SSE comment for OpenAI (as OpenRouter sends).
+   */
+  | { kind: 'pings'; afterChunks?: number; intervalMs?: number };
 
 /**
  * One scripted reply. `stopReason` is sent as-is, except that the normalized names
@@ -52,6 +62,10 @@ export interface Reply {
   stopReason?: string;
   /** OpenAI only: send no usage chunk even when asked, as some compatible servers do. */
   omitUsage?: boolean;
+  /** Anthropic only: content blocks sent exactly as given after the others (malformed output). */
+  rawBlocks?: RawBlock[];
+  /** OpenAI only: chunk deltas sent exactly as given before the finish chunk (malformed output). */
+  rawDeltas?: unknown[];
   /** Extra wait before the first byte. */
   delayMs?: number;
   /** Wait between SSE events. */
@@ -67,7 +81,10 @@ export interface RecordedRequest {
   /** The parsed JSON body (undefined when it was not JSON). */
   body: any;
   raw: string;
+  /** Date.now() when the request arrived; for reading a log, not for asserting durations. */
   receivedAt: number;
+  /** Date.now() when its response ended (sent in full, cut, or the client went away); unset while in flight. */
+  answeredAt?: number;
 }
 
 export type Responder = (request: RecordedRequest) => Reply | Promise<Reply>;
@@ -89,14 +106,32 @@ export interface MockProvider {
   setLatency(ms: number): void;
   /** Scripted replies not consumed yet. */
   pending(): number;
-  /** Forgets script, responder, recorded requests and latency. */
+  /** Requests (matching `filter`, if given) whose response has not ended yet. */
+  inFlight(filter?: (request: RecordedRequest) => boolean): number;
+  /** The most requests (matching `filter`, if given) that were in flight at the same time since the last reset. */
+  maxInFlight(filter?: (request: RecordedRequest) => boolean): number;
+  /** Keep-alive pings written so far (fault `pings`), across every request. */
+  pingsSent(): number;
+  /** Forgets script, responder, recorded requests (and their in-flight log), pings and latency. */
   reset(): void;
   close(): Promise<void>;
 }
 
+/** The timers the mock waits with (latency, delays); a FakeClock in tests of those waits. */
+export interface MockTimers {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
 export interface MockProviderOptions {
   latencyMs?: number;
+  timers?: MockTimers;
 }
+
+const realTimers: MockTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 const routes: Record<string, WireFormat> = {
   '/v1/messages': 'anthropic',
@@ -108,17 +143,24 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+function wait(ms: number, signal: AbortSignal, timers: MockTimers): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = timers.setTimeout(done, ms);
     function done(): void {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Resolves when the signal aborts (the client went away or the server shut down). */
+function untilGone(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 function writeChunk(res: http.ServerResponse, chunk: string): Promise<void> {
@@ -159,6 +201,8 @@ function resolveReply(reply: Reply, request: RecordedRequest, serial: number): R
     },
     stopReason: reply.stopReason,
     includeUsage: format === 'anthropic' || (request.body?.stream_options?.include_usage === true && !reply.omitUsage),
+    rawBlocks: reply.rawBlocks ?? [],
+    rawDeltas: reply.rawDeltas ?? [],
   };
 }
 
@@ -168,7 +212,22 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   let responder: Responder | undefined;
   let latencyMs = options.latencyMs ?? 0;
+  const timers = options.timers ?? realTimers;
   let serial = 0;
+  // Arrivals (+1) and ends (-1) in the order they happened, for inFlight/maxInFlight.
+  const log: { request: RecordedRequest; delta: 1 | -1 }[] = [];
+
+  function countInFlight(filter: ((request: RecordedRequest) => boolean) | undefined, peak: boolean): number {
+    let now = 0;
+    let max = 0;
+    for (const entry of log) {
+      if (filter && !filter(entry.request)) continue;
+      now += entry.delta;
+      max = Math.max(max, now);
+    }
+    return peak ? max : now;
+  }
+  let pings = 0;
   const shutdown = new AbortController();
 
   async function pickReply(request: RecordedRequest): Promise<Reply> {
@@ -203,16 +262,22 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     const request: RecordedRequest = { format, path, headers: req.headers, body, raw, receivedAt: Date.now() };
     requests.push(request);
+    log.push({ request, delta: 1 });
     const number = ++serial;
 
     // Aborted when the client goes away or the server shuts down, so waits end early.
     const gone = new AbortController();
-    res.on('close', () => gone.abort());
+    res.on('close', () => {
+      request.answeredAt = Date.now();
+      // A request from before a reset() is no longer in the log.
+      if (log.some((entry) => entry.request === request)) log.push({ request, delta: -1 });
+      gone.abort();
+    });
     const onShutdown = (): void => gone.abort();
     shutdown.signal.addEventListener('abort', onShutdown, { once: true });
     try {
       const reply = await pickReply(request);
-      await wait(latencyMs + (reply.delayMs ?? 0), gone.signal);
+      await wait(latencyMs + (reply.delayMs ?? 0), gone.signal, timers);
       if (gone.signal.aborted) return;
       await send(res, request, reply, number, gone.signal);
     } finally {
@@ -229,7 +294,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   ): Promise<void> {
     const fault = reply.fault;
     if (fault?.kind === 'hang') {
-      await new Promise<void>((resolve) => (gone.aborted ? resolve() : gone.addEventListener('abort', () => resolve())));
+      await untilGone(gone);
       return;
     }
     if (fault?.kind === 'reset') {
@@ -245,7 +310,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     const resolved = resolveReply(reply, request, number);
     if (request.body?.stream !== true) {
-      if (fault?.kind === 'cut' || fault?.kind === 'truncate') {
+      if (fault?.kind === 'cut' || fault?.kind === 'truncate' || fault?.kind === 'stall') {
         res.socket?.destroy();
         return;
       }
@@ -260,20 +325,33 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const chunks = request.format === 'anthropic' ? anthropicStream(resolved) : openaiStream(resolved);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const stopAt =
-      fault?.kind === 'cut' || fault?.kind === 'truncate'
+      fault?.kind === 'cut' || fault?.kind === 'truncate' || fault?.kind === 'stall'
         ? fault.afterChunks
-        : fault?.kind === 'malformed' || fault?.kind === 'stream_error'
+        : fault?.kind === 'malformed' || fault?.kind === 'stream_error' || fault?.kind === 'pings'
           ? (fault.afterChunks ?? 1)
           : chunks.length;
     for (let i = 0; i < Math.min(stopAt, chunks.length); i++) {
-      if (i > 0 && reply.chunkDelayMs) await wait(reply.chunkDelayMs, gone);
+      if (i > 0 && reply.chunkDelayMs) await wait(reply.chunkDelayMs, gone, timers);
       if (gone.aborted) return;
       await writeChunk(res, chunks[i]!);
     }
+    if (fault?.kind === 'stall') {
+      await untilGone(gone);
+      return;
+    }
     if (fault?.kind === 'cut') {
-      // Let the client read what was sent, then drop the connection without ending the body.
-      await wait(10, gone);
+      // Drop the connection without ending the body. What was written is already flushed
+      // (writeChunk waits for it), and TCP delivers it before the close.
       res.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'pings') {
+      const ping = request.format === 'anthropic' ? 'event: ping\ndata: {"type": "ping"}\n\n' : ': ping\n\n';
+      while (!gone.aborted) {
+        await writeChunk(res, ping);
+        pings++;
+        await wait(fault.intervalMs ?? 5, gone, timers);
+      }
       return;
     }
     if (fault?.kind === 'malformed') {
@@ -316,11 +394,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     respond: (fn) => void (responder = fn),
     setLatency: (ms) => void (latencyMs = ms),
     pending: () => queue.length,
+    inFlight: (filter) => countInFlight(filter, false),
+    maxInFlight: (filter) => countInFlight(filter, true),
+    pingsSent: () => pings,
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      log.length = 0;
       responder = undefined;
       latencyMs = 0;
+      pings = 0;
     },
     close: async () => {
       shutdown.abort();
@@ -328,4 +411,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A loopback URL where nothing listens: connecting to it is refused. */
+export async function refusedURL(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

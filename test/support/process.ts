@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { until } from './until.js';
 
 /**
  * True once `pid` has exited. A zombie counts as exited: where PID 1 does not reap orphans
@@ -18,8 +18,7 @@ export function exited(pid: number): boolean {
   }
 }
 
-/** Polls briefly: a killed process's exit is asynchronous to the signal. */
+/** Polls until `pid` has exited: a killed process's exit is asynchronous to the signal. */
 export async function expectExited(pid: number): Promise<void> {
-  for (let i = 0; i < 40 && !exited(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(exited(pid), `process ${pid} is still running`).toBe(true);
+  await until(() => exited(pid), { what: `process ${pid} to exit`, intervalMs: 25 });
 }

@@ -53,6 +53,30 @@ export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { model: 'test-model', system: 'You are a test.', messages, tools: [readTool, grepTool], maxTokens: 1024, ...overrides };
 }
 
+/**
+ * A backoff that never ends by itself, only by an abort (rejecting with an AbortError):
+ * a stream that ends while in it was ended by the abort. `entered` resolves with the
+ * delay asked for once the sleep has begun.
+ */
+export function abortOnlySleep(): { sleep: (ms: number, signal: AbortSignal) => Promise<void>; entered: Promise<number> } {
+  let enter: (ms: number) => void = () => {};
+  const entered = new Promise<number>((resolve) => (enter = resolve));
+  return {
+    entered,
+    sleep: (ms, signal) =>
+      new Promise((_, reject) => {
+        const stop = () => {
+          const error = new Error('aborted');
+          error.name = 'AbortError';
+          reject(error);
+        };
+        if (signal.aborted) return stop();
+        signal.addEventListener('abort', stop, { once: true });
+        enter(ms);
+      }),
+  };
+}
+
 /** A sleep that records each delay and returns at once (still honouring abort). */
 export function recordingSleep(): { delays: number[]; sleep: (ms: number, signal: AbortSignal) => Promise<void> } {
   const delays: number[] = [];

@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type MockProvider, type RecordedRequest, startMockProvider } from './mock-provider.js';
-import { REPO } from './run-cli.js';
+import { BIN } from './run-cli.js';
+import { until } from './until.js';
 
 /** How a pane is started: its size, extra variables and arguments, files in the project. */
 export interface LaunchOptions {
   width?: number;
   height?: number;
+  /** PATH inside the app (the test's own by default). */
+  path?: string;
   /** `NAME=value` pairs beyond the clean environment. */
   variables?: string[];
   args?: string[];
@@ -17,8 +20,10 @@ export interface LaunchOptions {
   files?: Record<string, string>;
   /** Settings written to the private home's settings.json. */
   settings?: Record<string, unknown>;
-  /** Run in this home and project (a second run of the same project); fresh ones by default. */
-  reuse?: { home: string; project: string };
+  /** OUTRIDER_HOME: fresh by default; an earlier pane's home for a second run. */
+  home?: string;
+  /** The working directory: fresh by default; an earlier pane's project for a second run. */
+  project?: string;
 }
 
 /** One running pane: keys in, screen out, and the bytes the app wrote. */
@@ -52,31 +57,36 @@ export interface TuiHarness {
   launch(options?: LaunchOptions): Pane;
   /** Launches with the mock provider and waits until the app is ready for input. */
   start(options?: LaunchOptions): Promise<Pane>;
+  /** The variables that point outrider at the mock provider. */
+  providerVariables(): string[];
+  /** A temporary folder removed after the test. */
+  tempDir(prefix: string): string;
 }
 
 /**
- * The real binary in a real terminal: tmux runs `outrider` against the mock provider on a
- * private server (`-L`), keys go in with send-keys, the screen comes back with
- * capture-pane, and pipe-pane records the raw bytes. Registers its own hooks.
+ * The real binary in a real terminal: tmux runs `outrider` against the mock provider, one
+ * private server (`-L`) per pane, keys go in with send-keys, the screen comes back with
+ * capture-pane, and pipe-pane records the raw bytes. Registers its own hooks: panes, servers
+ * and folders go after each test, the mock provider after the file.
  */
 export function useTui(): TuiHarness {
-  // A private tmux server per test file, so these tests never touch the user's own sessions.
-  const socket = `outrider-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  // One private tmux server per pane, named for it, so these tests never touch the user's own
+  // sessions, and a server whose last session was just killed (it exits on its own) is never
+  // reached by a new session while it dies ("server exited unexpectedly").
+  const fileRun = `outrider-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   let mock: MockProvider | undefined;
   let counter = 0;
-  const panes: string[] = [];
+  const servers: string[] = [];
   const dirs: string[] = [];
 
   beforeAll(async () => {
     mock = await startMockProvider();
   });
   afterAll(async () => {
-    spawnSync('tmux', ['-L', socket, 'kill-server']);
     await mock?.close();
   });
   afterEach(() => {
-    for (const name of panes.splice(0)) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', name]);
+    for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
     mock?.reset();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
@@ -88,24 +98,27 @@ export function useTui(): TuiHarness {
   };
 
   const launch = (options: LaunchOptions = {}): Pane => {
-    const home = options.reuse?.home ?? tempDir('outrider-home-');
-    const project = options.reuse?.project ?? tempDir('outrider-project-');
+    const home = options.home ?? tempDir('outrider-home-');
+    const project = options.project ?? tempDir('outrider-project-');
     const log = path.join(tempDir('outrider-log-'), 'pane.log');
     writeFileSync(log, '');
     writeFileSync(path.join(project, 'hello.txt'), 'hi from the file\n');
     for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(path.join(project, file), content);
     if (options.settings) writeFileSync(path.join(home, 'settings.json'), JSON.stringify(options.settings));
     const name = `tui-${counter++}`;
+    const socket = `${fileRun}-${name}`;
+    servers.push(socket);
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
     // `env -i` keeps the developer's own API keys out of the run.
     const command = [
       'env',
       '-i',
-      `PATH=${process.env.PATH}`,
+      `PATH=${options.path ?? process.env.PATH}`,
       'TERM=xterm-256color',
       `OUTRIDER_HOME=${home}`,
       ...(options.variables ?? []),
       process.execPath,
-      path.join(REPO, 'bin/outrider.js'),
+      BIN,
       ...(options.args ?? []),
     ].join(' ');
     const width = String(options.width ?? 120);
@@ -125,7 +138,6 @@ export function useTui(): TuiHarness {
       project,
       `read go; ${command}; echo "[exit status $?]"`,
     );
-    panes.push(name);
     // The app's pane by id: a second pane (focus tests) must not take its keys or its screen.
     const pane = tmux('display-message', '-p', '-t', name, '#{pane_id}').trim();
     tmux('set-option', '-t', name, 'remain-on-exit', 'on');
@@ -140,15 +152,14 @@ export function useTui(): TuiHarness {
       home,
       project,
       capture,
-      async screen(pattern, opts = {}) {
-        const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
-        let text = '';
-        while (Date.now() < deadline) {
-          text = capture(opts);
-          if (pattern.test(text)) return text;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        throw new Error(`timed out waiting for ${pattern}; the screen was:\n${text}`);
+      screen(pattern, opts = {}) {
+        return until(
+          () => {
+            const text = capture(opts);
+            return pattern.test(text) && text;
+          },
+          { what: `${pattern} on the screen`, timeoutMs: opts.timeoutMs, intervalMs: 50, observe: () => capture(opts) },
+        );
       },
       type(text) {
         tmux('send-keys', '-t', pane, '-l', text);
@@ -178,17 +189,20 @@ export function useTui(): TuiHarness {
     };
   };
 
+  const started = () => {
+    if (!mock) throw new Error('the mock provider starts in beforeAll');
+    return mock;
+  };
+  const providerVariables = () => [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${started().anthropicBaseURL}`];
   return {
     get mock() {
-      if (!mock) throw new Error('the mock provider starts in beforeAll');
-      return mock;
+      return started();
     },
     launch,
+    providerVariables,
+    tempDir,
     async start(options = {}) {
-      const pane = launch({
-        ...options,
-        variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${mock!.anthropicBaseURL}`, ...(options.variables ?? [])],
-      });
+      const pane = launch({ ...options, variables: [...providerVariables(), ...(options.variables ?? [])] });
       await pane.screen(/\/help/);
       return pane;
     },

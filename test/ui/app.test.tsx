@@ -151,14 +151,17 @@ describe('the app', () => {
   });
 
   it('shows which sub-agent asks for approval, and its row says it waits', async () => {
-    const s = await open((request) => {
-      if (fromChild(request.system)) {
-        if (lastText(request).includes('tool_result')) return { text: 'child wrote it' };
-        return { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] };
-      }
-      if (lastText(request).includes('tool_result')) return { text: 'Started.' };
-      return { toolCalls: [{ name: 'agent_start', args: { task: 'write child.txt', agent: 'general' } }] };
-    }, { wakeOnComplete: false });
+    const s = await open(
+      (request) => {
+        if (fromChild(request.system)) {
+          if (lastText(request).includes('tool_result')) return { text: 'child wrote it' };
+          return { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] };
+        }
+        if (lastText(request).includes('tool_result')) return { text: 'Started.' };
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'write child.txt', agent: 'general' } }] };
+      },
+      { wakeOnComplete: false },
+    );
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'delegate a write');
     await until(() => frame(rendered).includes('sub-1 asks to write child.txt (new file)?'));
@@ -253,7 +256,9 @@ describe('the app', () => {
 
     // A child's 300 events and its end, all inside one window: one render.
     await keys(rendered, 'delegate', KEY.enter);
-    await waitFor(() => s.opened.agents.manager.list()[0]?.state === 'done' && busy() >= 6, { what: 'the child and the turn to end' });
+    await waitFor(() => s.opened.agents.manager.list()[0]?.state === 'done' && busy() >= 6, {
+      what: 'the child and the turn to end',
+    });
     before = rendered.frames.length;
     clock.advance(50);
     await settle();
@@ -307,7 +312,7 @@ describe('the app', () => {
     await until(() => frame(rendered).includes('switching sessions is not available here'));
   });
 
-  it('lists a resumed session\'s earlier jobs in /agents, from the session\'s store', async () => {
+  it("lists a resumed session's earlier jobs in /agents, from the session's store", async () => {
     const first = await openTestSession((request) => {
       if (fromChild(request.system)) return { text: 'the loader is in src/config.ts' };
       if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'find the loader' } }] };

@@ -9,6 +9,7 @@ import { type OpenedSession, openSession } from '../../src/core/session/open-ses
 import { App, type AppProps } from '../../src/ui/App.js';
 import type { JobView } from '../../src/ui/state/jobs.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { until as untilShared } from '../support/until.js';
 import { ApprovalBroker } from '../../src/ui/approval-broker.js';
 import { type UiSession, uiSessionFrom } from '../../src/ui/ui-session.js';
 import { type FakeScript, fakeStream } from '../support/fake-stream.js';
@@ -34,32 +35,25 @@ export async function settle(rounds = 4): Promise<void> {
 }
 
 /**
- * Waits until `check` passes (it may throw), moving `clock` on by `stepMs` between tries so
- * the app's batches flush; real time bounds the wait only as a safety net for real I/O
- * (files, the fake model), and a miss fails naming what was awaited and the last frame.
+ * The shared `until` (test/support/until.ts) for the app: between tries it moves `clock` on
+ * by `stepMs` so the app's batches flush, and lets the event loop settle; on a miss it
+ * shows the last frame.
  */
-export async function until<T>(
+export function until<T>(
   check: () => T | false | undefined,
   options: { clock?: FakeClock; stepMs?: number; what?: string; rendered?: Rendered; timeoutMs?: number } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = check();
-      if (value !== false && value !== undefined) return value as T;
-      last = new Error('condition not met');
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const shown = options.rendered ? `\nlast frame:\n${frame(options.rendered)}` : '';
-      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}: ${(last as Error).message}${shown}`);
-    }
-    options.clock?.advance(options.stepMs ?? 50);
-    await settle(2);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  const { clock, rendered } = options;
+  return untilShared(check, {
+    what: options.what ?? 'a condition',
+    timeoutMs: options.timeoutMs ?? 10_000,
+    intervalMs: 2,
+    observe: rendered ? () => `last frame:\n${frame(rendered)}` : undefined,
+    between: async () => {
+      clock?.advance(options.stepMs ?? 50);
+      await settle(2);
+    },
+  });
 }
 
 export type Rendered = ReturnType<typeof render>;
@@ -132,7 +126,13 @@ export interface TestSession {
 
 export async function openTestSession(
   script: FakeScript,
-  options: { stream?: StreamFn; dir?: string; continue?: boolean; wakeOnComplete?: boolean; notify?: 'bell' | 'osc9' | 'off' } = {},
+  options: {
+    stream?: StreamFn;
+    dir?: string;
+    continue?: boolean;
+    wakeOnComplete?: boolean;
+    notify?: 'bell' | 'osc9' | 'off';
+  } = {},
 ): Promise<TestSession> {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-'));
   const approvals = new ApprovalBroker();

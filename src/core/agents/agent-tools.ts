@@ -1,18 +1,18 @@
 import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
+import { type AgentSummary, catalogueText, findAgents } from './catalogue.js';
 import { JobError, type JobManager } from './job-manager.js';
 
-/** A definition as the parent model is told of it. */
-export interface AgentSummary {
-  name: string;
-  description: string;
-}
+export type { AgentSummary } from './catalogue.js';
+
+/** Most agents one agent_list call returns with their whole descriptions. */
+const LIST_LIMIT = 25;
 
 const idSchema = z.object({ id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)') });
 
-/** The three tools the parent model drives sub-agents with. */
+/** The tools the parent model drives sub-agents with. */
 export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
-  const catalogue = agents.map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description}`).join('; ');
+  const catalogue = catalogueText(agents, defaultAgent);
   const start = defineTool({
     name: 'agent_start',
     description:
@@ -20,7 +20,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       'conversation: put everything it needs in task (paths, names, facts, what to report). It is read-only unless ' +
       'its agent allows edits. Its final message is its entire return value. Keep working while it runs; you are ' +
       'told when it completes, then call agent_poll. Several starts in one response run in parallel. ' +
-      `Agents: ${catalogue}.`,
+      catalogue,
     kind: 'agent',
     parallel: true,
     schema: z.object({
@@ -28,6 +28,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       instructions: z.string().optional(),
       agent: z.string().optional(),
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
+      max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
+      max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -37,6 +39,9 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           agent: args.agent,
           mode: args.mode,
           callId: ctx.callId,
+          ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
+            ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
+            : {}),
         });
         return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.`;
       }),
@@ -67,7 +72,53 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
         return `Stopped ${job.id}.`;
       }),
   });
-  return [start, poll, stop];
+  const send = defineTool({
+    name: 'agent_send',
+    description:
+      'Send a message to a sub-agent by id. A running one reads it at its next step (never mid-call); a queued one gets it ' +
+      'added to its task; one that ended (done, failed or stopped) resumes with its whole history plus your message, keeps ' +
+      'its id, and is announced again when it completes. Use it to steer, correct, or ask a follow-up without a new sub-agent.',
+    kind: 'agent',
+    parallel: true,
+    schema: z.object({
+      id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)'),
+      message: z.string().trim().min(1, 'message must say something'),
+    }),
+    label: (args) => args.id,
+    execute: async (args) =>
+      guard(() => {
+        const sent = manager.send(args.id, args.message, 'parent');
+        const { id } = sent.job;
+        switch (sent.kind) {
+          case 'inbox':
+            return `Sent to ${id}; it reads it at its next step.`;
+          case 'task':
+            return `Added to ${id}'s task; it has not started yet.`;
+          case 'resumed':
+            return `Sub-agent ${id} resumed with your message (${sent.job.state}). Call agent_poll with id ${id} for its new summary.`;
+        }
+      }),
+  });
+  const list = defineTool({
+    name: 'agent_list',
+    description:
+      'List the agents agent_start can run, with their whole descriptions; a query keeps those whose name or description holds every word of it.',
+    kind: 'read-only',
+    schema: z.object({ query: z.string().optional().describe('words to look for, e.g. "security review"') }),
+    label: (args) => args.query ?? '',
+    execute: async (args) => {
+      const found = findAgents(agents, args.query);
+      if (found.length === 0) {
+        return `No agent matches "${args.query ?? ''}". ${agents.length} agents exist; call agent_list without a query to see them.`;
+      }
+      const shown = found
+        .slice(0, LIST_LIMIT)
+        .map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description.trim()}`);
+      const more = found.length > LIST_LIMIT ? `\n…and ${found.length - LIST_LIMIT} more: narrow the query.` : '';
+      return `${shown.join('\n\n')}${more}`;
+    },
+  });
+  return [start, poll, stop, send, list];
 }
 
 /** Turns the manager's JobErrors into error results; anything else is a real failure. */

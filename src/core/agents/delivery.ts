@@ -67,6 +67,13 @@ export class DeliveryTracker {
     this.inFlight.clear();
   }
 
+  /** A job runs again (resumed by a message): its next end owes a delivery of its own. */
+  reopen(id: string): void {
+    this.pending.delete(id);
+    this.inFlight.delete(id);
+    this.settled.delete(id);
+  }
+
   /** Ids still owed to the model (pending or in flight). */
   owed(): string[] {
     return [...this.pending, ...this.inFlight];

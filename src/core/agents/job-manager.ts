@@ -2,9 +2,22 @@ import PQueue from 'p-queue';
 import type { LoopEvent } from '../loop/events.js';
 import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
+import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
-import type { ChildOutcome, ForkSnapshot, Job, JobManagerOptions, JobState, PollResult, StartOptions, Timers } from './job-types.js';
+import type {
+  ChildOutcome,
+  Job,
+  JobManagerOptions,
+  JobState,
+  MessageSender,
+  PollResult,
+  SendResult,
+  StartOptions,
+  Timers,
+} from './job-types.js';
 
+export { isEnded } from './job-record.js';
+export type { RestoredJob } from './job-record.js';
 export type {
   ChildOutcome,
   ChildRunRequest,
@@ -14,7 +27,9 @@ export type {
   JobEvent,
   JobManagerOptions,
   JobState,
+  MessageSender,
   PollResult,
+  SendResult,
   StartOptions,
   Timers,
 } from './job-types.js';
@@ -25,16 +40,6 @@ export class JobError extends Error {
 }
 
 const CLOSE_GRACE_MS = 2000;
-
-interface JobRecord extends Job {
-  controller: AbortController;
-  /** Resolves when the job's state becomes final (at once on stop). */
-  finished: Promise<void>;
-  markFinished: () => void;
-  /** Resolves when its run has really returned (or it was dropped from the queue). */
-  settled: Promise<unknown>;
-  fork?: ForkSnapshot;
-}
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
 export class JobManager {
@@ -88,41 +93,81 @@ export class JobManager {
     if (options.callId !== undefined) this.reservations.delete(options.callId);
     const number = reserved ?? this.nextNumber++;
     const id = `sub-${number}`;
-    let markFinished = () => {};
-    const finished = new Promise<void>((resolve) => {
-      markFinished = resolve;
-    });
-    const job: JobRecord = {
-      id,
-      number,
-      state: 'queued',
-      definition,
-      mode,
-      task,
-      createdAt: this.now(),
-      turns: 0,
-      toolCalls: 0,
-      contextTokens: 0,
-      usage: emptyUsage(),
-      controller: new AbortController(),
-      finished,
-      markFinished,
-      settled: Promise.resolve(),
-      fork,
-    };
+    const job = newRecord(
+      {
+        id,
+        number,
+        state: 'queued',
+        definition,
+        mode,
+        task,
+        createdAt: this.now(),
+        turns: 0,
+        toolCalls: 0,
+        contextTokens: 0,
+        usage: emptyUsage(),
+        ...(options.budget ? { budget: { ...options.budget } } : {}),
+      },
+      { fork, instructions: options.instructions },
+    );
     this.jobs.set(id, job);
-    this.emitState(job);
-    let markSettled = () => {};
-    job.settled = new Promise<void>((resolve) => {
-      markSettled = resolve;
-    });
-    this.queue
-      .add(() => this.runJob(job, options.instructions).finally(markSettled), { signal: job.controller.signal })
-      .catch(() => {
-        // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
-        if (job.startedAt === undefined) markSettled();
-      });
+    this.enqueue(job, undefined);
     return this.snapshot(job);
+  }
+
+  /**
+   * A message for a job. Running: it joins the job's history at its next step boundary.
+   * Queued: it joins the task. Ended (done, failed or stopped): the job runs again, same
+   * id, with its whole history and the message, and owes a completion again.
+   */
+  send(idOrNumber: string, text: string, from: MessageSender = 'parent'): SendResult {
+    const job = this.find(idOrNumber);
+    const body = text.trim();
+    if (!body) throw new JobError('the message is empty: say what the sub-agent should do');
+    const message: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: `${from === 'user' ? 'Message from the user' : 'Message from the parent agent'}:\n${body}` },
+      ],
+    };
+    const addToTask = () => {
+      job.task = `${job.task}\n\n${from === 'user' ? 'The user adds' : 'The parent adds'}: ${body}`;
+    };
+    if (job.state === 'queued') {
+      addToTask();
+      this.emitState(job);
+      return { kind: 'task', job: this.snapshot(job) };
+    }
+    if (job.state === 'running') {
+      job.inbox.push(message);
+      return { kind: 'inbox', job: this.snapshot(job) };
+    }
+    if (this.closed) throw new JobError('the session is closing; no sub-agent can be resumed');
+    const refusal = this.options.admission?.();
+    if (refusal) throw new JobError(refusal);
+    // A job stopped before it ran (or whose run left nothing) starts over, the message added to its task.
+    const resume = job.history ? [...job.history, message] : undefined;
+    if (!resume) addToTask();
+    job.state = 'queued';
+    job.startedAt = undefined;
+    job.endedAt = undefined;
+    job.result = undefined;
+    job.error = undefined;
+    this.delivery.reopen(job.id);
+    // A stopped run may still be winding down: the new one starts once it has returned.
+    const previous = job.settled;
+    this.enqueue(job, resume, previous);
+    return { kind: 'resumed', job: this.snapshot(job) };
+  }
+
+  /** Takes in the jobs of a session's earlier runs: finished, delivered, ready to be resumed by a message. */
+  restore(stored: readonly RestoredJob[]): void {
+    for (const { job, messages } of stored) {
+      if (this.jobs.has(job.id)) continue;
+      this.jobs.set(job.id, newRecord(job, { history: messages }));
+      this.delivery.claim(job.id);
+      this.nextNumber = Math.max(this.nextNumber, job.number + 1);
+    }
   }
 
   /** Waits until the job ends, the poll timeout passes, or `signal` aborts. */
@@ -133,21 +178,7 @@ export class JobManager {
       return { kind: 'ended', job: this.snapshot(job) };
     }
     this.delivery.pollStarted(job.id);
-    let handle: unknown;
-    let onAbort = () => {};
-    const outcome = await Promise.race([
-      job.finished.then(() => 'ended' as const),
-      new Promise<'timeout'>((resolve) => {
-        handle = this.timers.setTimeout(() => resolve('timeout'), this.options.pollTimeoutMs ?? 600_000);
-      }),
-      new Promise<'interrupted'>((resolve) => {
-        onAbort = () => resolve('interrupted');
-        if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-    this.timers.clearTimeout(handle);
-    signal.removeEventListener('abort', onAbort);
+    const outcome = await waitForEnd(job, { timers: this.timers, timeoutMs: this.options.pollTimeoutMs ?? 600_000, signal });
     // A job that ended in the same tick as a timeout is returned, not left for a notice.
     const ended = isEnded(job.state) && outcome !== 'interrupted';
     if (this.delivery.pollEnded(job.id, ended)) this.emitDelivered([job.id], 'poll');
@@ -161,6 +192,21 @@ export class JobManager {
     if (isEnded(job.state)) throw new JobError(`sub-agent ${job.id} already finished (${job.state})`);
     this.abort(job);
     return this.snapshot(job);
+  }
+
+  /**
+   * Ends a running job as failed (a budget cap): its run is stopped, and what it wrote so
+   * far is its result. Unlike a stop, the parent hears of it.
+   */
+  fail(idOrNumber: string, reason: string): void {
+    const job = this.find(idOrNumber);
+    if (isEnded(job.state) || job.failure) return;
+    if (job.state === 'queued') {
+      this.abort(job);
+      return;
+    }
+    job.failure = reason;
+    job.controller.abort(new Error(reason));
   }
 
   /** Stops every queued and running job; returns how many. */
@@ -250,7 +296,39 @@ export class JobManager {
     return describePoll(result, this.now());
   }
 
-  private async runJob(job: JobRecord, instructions: string | undefined): Promise<void> {
+  /** Puts a job (new, or resumed with `resume`) under the queue with a fresh controller and promises. */
+  private enqueue(job: JobRecord, resume: Message[] | undefined, after?: Promise<unknown>): void {
+    job.controller = new AbortController();
+    job.inbox = [];
+    job.finished = new Promise<void>((resolve) => {
+      job.markFinished = resolve;
+    });
+    let ran = false;
+    let markSettled = () => {};
+    job.settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    this.emitState(job);
+    const { signal } = job.controller;
+    const add = () =>
+      this.queue
+        .add(
+          () => {
+            ran = true;
+            return this.runJob(job, resume).finally(markSettled);
+          },
+          { signal },
+        )
+        .catch(() => {
+          // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
+          if (!ran) markSettled();
+        });
+    // A new job takes a free slot in this very call; a resumed one waits for its last run to return.
+    if (after) void after.then(add);
+    else void add();
+  }
+
+  private async runJob(job: JobRecord, resume: Message[] | undefined): Promise<void> {
     if (job.controller.signal.aborted) return;
     job.state = 'running';
     job.startedAt = this.now();
@@ -260,21 +338,26 @@ export class JobManager {
       outcome = await this.options.run({
         id: job.id,
         task: job.task,
-        instructions,
+        instructions: job.instructions,
         definition: job.definition,
         mode: job.mode,
         fork: job.fork,
+        resume,
+        takeInbox: () => job.inbox.splice(0),
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
       });
     } catch (error) {
       outcome = { status: 'error', text: NO_TEXT_OUTPUT, error: error instanceof Error ? error.message : String(error) };
     }
+    // Kept even when stopped: a stopped job can be resumed by a message.
+    if (outcome.messages) job.history = outcome.messages;
     // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
     if ((job.state as JobState) === 'aborted') return;
-    job.state = outcome.status;
+    job.state = job.failure ? 'error' : outcome.status;
     job.result = outcome.text;
-    job.error = outcome.error;
+    job.error = job.failure ?? outcome.error;
+    job.failure = undefined;
     job.endedAt = this.now();
     this.delivery.ended(job.id);
     this.finish(job);
@@ -284,7 +367,8 @@ export class JobManager {
     if (job.state === 'aborted') return;
     switch (event.type) {
       case 'turn_start':
-        job.turns = event.turn;
+        // Counted, not copied: a nudge or a resumed run starts its own loop at turn 1 again.
+        job.turns += 1;
         break;
       case 'tool_start':
         job.toolCalls += 1;
@@ -325,7 +409,9 @@ export class JobManager {
     const job = this.jobs.get(id);
     if (!job) {
       const known = this.list().map((j) => j.id);
-      throw new JobError(`unknown sub-agent id "${idOrNumber}". ${known.length ? `Known ids: ${known.join(', ')}.` : 'No sub-agents have been started.'}`);
+      throw new JobError(
+        `unknown sub-agent id "${idOrNumber}". ${known.length ? `Known ids: ${known.join(', ')}.` : 'No sub-agents have been started.'}`,
+      );
     }
     return job;
   }
@@ -335,11 +421,6 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, ...rest } = job;
-    return { ...rest, usage: { ...rest.usage } };
+    return snapshotOf(job);
   }
-}
-
-export function isEnded(state: JobState): boolean {
-  return state === 'done' || state === 'error' || state === 'aborted';
 }

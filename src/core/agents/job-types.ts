@@ -1,4 +1,5 @@
 import type { LoopEvent } from '../loop/events.js';
+import type { Timers } from '../timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
@@ -15,8 +16,8 @@ export type JobEvent =
   | { type: 'job_event'; jobId: string; event: LoopEvent }
   /** These jobs' results reached the parent model: by a notice in its history, or a poll's result. */
   | { type: 'job_delivered'; jobIds: string[]; via: 'notice' | 'poll' }
-  /** The session's token budget is spent: no new jobs, and these were stopped. */
-  | { type: 'budget_reached'; budget: number; used: number; stopped: string[] };
+  /** A session budget (tokens, or dollars) is spent: no new jobs, and these were stopped. */
+  | { type: 'budget_reached'; limit: 'tokens' | 'costUsd'; budget: number; used: number; stopped: string[] };
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -25,6 +26,8 @@ export interface ChildOutcome {
   text: string;
   /** Set when status is error: what went wrong, limit included. */
   error?: string;
+  /** The child's whole conversation as it ended, so a message can resume it (`agent_send`). */
+  messages?: Message[];
 }
 
 /** The parent's exact request prefix, taken when a fork job is started. */
@@ -42,15 +45,38 @@ export interface ChildRunRequest {
   mode: 'typed' | 'fork';
   /** Fork mode: the parent's conversation as it stood when agent_start ran. */
   fork?: ForkSnapshot;
+  /** A resumed job: its conversation so far with the new message last; the child goes on from there. */
+  resume?: Message[];
+  /** Messages sent to the job while it runs; the child takes them at its next step boundary. */
+  takeInbox?: () => Message[];
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
 }
 
+/** Who sent a message to a job. */
+export type MessageSender = 'parent' | 'user';
+
+/** What `send` did with a message. */
+export type SendResult =
+  /** The job runs: the message waits in its inbox for the next step boundary. */
+  | { kind: 'inbox'; job: Job }
+  /** The job has not started: the message joined its task. */
+  | { kind: 'task'; job: Job }
+  /** The job had ended: it runs again with its history and the message, and owes a completion again. */
+  | { kind: 'resumed'; job: Job };
+
 /** Runs one child loop to its end; throwing counts as an error outcome. */
 export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;
 
+/** Caps on one job; at a cap the job ends failed, its partial text its result. */
+export interface JobBudget {
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
 export interface StartOptions {
   instructions?: string;
+  budget?: JobBudget;
   /** Definition name; the manager's default when absent. */
   agent?: string;
   mode?: 'typed' | 'fork';
@@ -75,18 +101,13 @@ export interface Job {
   toolCalls: number;
   contextTokens: number;
   usage: Usage;
+  budget?: JobBudget;
 }
 
 /** What a poll ended with. */
-export type PollResult =
-  | { kind: 'ended'; job: Job }
-  | { kind: 'running'; job: Job }
-  | { kind: 'interrupted'; job: Job };
+export type PollResult = { kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job };
 
-export interface Timers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
+export type { Timers } from '../timers.js';
 
 export interface JobManagerOptions {
   run: ChildRunner;

@@ -1,5 +1,6 @@
 import type { ToolGate } from '../loop/tool-runner.js';
-import type { Message, StreamFn } from '../providers/types.js';
+import { totalTokens } from '../loop/limits.js';
+import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
@@ -13,6 +14,7 @@ export interface AgentLimitsConfig {
   maxConcurrent?: number;
   pollTimeoutMs?: number;
   maxSessionTokens?: number;
+  maxSessionCostUsd?: number;
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
@@ -29,10 +31,15 @@ export interface SessionAgentsOptions {
   config: AgentLimitsConfig;
   ledger: SessionLedger;
   emit: (event: JobEvent) => void;
-  gateFor?: (jobId: string) => ToolGate;
+  /** The gate a job's tool calls pass: labelled with its id, within its definition's `permissions`. */
+  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
+  /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
+  costOf?: (usage: Usage) => number | undefined;
+  /** Environment facts and project instructions for typed children's system prompts. */
+  sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
   firstJobNumber?: number;
   now?: () => number;
@@ -50,12 +57,30 @@ export interface SessionAgents {
 export function createSessionAgents(options: SessionAgentsOptions): SessionAgents {
   const { config, ledger } = options;
   const budget = config.maxSessionTokens;
+  const costBudget = config.maxSessionCostUsd;
   const notes: string[] = [];
   let budgetSpent = false;
 
-  const budgetMessage = () =>
-    `the session budget of ${budget} tokens is spent (${ledger.totalTokens()} used, sub-agents included): no new sub-agents. ` +
-    'Raise it with --max-budget-tokens or agents.maxSessionTokens in settings.';
+  const sessionCost = () => options.costOf?.(ledger.totals());
+  /** Which session budget is spent, if one is. */
+  const spentBudget = (): { limit: 'tokens' | 'costUsd'; budget: number; used: number; message: string } | undefined => {
+    const tokens = ledger.totalTokens();
+    if (budget !== undefined && tokens >= budget) {
+      const message =
+        `the session budget of ${budget} tokens is spent (${tokens} used, sub-agents included): no new sub-agents. ` +
+        'Raise it with --max-budget-tokens or agents.maxSessionTokens in settings.';
+      return { limit: 'tokens', budget, used: tokens, message };
+    }
+    const cost = sessionCost();
+    if (costBudget !== undefined && cost !== undefined && cost >= costBudget) {
+      const message =
+        `the session budget of ${dollars(costBudget)} is spent (${dollars(cost)} used, sub-agents included): no new sub-agents. ` +
+        'Raise it with --max-budget-usd or agents.maxSessionCostUsd in settings.';
+      return { limit: 'costUsd', budget: costBudget, used: cost, message };
+    }
+    return undefined;
+  };
+  const spent = () => spentBudget()?.message;
 
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
@@ -64,9 +89,10 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     emit: options.emit,
     now: options.now,
     timers: options.timers,
-    admission: () => (budget !== undefined && ledger.totalTokens() >= budget ? budgetMessage() : undefined),
+    admission: spent,
     onUsage: (jobId, usage) => {
       ledger.addJob(jobId, usage);
+      enforceJobBudget(jobId);
       enforceBudget();
     },
     run: createChildRunner({
@@ -79,20 +105,42 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
       gateFor: options.gateFor,
       limitOutput: options.limitOutput,
-      transcriptFor: options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      transcriptFor:
+        options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      sharedContext: options.sharedContext,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
   });
 
-  /** Past the budget: stop every running job, and say so to the user and the model. */
+  /** A job past its own cap ends failed, with the cap and the figure named. */
+  function enforceJobBudget(jobId: string): void {
+    const job = manager.get(jobId);
+    const caps = job.budget;
+    if (!caps) return;
+    const tokens = totalTokens(job.usage);
+    if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
+      manager.fail(jobId, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
+      return;
+    }
+    const cost = options.costOf?.(job.usage);
+    if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
+      manager.fail(jobId, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
+    }
+  }
+
+  /** Past the session's budget: stop every running job, and say so to the user and the model. */
   function enforceBudget(): void {
-    if (budget === undefined || budgetSpent || ledger.totalTokens() < budget) return;
+    if (budgetSpent) return;
+    const reached = spentBudget();
+    if (!reached) return;
     budgetSpent = true;
     const stopped = manager.active().map((job) => job.id);
     manager.stopAll();
-    notes.push(`Token budget reached: ${budgetMessage()}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
-    options.emit({ type: 'budget_reached', budget, used: ledger.totalTokens(), stopped });
+    notes.push(
+      `${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`,
+    );
+    options.emit({ type: 'budget_reached', limit: reached.limit, budget: reached.budget, used: reached.used, stopped });
   }
 
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
@@ -106,4 +154,8 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       return [...out, ...manager.boundaryMessages()];
     },
   };
+}
+
+function dollars(amount: number): string {
+  return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }

@@ -1,25 +1,57 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { type Node, type ParseError, SyntaxKind, createScanner, parseTree, printParseErrorCode } from 'jsonc-parser';
 
 /** A parsed JSONC text, or where and why it is not one (line and column 1-based). */
 export type JsoncResult =
-  | { ok: true; value: unknown }
-  | { ok: false; line: number; column: number; reason: string };
+  { ok: true; value: unknown } | { ok: false; line: number; column: number; reason: string; tooDeep?: true };
+
+/** Deeper than any settings file needs; parsing recurses once per level, so the stack sets a bound anyway. */
+export const MAX_JSONC_DEPTH = 64;
 
 /**
  * Parses JSON with comments and trailing commas, as editors write settings files
  * (VS Code's own parser). An empty text, or one holding only comments, is `undefined`.
+ * Nesting past `MAX_JSONC_DEPTH` is an error at the bracket that goes too deep.
  */
 export function parseJsonc(text: string): JsoncResult {
+  const tooDeep = firstTooDeep(text);
+  if (tooDeep !== undefined) {
+    return {
+      ok: false,
+      ...lineAndColumn(text, tooDeep),
+      reason: `nested more than ${MAX_JSONC_DEPTH} levels deep`,
+      tooDeep: true,
+    };
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (errors.length > 0) {
     const error = errors[0];
-    const before = text.slice(0, error.offset);
-    const line = before.split('\n').length;
-    const column = error.offset - before.lastIndexOf('\n');
-    return { ok: false, line, column, reason: reasonOf(error, text) };
+    return { ok: false, ...lineAndColumn(text, error.offset), reason: reasonOf(error, text) };
   }
   return { ok: true, value: tree === undefined ? undefined : valueOf(tree) };
+}
+
+/**
+ * The offset of the first `{` or `[` past the depth limit. The scanner reads tokens without
+ * recursing, and knows strings and comments, so brackets inside them do not count.
+ */
+function firstTooDeep(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      depth += 1;
+      if (depth > MAX_JSONC_DEPTH) return scanner.getTokenOffset();
+    } else if ((token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) && depth > 0) {
+      depth -= 1;
+    }
+  }
+  return undefined;
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
 }
 
 /**

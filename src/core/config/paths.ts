@@ -6,6 +6,8 @@ export interface OutriderPaths {
   /** `$OUTRIDER_HOME`, else `~/.outrider`. */
   home: string;
   userSettings: string;
+  /** The user's answers to "Trust this folder?" (trusted-folders.ts). */
+  trustedFolders: string;
   /** One folder per session: `<sessionsDir>/<sessionId>/transcript.jsonl`. */
   sessionsDir: string;
   userAgentsDir: string;
@@ -19,6 +21,8 @@ export interface ProjectPaths {
   /** Definitions written for Claude Code, read too so a project needs them only once. */
   claudeAgentsDir: string;
   agentsMd: string;
+  /** MCP servers as Claude Code reads them: `.mcp.json` at the root. */
+  mcpJson: string;
 }
 
 /**
@@ -31,6 +35,7 @@ export function outriderPaths(env: NodeJS.ProcessEnv = process.env): OutriderPat
   return {
     home,
     userSettings: path.join(home, 'settings.json'),
+    trustedFolders: path.join(home, 'trusted-folders.json'),
     sessionsDir: path.join(home, 'sessions'),
     userAgentsDir: path.join(home, 'agents'),
     userAgentsMd: path.join(home, 'AGENTS.md'),
@@ -44,5 +49,6 @@ export function projectPaths(root: string): ProjectPaths {
     agentsDir: path.join(absolute, '.outrider', 'agents'),
     claudeAgentsDir: path.join(absolute, '.claude', 'agents'),
     agentsMd: path.join(absolute, 'AGENTS.md'),
+    mcpJson: path.join(absolute, '.mcp.json'),
   };
 }

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import { parseJsonc } from './jsonc.js';
+import { mcpServersSchema } from './mcp-servers.js';
+import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
-import { errnoCode } from '../tools/fs-errors.js';
 
 // Every schema node carries its own "expected …" phrase as its zod error (see zod-issues.ts).
 
@@ -42,9 +43,29 @@ const agentsShape = {
   maxConcurrent: wholeNumber({ min: 1, max: 32 }).optional(),
   pollTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxSessionTokens: wholeNumber({ min: 1 }).optional(),
+  /** Dollars the whole session (parent and sub-agents) may spend before every sub-agent stops. */
+  maxSessionCostUsd: price().optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTotalTokens: wholeNumber({ min: 1 }).optional(),
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
+};
+
+const mcpShape = {
+  /** How long a server may take to start and list its tools. */
+  startupTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  /** How long one tool call may run. */
+  toolTimeoutMs: wholeNumber({ min: 1 }).optional(),
+};
+
+const permissionsShape = {
+  /** Tool name patterns (picomatch) that run without asking where the mode would ask: `mcp__github__*`. */
+  allow: z
+    .array(z.string({ error: 'a tool name or pattern (a string)' }), {
+      error: 'a list of tool names or patterns such as ["mcp__github__*"]',
+    })
+    .optional(),
+  /** Believe an MCP tool's own `readOnlyHint`: such a tool then runs without asking, like read_file. */
+  mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
 };
 
 const settingsShape = {
@@ -54,6 +75,8 @@ const settingsShape = {
   toolMode: oneOf(['native', 'text']).optional(),
   permissionMode: oneOf(['default', 'accept-edits', 'plan', 'yolo']).optional(),
   maxRetries: wholeNumber({ min: 0, max: 10 }).optional(),
+  firstByteTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
@@ -68,9 +91,16 @@ const settingsShape = {
     )
     .optional(),
   agents: z.object(agentsShape, { error: 'an object such as { "maxConcurrent": 4 }' }).strict().optional(),
+  // The OS sandbox for bash commands someone approved; a project's value needs the folder's
+  // trust unless it is stricter than the user's (SETTING_TRUST below).
+  sandbox: oneOf(['read-only', 'workspace-write', 'off']).optional(),
+  sandboxNetwork: z.boolean({ error: 'true or false' }).optional(),
+  mcpServers: mcpServersSchema.optional(),
+  mcp: z.object(mcpShape, { error: 'an object such as { "toolTimeoutMs": 120000 }' }).strict().optional(),
+  permissions: z.object(permissionsShape, { error: 'an object such as { "allow": ["mcp__github__*"] }' }).strict().optional(),
 };
 
-/** The settings file's schema; every key optional, unknown keys rejected. */
+/** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
 export const settingsSchema = z.object(settingsShape, { error: 'a JSON object of settings' }).strict();
 
 /** Settings from one layer (file, flags) or from all of them merged. */
@@ -79,6 +109,11 @@ export type Settings = z.infer<typeof settingsSchema>;
 /** One model's figures as settings may give them; prices per million tokens. */
 export type ModelSettings = NonNullable<Settings['models']>[string];
 export type AgentSettings = NonNullable<Settings['agents']>;
+export type McpSettings = NonNullable<Settings['mcp']>;
+export type PermissionSettings = NonNullable<Settings['permissions']>;
+
+/** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -106,24 +141,105 @@ export class SettingsError extends Error {
 }
 
 /**
- * Reads the user's and the project's settings; the project wins, key by key
- * (`models` and `agents` merged one level deep). A missing file is no error.
+ * How a key of a project's settings file is taken (`resolveSettings` in project-trust.ts applies it).
+ * The user's own files and flags are the user's word; a project file comes with a cloned
+ * repository, and may have been written by the model.
  */
-export function loadSettings(files: { userPath?: string; projectPath?: string }): {
-  settings: Settings;
+export type TrustRule<V> =
+  /** Taken from any project: it changes how the agent works, not what may run or where data goes. */
+  | { kind: 'free' }
+  /**
+   * Taken only from a trusted folder, unless the project's value is `within` the user's own
+   * (default: equal to it), so a project can always narrow. `why` is what the trust prompt says.
+   */
+  | { kind: 'guarded'; why: string; within?: (project: NonNullable<V>, user: V | undefined) => boolean };
+
+/** Permission modes from the strictest to the widest. */
+const MODE_ORDER = ['plan', 'default', 'accept-edits', 'yolo'] as const;
+
+/**
+ * Every key's rule; a key without one does not compile. Anything that widens what runs or
+ * where data goes is guarded: a key that starts a program (hooks, MCP servers), holds a key
+ * or token, names a server, or loosens a sandbox must be `guarded` when it is added
+ * (settings.test.ts checks names like these).
+ */
+export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } = {
+  provider: { kind: 'guarded', why: 'chooses which of your API keys is sent, and to which service' },
+  model: { kind: 'free' },
+  baseURL: { kind: 'guarded', why: 'sends your API key and your code to this server' },
+  toolMode: { kind: 'free' },
+  permissionMode: {
+    kind: 'guarded',
+    why: 'decides which tool calls run without asking you',
+    within: (project, user) => MODE_ORDER.indexOf(project) <= MODE_ORDER.indexOf(user ?? 'default'),
+  },
+  maxRetries: { kind: 'free' },
+  // Timeouts change how long a request may take, not what runs or where it goes.
+  firstByteTimeoutMs: { kind: 'free' },
+  idleTimeoutMs: { kind: 'free' },
+  maxTurns: { kind: 'free' },
+  maxTokens: { kind: 'free' },
+  addDirs: {
+    kind: 'guarded',
+    why: 'lets the agent edit files outside this folder',
+    within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
+  },
+  sandbox: {
+    kind: 'guarded',
+    why: 'chooses the OS sandbox for approved commands ("off" runs them unfenced)',
+    within: (project, user) => SANDBOX_ORDER.indexOf(project) >= SANDBOX_ORDER.indexOf(user ?? 'off'),
+  },
+  sandboxNetwork: { kind: 'guarded', why: 'lets sandboxed commands reach the network', within: (project) => project === false },
+  wakeOnComplete: { kind: 'free' },
+  // A bell or a desktop notification through the terminal: nothing runs, nothing leaves.
+  notify: { kind: 'free' },
+  models: { kind: 'free' },
+  agents: { kind: 'free' },
+  mcpServers: {
+    kind: 'guarded',
+    why: 'starts these programs (MCP servers) with your environment, or connects to these servers',
+    within: (project, user) =>
+      Object.entries(project).every(
+        ([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry),
+      ),
+  },
+  mcp: { kind: 'free' },
+  permissions: {
+    kind: 'guarded',
+    why: 'lets these tools run without asking you',
+    within: (project, user) =>
+      (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
+      (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
+  },
+};
+
+/** Sandbox modes from the loosest to the strictest. */
+const SANDBOX_ORDER: readonly string[] = ['off', 'workspace-write', 'read-only'];
+
+/** A settings file may be at most this big; real ones are a few hundred bytes. */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** The user's and the project's settings files, each validated, not merged (trust decides how). */
+export interface SettingsFiles {
+  user: Settings;
+  project: Settings;
   /** The files that existed and were read, user first. */
   sources: string[];
-} {
+}
+
+/** Reads both settings files; a missing file is `{}`, anything wrong stops with the file named. */
+export function readSettingsFiles(files: { userPath?: string; projectPath?: string }): SettingsFiles {
   const sources: string[] = [];
-  const layers: Settings[] = [];
-  for (const file of [files.userPath, files.projectPath]) {
-    if (!file) continue;
+  const read = (file: string | undefined): Settings => {
+    if (!file) return {};
     const text = readSettingsFile(file);
-    if (text === undefined) continue;
+    if (text === undefined) return {};
     sources.push(file);
-    layers.push(parseSettings(text, file));
-  }
-  return { settings: mergeSettings(...layers), sources };
+    return parseSettings(text, file);
+  };
+  const user = read(files.userPath);
+  const project = read(files.projectPath);
+  return { user, project, sources };
 }
 
 /**
@@ -132,6 +248,10 @@ export function loadSettings(files: { userPath?: string; projectPath?: string })
  */
 export function parseSettings(text: string, file: string): Settings {
   const parsed = parseJsonc(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok && parsed.tooDeep) {
+    const where = `line ${parsed.line}, column ${parsed.column}`;
+    throw new SettingsError(`${file}: ${parsed.reason} at ${where}; settings nest a few levels at most`, file);
+  }
   if (!parsed.ok) {
     throw new SettingsError(`${file}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, file);
   }
@@ -166,7 +286,7 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
-      if (key === 'models' || key === 'agents') {
+      if (MERGED_BY_ENTRY.has(key)) {
         const own = Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined));
         merged[key] = { ...(merged[key] as object | undefined), ...structuredClone(own) };
       } else {
@@ -179,18 +299,18 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
 
 function readSettingsFile(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readConfigFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings file' });
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT') return undefined;
-    const reason = code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message;
-    throw new SettingsError(`${file}: cannot read the settings file: ${reason}`, file);
+    if (error instanceof ConfigFileError) throw new SettingsError(error.message, file);
+    throw error;
   }
 }
 
 function knownKeysAt(path: PropertyKey[]): string[] {
   if (path[0] === 'agents') return Object.keys(agentsShape);
   if (path[0] === 'models') return Object.keys(modelEntryShape);
+  if (path[0] === 'mcp') return Object.keys(mcpShape);
+  if (path[0] === 'permissions') return Object.keys(permissionsShape);
   return Object.keys(settingsShape);
 }
 
@@ -215,4 +335,3 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length];
 }
-

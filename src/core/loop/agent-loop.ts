@@ -1,5 +1,4 @@
 import {
-  type ContentBlock,
   type Message,
   type StreamFn,
   type ToolResultBlock,
@@ -11,11 +10,13 @@ import {
   ProviderError,
   toolUses,
 } from '../providers/types.js';
+import { type Timers, realTimers } from '../timers.js';
 import { type Workspace, runsAlongside } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import type { LoopEvent, StopCause } from './events.js';
 import { type Limits, durationLimit, reachedLimit } from './limits.js';
+import { afterBatch, noRepeats } from './repeat-detector.js';
 import { type PreparedCall, type ToolGate, interruptedResult, prepareCall, runPreparedCall } from './tool-runner.js';
 
 /**
@@ -57,6 +58,8 @@ export interface LoopConfig {
    */
   onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
   now?: () => number;
+  /** Timers for the duration limit (tests pass a fake clock). */
+  timers?: Timers;
 }
 
 /** A history that replaces the current one (compaction), and the event that tells of it. */
@@ -79,22 +82,28 @@ export interface LoopResult {
  * or `signal` aborts, appending every message to `context.messages`. Yields every event.
  * Failures of tools become tool results; only provider failures and aborts end the run early.
  */
-export async function* agentLoop(context: LoopContext, config: LoopConfig, signal: AbortSignal): AsyncGenerator<LoopEvent, LoopResult> {
+export async function* agentLoop(
+  context: LoopContext,
+  config: LoopConfig,
+  signal: AbortSignal,
+): AsyncGenerator<LoopEvent, LoopResult> {
   const now = config.now ?? Date.now;
   const limits = config.limits ?? {};
   const startedAt = now();
   const newMessages: Message[] = [];
   let usage = emptyUsage();
   let turns = 0;
+  let repeats = noRepeats;
 
   // The run's own controller: the caller's signal and the duration limit both abort it.
   const run = new AbortController();
   let durationHit = false;
   const onAbort = () => run.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  const timers = config.timers ?? realTimers;
   const durationTimer =
     limits.maxDuration !== undefined
-      ? setTimeout(() => {
+      ? timers.setTimeout(() => {
           durationHit = true;
           run.abort(new Error('duration limit'));
         }, limits.maxDuration)
@@ -112,7 +121,7 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
   try {
     cause = yield* steps();
   } finally {
-    clearTimeout(durationTimer);
+    if (durationTimer !== undefined) timers.clearTimeout(durationTimer);
     signal.removeEventListener('abort', onAbort);
   }
   yield { type: 'run_end', cause };
@@ -153,6 +162,9 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
       const results = yield* runTools(calls);
       append({ role: 'user', content: results });
       yield { type: 'turn_end', turn: turns };
+      const repeat = afterBatch(repeats, calls, results, limits.maxRepeatedFailures);
+      repeats = repeat.state;
+      if (repeat.stop) return repeat.stop;
     }
   }
 
@@ -225,7 +237,7 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
    * else in order. Each call's `tool_start` is yielded before the call runs, so whatever the
    * call sets off (a sub-agent's first events) comes after it in the session's stream.
    */
-  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ContentBlock[]> {
+  async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ToolResultBlock[]> {
     const prepared = calls.map((call) => prepareCall(call, context.tools));
     const concurrent = prepared.every((p) => p.ok && runsAlongside(p.tool));
     // By position, not id: a model may repeat an id, and each call still gets its own result.
@@ -248,7 +260,13 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
           onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
         });
         results[index] = result;
-        events.push({ type: 'tool_end', id: p.call.id, name: p.call.name, content: result.content, isError: result.isError ?? false });
+        events.push({
+          type: 'tool_end',
+          id: p.call.id,
+          name: p.call.name,
+          content: result.content,
+          isError: result.isError ?? false,
+        });
       };
       const done = Promise.all(batch.map(runOne)).finally(() => events.close());
       for await (const event of events) yield event;

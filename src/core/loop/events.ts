@@ -4,7 +4,7 @@ import type { Message, StopReason, Usage } from '../providers/types.js';
 export type StopCause =
   | { kind: 'completed' }
   | { kind: 'aborted' }
-  | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration'; detail: string }
+  | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'repeatedFailure'; detail: string }
   | { kind: 'error'; message: string };
 
 /** What `agentLoop` yields: one run of model calls and tool calls (the parent's or a child's). */

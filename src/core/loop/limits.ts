@@ -7,6 +7,8 @@ export interface Limits {
   maxTotalTokens?: number;
   /** Milliseconds of wall time. */
   maxDuration?: number;
+  /** The same failing calls this many times in a row stop the run (default 5). */
+  maxRepeatedFailures?: number;
 }
 
 export interface RunProgress {
@@ -42,4 +44,17 @@ export function reachedLimit(limits: Limits, progress: RunProgress): StopCause |
 
 export function durationLimit(maxDuration: number): StopCause {
   return { kind: 'limit', limit: 'maxDuration', detail: `ran past the limit of ${Math.round(maxDuration / 1000)}s` };
+}
+
+/** How to lift a limit, for the line that says a run stopped at it. */
+export function limitHint(limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'repeatedFailure'): string {
+  switch (limit) {
+    case 'maxTurns':
+      return ' (raise it with --max-turns or maxTurns in settings)';
+    case 'maxTotalTokens':
+    case 'maxDuration':
+      return ' (raise it in settings)';
+    case 'repeatedFailure':
+      return ' (say what to do differently, or fix what makes the call fail, then go on)';
+  }
 }

@@ -1,12 +1,15 @@
-import { INVALID_JSON_KEY, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
+import { INVALID_JSON_KEY, INVALID_TOOL_NAME, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
 import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
 import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
 
-/** Asks whether one call may run; the session wires this to the permission policy. */
+/**
+ * Asks whether one call may run; the session wires this to the permission policy. An allow
+ * with `sandbox` reaches the tool as `ToolContext.sandbox`.
+ */
 export type ToolGate = (
   call: { tool: AnyTool; args: unknown; label: string },
   signal: AbortSignal,
-) => Promise<{ allowed: true } | { allowed: false; message: string }>;
+) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
 
 export interface ToolRunEnv {
   tools: ToolRegistry;
@@ -25,6 +28,16 @@ export type PreparedCall =
 /** Resolves the tool and validates its arguments, without running anything. */
 export function prepareCall(call: ToolUseBlock, tools: ToolRegistry): PreparedCall {
   const tool = tools.get(call.name);
+  if (!tool && call.name === INVALID_TOOL_NAME) {
+    // The provider boundary gives this name to a call that had none (or one no API accepts).
+    const available = tools.names().join(', ') || '(none)';
+    return {
+      ok: false,
+      call,
+      label: '',
+      error: `This tool call had no valid tool name. Call a tool by its exact name: ${available}.`,
+    };
+  }
   if (!tool) {
     return {
       ok: false,
@@ -56,22 +69,30 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     ...(output.isError ? { isError: true } : {}),
   });
   if (!prepared.ok) return result({ content: prepared.error, isError: true });
+  let sandbox: 'read-only' | undefined;
   if (env.gate) {
     const verdict = await env.gate({ tool: prepared.tool, args: prepared.args, label: prepared.label }, env.signal);
     if (!verdict.allowed) return result({ content: verdict.message, isError: true });
+    sandbox = verdict.sandbox;
   }
   const output = await executeTool(prepared.tool, prepared.args, {
     signal: env.signal,
     workspace: env.workspace,
     onUpdate: env.onUpdate,
     callId: prepared.call.id,
+    ...(sandbox ? { sandbox } : {}),
   });
   return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
 }
 
 /** The result a call gets when the run stopped before it finished. */
 export function interruptedResult(call: ToolUseBlock): ToolResultBlock {
-  return { type: 'tool_result', toolUseId: call.id, content: 'Interrupted: the user stopped this turn before the tool finished.', isError: true };
+  return {
+    type: 'tool_result',
+    toolUseId: call.id,
+    content: 'Interrupted: the user stopped this turn before the tool finished.',
+    isError: true,
+  };
 }
 
 /** A one-line label for a call: the tool's own, else its first string argument. */

@@ -1,3 +1,4 @@
+import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { commandOf, decide } from './policy.js';
 import type { Approver, PermissionMode, PermissionRequest } from './types.js';
 
@@ -9,8 +10,11 @@ export interface GateRequest extends PermissionRequest {
   jobId?: string;
 }
 
-/** The gate's answer; `message` is what the model reads as the tool result. */
-export type GateResult = { allowed: true } | { allowed: false; message: string };
+/**
+ * The gate's answer; `message` is what the model reads as the tool result. `sandbox` is set
+ * when no one approved the call and it rests on the read-only judgement alone.
+ */
+export type GateResult = { allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string };
 
 export interface ApprovalGateOptions {
   mode: PermissionMode;
@@ -18,6 +22,11 @@ export interface ApprovalGateOptions {
   approver?: Approver;
   /** No one is at the terminal: every "ask" becomes a denial naming the flag that allows it. */
   headless: boolean;
+  /**
+   * Tool names and patterns the user allows without asking (setting `permissions.allow`): an
+   * "allow always" given in advance. What asks every time, and what the policy denies, is untouched.
+   */
+  allow?: readonly string[];
 }
 
 /**
@@ -31,11 +40,13 @@ export class ApprovalGate {
   /** Tools the user allowed for the session; bash is remembered per command instead. */
   private readonly alwaysTools = new Set<string>();
   private readonly alwaysCommands = new Set<string>();
+  private readonly allowedBySettings: (toolName: string) => boolean;
 
   constructor(options: ApprovalGateOptions) {
     this.currentMode = options.mode;
     this.approver = options.approver;
     this.headless = options.headless;
+    this.allowedBySettings = toolNameMatcher(options.allow ?? []);
   }
 
   get mode(): PermissionMode {
@@ -48,11 +59,14 @@ export class ApprovalGate {
 
   async check(request: GateRequest, signal: AbortSignal): Promise<GateResult> {
     const decision = decide(this.currentMode, request);
-    if (decision.decision === 'allow') return { allowed: true };
+    if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
-    if (this.isAlwaysAllowed(request)) return { allowed: true };
+    const sticky = !decision.askEveryTime;
+    if (sticky && (this.isAlwaysAllowed(request) || this.allowedBySettings(request.toolName))) return { allowed: true };
 
-    if (!this.approver || this.headless) return { allowed: false, message: this.noOneToAsk(request) };
+    if (!this.approver || this.headless) {
+      return { allowed: false, message: this.noOneToAsk(request, sticky ? undefined : decision.reason) };
+    }
 
     const { toolName, label, args, jobId } = request;
     signal.throwIfAborted();
@@ -63,7 +77,7 @@ export class ApprovalGate {
     if (answer === 'deny') {
       return { allowed: false, message: `The user denied ${toolName} (${label}). Ask them or try another way.` };
     }
-    if (answer === 'allow-always') this.remember(request);
+    if (answer === 'allow-always' && sticky) this.remember(request);
     return { allowed: true };
   }
 
@@ -83,14 +97,16 @@ export class ApprovalGate {
     if (command !== undefined) this.alwaysCommands.add(command);
   }
 
-  /** Names the mildest flag that would have allowed the call. */
-  private noOneToAsk(request: GateRequest): string {
+  /** Names the mildest flag that would have allowed the call, and the reason when it is not the usual one. */
+  private noOneToAsk(request: GateRequest, reason: string | undefined): string {
     const where = this.headless ? 'there is no one to ask in headless mode' : 'no approver is connected';
     const flags =
       decide('accept-edits', request).decision === 'allow'
         ? '--permission-mode accept-edits (edits) or --yolo (everything)'
         : '--yolo';
-    return `${request.toolName} needs approval, and ${where}: rerun with ${flags}.`;
+    const prefix = `${request.toolName}: `;
+    const why = reason ? ` (${reason.startsWith(prefix) ? reason.slice(prefix.length) : reason})` : '';
+    return `${request.toolName} needs approval${why}, and ${where}: rerun with ${flags}.`;
   }
 }
 

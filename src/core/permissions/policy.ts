@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { ResolvedPath } from '../tools/paths.js';
+import { protectedReason } from './protected-paths.js';
 import { isReadOnlyCommand } from './shell-readonly.js';
 import type { Decision, PermissionMode, PermissionRequest } from './types.js';
+import { oneLine } from '../text.js';
 
 /** Longest command quoted in a reason, so a reason stays one readable line. */
 const MAX_QUOTED_COMMAND = 80;
@@ -30,7 +32,7 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   if (mode === 'plan') {
     // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
     const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;
-    if (command !== undefined && isReadOnlyCommand(command)) return allow(`bash: ${quoteCommand(command)} only reads`);
+    if (command !== undefined && isReadOnlyCommand(command)) return readOnly(command);
     return deny(
       `plan mode: ${toolName} is not allowed; present the plan and let the user switch modes ` +
         `(e.g. --permission-mode default) before changing anything`,
@@ -38,6 +40,9 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   }
 
   // Even yolo stays inside the directories the user gave us: a symlink must not widen them.
+  if (outside?.loop) {
+    return deny(`${toolName}: ${outside.requested} has no real path: its symbolic links form a loop; fix or remove them`);
+  }
   if (outside) {
     return deny(
       `${toolName}: ${describePath(outside)} is outside the workspace; ` +
@@ -46,6 +51,10 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   }
 
   if (mode === 'yolo') return allow(`${toolName} allowed (yolo)`);
+
+  // Config and hooks that make programs run: the user's word every time, even in accept-edits.
+  const guarded = paths.map(protectedReason).find((reason) => reason !== undefined);
+  if (guarded) return { decision: 'ask', reason: `${toolName}: ${guarded}`, askEveryTime: true };
 
   if (toolName === 'bash') return decideBash(request.args);
 
@@ -63,7 +72,7 @@ function decideBash(args: unknown): Decision {
   const command = commandOf(args);
   if (command === undefined) return ask('bash: the command could not be read');
   const quoted = quoteCommand(command);
-  return isReadOnlyCommand(command) ? allow(`bash: ${quoted} only reads`) : ask(`bash: ${quoted} may change files`);
+  return isReadOnlyCommand(command) ? readOnly(command) : ask(`bash: ${quoted} may change files`);
 }
 
 /** The `command` argument of a bash call, when it is a string. */
@@ -74,9 +83,7 @@ export function commandOf(args: unknown): string | undefined {
 }
 
 function quoteCommand(command: string): string {
-  const oneLine = command.replace(/\s+/g, ' ').trim();
-  const short = oneLine.length > MAX_QUOTED_COMMAND ? `${oneLine.slice(0, MAX_QUOTED_COMMAND - 1)}…` : oneLine;
-  return JSON.stringify(short);
+  return JSON.stringify(oneLine(command, MAX_QUOTED_COMMAND));
 }
 
 /** Names the path as requested and, when a symlink moved it, where it really lands. */
@@ -85,5 +92,11 @@ function describePath(p: ResolvedPath): string {
 }
 
 const allow = (reason: string): Decision => ({ decision: 'allow', reason });
+/** A command allowed only because we judged it read-only: one parser mistake must not be a breach. */
+const readOnly = (command: string): Decision => ({
+  decision: 'allow',
+  reason: `bash: ${quoteCommand(command)} only reads`,
+  sandbox: 'read-only',
+});
 const ask = (reason: string): Decision => ({ decision: 'ask', reason });
 const deny = (reason: string): Decision => ({ decision: 'deny', reason });

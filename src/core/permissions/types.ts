@@ -10,6 +10,10 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-e
 export interface Decision {
   decision: 'allow' | 'ask' | 'deny';
   reason: string;
+  /** On an allow that rests on judging a command read-only: the tool must back it with its sandbox. */
+  sandbox?: 'read-only';
+  /** On an ask: an earlier "allow always" does not cover this call, and this answer is not remembered. */
+  askEveryTime?: true;
 }
 
 /** One tool call as the policy sees it: paths already resolved (symlinks followed). */

@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Message } from '../providers/types.js';
-import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
+import { draftBlock } from '../providers/normalize.js';
+import { type ReadRecord, readTranscriptHead } from './transcript.js';
 import { errnoCode } from '../tools/fs-errors.js';
+import { oneLine } from '../text.js';
 
 /** The files of one session folder. */
 export interface SessionPaths {
@@ -40,7 +41,9 @@ export function newSessionId(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
   const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  const random = randomInt(36 ** 6).toString(36).padStart(6, '0');
+  const random = randomInt(36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
   return `${date}-${time}-${random}`;
 }
 
@@ -84,7 +87,9 @@ export function findSession(sessionsDir: string, idOrPrefix: string): SessionSum
   const ids = sessionIds(sessionsDir);
   const matches = ids.includes(wanted) ? [wanted] : wanted === '' ? [] : ids.filter((id) => id.startsWith(wanted));
   if (matches.length === 0) {
-    throw new SessionLookupError(`no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`);
+    throw new SessionLookupError(
+      `no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`,
+    );
   }
   if (matches.length > 1) {
     const shown = matches.sort().reverse().slice(0, 5).join(', ');
@@ -94,9 +99,32 @@ export function findSession(sessionsDir: string, idOrPrefix: string): SessionSum
   const summary = summarize(sessionsDir, matches[0]);
   if (!summary) {
     const file = sessionPaths(sessionsDir, matches[0]).transcript;
+    if (isEmptyFile(file)) {
+      throw new SessionLookupError(
+        `session ${matches[0]} cannot be resumed: its transcript ${file} is empty (the session ended before it recorded anything); start a new session without --resume`,
+      );
+    }
     throw new SessionLookupError(`session ${matches[0]} has no readable transcript (${file}); start a new session instead`);
   }
   return summary;
+}
+
+/**
+ * The newest transcript of all, when it is empty: an empty file names no directory, so
+ * `--continue` cannot match it, and says so rather than "no earlier session".
+ */
+export function newestEmptyTranscript(sessionsDir: string): string | undefined {
+  let newest: { file: string; mtime: number } | undefined;
+  for (const id of sessionIds(sessionsDir)) {
+    const file = sessionPaths(sessionsDir, id).transcript;
+    try {
+      const mtime = statSync(file).mtimeMs;
+      if (!newest || mtime > newest.mtime) newest = { file, mtime };
+    } catch {
+      // Gone since the listing: not the newest of anything.
+    }
+  }
+  return newest && isEmptyFile(newest.file) ? newest.file : undefined;
 }
 
 /** Folder names that hold a transcript file. */
@@ -137,19 +165,33 @@ function summarize(sessionsDir: string, id: string): SessionSummary | undefined 
 }
 
 /** A message the user typed: a user message with text and no tool results. */
-function isUserPrompt(record: TranscriptRecord): boolean {
-  if (record.type !== 'message' || record.message.role !== 'user') return false;
-  const blocks = record.message.content;
+function isUserPrompt(record: ReadRecord): boolean {
+  if (record.type !== 'message' || (record.message as { role?: unknown }).role !== 'user') return false;
+  const blocks = userBlocks(record.message);
   return blocks.some((b) => b.type === 'text') && !blocks.some((b) => b.type === 'tool_result');
 }
 
-function promptText(message: Message): string {
-  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');
+function promptText(message: unknown): string {
+  return userBlocks(message)
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join(' ');
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+/** The valid blocks of a message as written (the listing reads transcripts it has not repaired). */
+function userBlocks(message: unknown) {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return [{ type: 'text' as const, text: content }];
+  return Array.isArray(content) ? content.map(draftBlock).filter((b) => b !== undefined) : [];
+}
+
+/** Empty, or only blank lines: nothing was ever recorded. */
+function isEmptyFile(file: string): boolean {
+  try {
+    const { size } = statSync(file);
+    return size === 0 || (size <= 4096 && readFileSync(file, 'utf8').trim() === '');
+  } catch {
+    return false;
+  }
 }
 
 function isFile(file: string): boolean {

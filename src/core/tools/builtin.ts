@@ -1,4 +1,4 @@
-import { bashTool } from './bash.js';
+import { type BashToolOptions, createBashTool } from './bash.js';
 import type { AnyTool } from './define.js';
 import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
@@ -10,6 +10,10 @@ import { writeFileTool } from './write-file.js';
 export interface BuiltinToolOptions {
   /** Where rg is (undefined: search in JavaScript). Default: looked up on PATH once. */
   findRg?: GrepToolOptions['findRg'];
+  /** The JavaScript search's worker and deadline (tests build the worker from source). */
+  js?: GrepToolOptions['js'];
+  /** The session's OS sandbox and secrets for bash (default: none). */
+  bash?: BashToolOptions;
 }
 
 /** The built-in tools, in the order the model sees them. */
@@ -18,8 +22,8 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     readFileTool,
     writeFileTool,
     editFileTool,
-    bashTool,
-    grepTool({ findRg: options.findRg }),
+    createBashTool(options.bash),
+    grepTool({ findRg: options.findRg, js: options.js }),
     globTool,
     listDirTool,
   ];

@@ -17,6 +17,11 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** The id of the model's tool call being executed. */
   callId?: string;
+  /**
+   * Set when the call runs without anyone's word because the policy judged it read-only:
+   * the tool must run it so that a mistaken judgement cannot do harm (see read-only-sandbox.ts).
+   */
+  sandbox?: 'read-only';
 }
 
 /** What a tool returns: text for the model, flagged when it is an error. */
@@ -36,6 +41,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   schema: S;
+  /**
+   * A JSON Schema sent to the model as it is, instead of one made from `schema` (tools declared
+   * elsewhere, such as MCP servers'); `schema` then only checks that the arguments are an object.
+   */
+  inputSchema?: Record<string, unknown>;
   kind: ToolKind;
   /**
    * May run alongside the other calls of the same response. Independent of `kind`: a poll
@@ -54,6 +64,17 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDef
   return def;
 }
 
+/** The arguments of a tool whose schema is raw JSON Schema: any object (its own server validates them). */
+export const jsonObjectArgs = z.record(z.string(), z.unknown());
+export type JsonObjectArgs = z.infer<typeof jsonObjectArgs>;
+
+/** Declares a tool whose parameters are a JSON Schema written elsewhere (an MCP server's), sent as is. */
+export function defineJsonSchemaTool(
+  def: Omit<ToolDefinition<typeof jsonObjectArgs>, 'schema' | 'inputSchema'> & { inputSchema: Record<string, unknown> },
+): ToolDefinition<typeof jsonObjectArgs> {
+  return { ...def, schema: jsonObjectArgs };
+}
+
 /** Whether a call of `tool` may run at the same time as the other calls of its response. */
 export function runsAlongside(tool: AnyTool): boolean {
   return tool.parallel ?? tool.kind === 'read-only';
@@ -65,10 +86,8 @@ export type AnyTool = ToolDefinition<any>;
 
 /** The JSON Schema sent to the model, without zod's `$schema` noise. */
 export function toolSchema(tool: AnyTool): ToolSchema {
-  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<
-    string,
-    unknown
-  >;
+  if (tool.inputSchema) return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, inputSchema: dropSafeIntegerBounds(inputSchema) };
 }
 
@@ -86,7 +105,5 @@ function dropSafeIntegerBounds<T>(node: T): T {
 
 /** One line naming what went wrong in the arguments, for the model to act on. */
 export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
 }

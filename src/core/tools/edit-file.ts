@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
+import { notWritableReason, writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, unifiedDiff } from './diff.js';
 import { isMissing } from './fs-errors.js';
@@ -25,7 +26,7 @@ export const editFileTool = defineTool({
     ctx.signal.throwIfAborted();
     const target = resolveWritablePath(ctx.workspace, args.path);
     if (!target.ok) return target.output;
-    const { absolute } = target.path;
+    const { absolute, real } = target.path;
     const shown = displayPath(ctx.workspace, absolute);
 
     if (args.old_string === '') {
@@ -34,7 +35,7 @@ export const editFileTool = defineTool({
     if (args.old_string === args.new_string) {
       return { content: 'old_string and new_string are identical; there is nothing to change.', isError: true };
     }
-    const content = await readFile(absolute, 'utf8').catch((error: unknown) => {
+    const content = await readFile(real, 'utf8').catch((error: unknown) => {
       if (isMissing(error)) return undefined;
       if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
       throw error;
@@ -65,11 +66,11 @@ export const editFileTool = defineTool({
     }
 
     // split/join and slicing, never String.replace: `$&` in new_string must stay literal.
-    const updated = args.replace_all
-      ? content.split(oldString).join(newString)
-      : spliceFirst(content, oldString, newString);
+    const updated = args.replace_all ? content.split(oldString).join(newString) : spliceFirst(content, oldString, newString);
     ctx.signal.throwIfAborted();
-    await writeFile(absolute, updated, 'utf8');
+    const locked = await notWritableReason(real, shown);
+    if (locked) return { content: locked, isError: true };
+    await writeFileAtomic(real, updated);
 
     const diff = unifiedDiff(content, updated, { maxLines: DIFF_MAX_LINES });
     const what = count === 1 ? '1 replacement' : `${count} replacements`;

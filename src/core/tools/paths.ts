@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from './define.js';
 
@@ -8,10 +8,14 @@ export interface ResolvedPath {
   requested: string;
   /** Absolute path, `..` folded, symlinks not followed. */
   absolute: string;
-  /** Absolute path with every existing symlink followed. */
+  /** Absolute path with every symlink followed, the last component and dangling links included. */
   real: string;
   /** True when the real path lies in the workspace root or an added directory. */
   inside: boolean;
+  /** The path relative to each workspace directory that holds it, by its absolute and its real name. */
+  relative: { absolute: string[]; real: string[] };
+  /** Its links loop (or nest deeper than the system allows): it has no real path, and counts as outside. */
+  loop?: true;
 }
 
 /** Builds a workspace from a root and added directories, following their symlinks. */
@@ -22,9 +26,19 @@ export function makeWorkspace(root: string, extraDirs: string[] = []): Workspace
 export function resolveWorkspacePath(workspace: Workspace, requested: string): ResolvedPath {
   const expanded = requested.startsWith('~/') ? path.join(process.env.HOME ?? '~', requested.slice(2)) : requested;
   const absolute = path.resolve(workspace.root, expanded);
-  const real = realPathOf(absolute);
-  const inside = [workspace.root, ...workspace.extraDirs].some((dir) => isWithin(dir, real));
-  return { requested, absolute, real, inside };
+  const followed = followLinks(absolute);
+  const real = followed ?? absolute;
+  const dirs = [workspace.root, ...workspace.extraDirs];
+  const relativeIn = (p: string): string[] => dirs.filter((dir) => isWithin(dir, p)).map((dir) => path.relative(dir, p));
+  const relative = { absolute: relativeIn(absolute), real: followed === undefined ? [] : relativeIn(real) };
+  return {
+    requested,
+    absolute,
+    real,
+    inside: relative.real.length > 0,
+    relative,
+    ...(followed === undefined ? { loop: true } : {}),
+  };
 }
 
 export function isWithin(dir: string, target: string): boolean {
@@ -33,23 +47,52 @@ export function isWithin(dir: string, target: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/** Links followed before giving up, as Linux does (MAXSYMLINKS). */
+const MAX_LINKS = 40;
+
 /**
- * The real path of `p`: symlinks followed for the part that exists, the rest appended,
- * so a file about to be created under a symlinked directory is judged by where it lands.
+ * The real path of `p`: every symlink followed, the last component and dangling links
+ * included (a link to a file not yet created is judged by where the file would land), and
+ * the part that does not exist appended. Undefined when the links loop.
  */
-export function realPathOf(p: string): string {
-  const missing: string[] = [];
-  let current = p;
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return p;
-      missing.push(path.basename(current));
-      current = parent;
+export function followLinks(p: string): string | undefined {
+  const { root } = path.parse(p);
+  let done = root;
+  // Components still to walk, next one last; a link's target is pushed in its place.
+  const todo = components(p.slice(root.length));
+  let links = 0;
+  for (let part = todo.pop(); part !== undefined; part = todo.pop()) {
+    if (part === '.') continue;
+    if (part === '..') {
+      done = path.dirname(done);
+      continue;
     }
+    const next = path.join(done, part);
+    let target: string;
+    try {
+      if (!lstatSync(next).isSymbolicLink()) {
+        done = next;
+        continue;
+      }
+      target = readlinkSync(next);
+    } catch {
+      // Nothing there (or not searchable): no link can lie below it, the rest is as written.
+      return path.join(next, ...todo.reverse());
+    }
+    if (++links > MAX_LINKS) return undefined;
+    const targetRoot = path.parse(target).root;
+    if (targetRoot) done = targetRoot;
+    todo.push(...components(target.slice(targetRoot.length)));
   }
+  return done;
+}
+
+/** Path components in reverse order, for use as a stack. */
+const components = (p: string): string[] => p.split(path.sep).filter(Boolean).reverse();
+
+/** The real path of `p`, or `p` itself when its links loop. */
+export function realPathOf(p: string): string {
+  return followLinks(p) ?? p;
 }
 
 /** A path shown to the user and the model: relative to the root when inside it. */

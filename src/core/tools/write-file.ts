@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
+import { notWritableReason, writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, splitLines, unifiedDiff } from './diff.js';
 import { isMissing } from './fs-errors.js';
@@ -21,18 +22,21 @@ export const writeFileTool = defineTool({
     ctx.signal.throwIfAborted();
     const target = resolveWritablePath(ctx.workspace, args.path);
     if (!target.ok) return target.output;
-    const { absolute } = target.path;
+    // Written at its real path: a symlink on the way was judged by where it leads, and stays a link.
+    const { absolute, real } = target.path;
     const shown = displayPath(ctx.workspace, absolute);
 
-    const previous = await readFile(absolute, 'utf8').catch((error: unknown) => {
+    const previous = await readFile(real, 'utf8').catch((error: unknown) => {
       if (isMissing(error)) return undefined;
       if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
       throw error;
     });
     if (previous === null) return { content: `${shown} is a directory; give a file path.`, isError: true };
 
-    await mkdir(path.dirname(absolute), { recursive: true });
-    await writeFile(absolute, args.content, 'utf8');
+    const locked = await notWritableReason(real, shown);
+    if (locked) return { content: locked, isError: true };
+    await mkdir(path.dirname(real), { recursive: true });
+    await writeFileAtomic(real, args.content);
 
     const lines = splitLines(args.content).length;
     if (previous === undefined) return `Created ${shown} (${lines} line${lines === 1 ? '' : 's'})`;

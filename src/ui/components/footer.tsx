@@ -21,6 +21,8 @@ export interface FooterProps {
   message?: string;
   /** 1 on a very short terminal: the status line only (or the message, when there is one). */
   lines?: number;
+  /** MCP servers up of those configured (`mcp 2/3`); empty without servers. */
+  mcp?: string;
 }
 
 /** Below this width the status line takes its short form. */
@@ -38,7 +40,19 @@ function modeColor(mode: PermissionMode): string | undefined {
 }
 
 /** The status line (mode, model, context, cost, sub-agents), then the key hint. */
-export function Footer({ model, mode, contextTokens, contextWindow, cost, jobs, now, width, message, lines = 2 }: FooterProps) {
+export function Footer({
+  model,
+  mode,
+  contextTokens,
+  contextWindow,
+  cost,
+  jobs,
+  now,
+  width,
+  message,
+  mcp,
+  lines = 2,
+}: FooterProps) {
   if (lines <= 0) return null;
   if (lines === 1 && message) {
     return (
@@ -55,6 +69,7 @@ export function Footer({ model, mode, contextTokens, contextWindow, cost, jobs, 
     contextText(contextTokens, contextWindow),
     ...(price ? [price] : []),
     ...(narrow ? [status.short] : [status.text]),
+    ...(mcp ? [mcp] : []),
   ]
     .filter(Boolean)
     .join(' · ');

@@ -4,7 +4,13 @@ import { Markdown } from '../markdown/markdown.js';
 import { DIFF_SHOWN, type DiffLine } from '../state/tool-text.js';
 import type { Entry } from '../state/transcript.js';
 
-const DIFF_COLORS: Record<DiffLine['kind'], string | undefined> = { '+': 'green', '-': 'red', '@': 'cyan', ' ': undefined, note: undefined };
+const DIFF_COLORS: Record<DiffLine['kind'], string | undefined> = {
+  '+': 'green',
+  '-': 'red',
+  '@': 'cyan',
+  ' ': undefined,
+  note: undefined,
+};
 
 /** Diff lines, coloured, indented under their tool line; past `max` lines the rest are counted. */
 export function DiffView({ lines, width, max = DIFF_SHOWN }: { lines: readonly DiffLine[]; width: number; max?: number }) {
@@ -42,7 +48,9 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
     case 'wake':
       return (
         <Box marginTop={1}>
-          <Text color="magenta">{entry.ids.length ? `◆ woke the parent for ${entry.ids.join(', ')}` : '◆ woke the parent for a sub-agent completion'}</Text>
+          <Text color="magenta">
+            {entry.ids.length ? `◆ woke the parent for ${entry.ids.join(', ')}` : '◆ woke the parent for a sub-agent completion'}
+          </Text>
         </Box>
       );
     case 'assistant':

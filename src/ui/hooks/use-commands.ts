@@ -1,8 +1,11 @@
 import { useCallback } from 'react';
 import { JobError } from '../../core/agents/job-manager.js';
+import type { InstructionFileInfo } from '../../core/session/instruction-files.js';
+import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
+import { type McpState, mcpLines } from '../state/mcp.js';
 import type { EntryBody } from '../state/transcript.js';
 import type { TurnRunner } from '../state/turn-runner.js';
 import type { UiSession } from '../ui-session.js';
@@ -12,6 +15,8 @@ export interface CommandContext {
   runner: TurnRunner;
   say: (entry: EntryBody) => void;
   openAgents: () => void;
+  /** The MCP servers as the UI state last heard of them. */
+  mcpServers: () => McpState;
   quit: () => void;
   /** Switches to another stored session; resolves with an error message when it cannot. */
   resume?: (id: string) => Promise<string | undefined>;
@@ -20,7 +25,7 @@ export interface CommandContext {
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, quit, resume, activeJobs }: CommandContext) {
+export function useCommands({ session, runner, say, openAgents, mcpServers, quit, resume, activeJobs }: CommandContext) {
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -75,6 +80,10 @@ export function useCommands({ session, runner, say, openAgents, quit, resume, ac
           });
           return undefined;
         }
+        case 'memory':
+          return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
+        case 'mcp':
+          return say({ kind: 'block', title: 'MCP servers', lines: mcpLines(mcpServers()) });
         case 'quit':
           return quit();
         case 'usage':
@@ -87,7 +96,7 @@ export function useCommands({ session, runner, say, openAgents, quit, resume, ac
         }
       }
     },
-    [session, runner, say, openAgents, stopJobs, quit, resume, activeJobs],
+    [session, runner, say, openAgents, mcpServers, stopJobs, quit, resume, activeJobs],
   );
 
   return { run, stopJobs };
@@ -103,4 +112,18 @@ function sessionLines(session: UiSession): string[] {
       .map((s) => `  ${s.id}  ${s.updatedAt.slice(0, 16).replace('T', ' ')}  ${s.firstPrompt || '(no prompt)'}`),
     'Switch to one with /resume <id> (or the start of it).',
   ];
+}
+
+/** /memory: one line per instruction file in the prompt, with what of it is there and why not all. */
+function memoryLines(files: readonly InstructionFileInfo[]): string[] {
+  if (files.length === 0)
+    return ['no instruction files: AGENTS.md (or CLAUDE.md) from the repository root down to here, ~/.outrider/AGENTS.md'];
+  // The notes say when a file is cut or left out; the size is the file's own.
+  return files.map((file) =>
+    [
+      `${file.path}  ${formatSize(file.size)}`,
+      ...(file.importedBy ? [`imported by ${file.importedBy}`] : []),
+      ...file.notes,
+    ].join(' · '),
+  );
 }

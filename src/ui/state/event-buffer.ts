@@ -1,13 +1,4 @@
-/** Timer functions, injectable so tests can drive time. */
-export interface BufferTimers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
-
-const realTimers: BufferTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+import { type Timers, realTimers } from '../../core/timers.js';
 
 /**
  * Collects items and hands them over in one batch at most every `flushMs`, so a stream of
@@ -21,7 +12,7 @@ export class EventBuffer<T> {
   constructor(
     private readonly flushMs: number,
     private readonly onFlush: (items: T[]) => void,
-    private readonly timers: BufferTimers = realTimers,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   push(item: T): void {

@@ -89,16 +89,24 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
   const { job } = view;
   switch (event.type) {
     case 'turn_start':
-      return { ...view, job: { ...job, turns: event.turn }, activity: { kind: 'thinking' } };
+      // Counted, as the manager counts them: a nudge or a resumed run starts its loop at turn 1 again.
+      return { ...view, job: { ...job, turns: job.turns + 1 }, activity: { kind: 'thinking' } };
     case 'text_delta': {
       const previous = view.activity.kind === 'writing' ? view.activity.tail : '';
       return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };
     }
     case 'tool_start':
-      return { ...view, job: { ...job, toolCalls: job.toolCalls + 1 }, activity: { kind: 'tool', name: event.name, label: event.label, args: event.args } };
+      return {
+        ...view,
+        job: { ...job, toolCalls: job.toolCalls + 1 },
+        activity: { kind: 'tool', name: event.name, label: event.label, args: event.args },
+      };
     case 'usage': {
       const u = event.usage;
-      return { ...view, job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output } };
+      return {
+        ...view,
+        job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output },
+      };
     }
     case 'message_end':
       return withTail(view, describeMessage(event.message));

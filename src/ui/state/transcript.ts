@@ -126,7 +126,8 @@ const noJobFacts: JobFacts = { owed: [], running: 0 };
 export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts = noJobFacts): TranscriptState {
   switch (event.type) {
     case 'submit': {
-      const entry: EntryBody = event.prompt === undefined ? { kind: 'wake', ids: [...jobs.owed] } : { kind: 'user', text: event.prompt };
+      const entry: EntryBody =
+        event.prompt === undefined ? { kind: 'wake', ids: [...jobs.owed] } : { kind: 'user', text: event.prompt };
       return { ...append(state, entry), turnRunning: true };
     }
     case 'text_delta': {
@@ -158,8 +159,17 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'tool_end': {
       const started = state.tools.find((tool) => tool.id === event.id);
       const tools = state.tools.filter((tool) => tool.id !== event.id);
-      const view = toolResultView({ name: event.name, args: started?.args, content: event.content, isError: event.isError, job: jobs.job });
-      return append({ ...state, tools }, { kind: 'tool', name: event.name, action: started?.action ?? event.name, isError: event.isError, ...view });
+      const view = toolResultView({
+        name: event.name,
+        args: started?.args,
+        content: event.content,
+        isError: event.isError,
+        job: jobs.job,
+      });
+      return append(
+        { ...state, tools },
+        { kind: 'tool', name: event.name, action: started?.action ?? event.name, isError: event.isError, ...view },
+      );
     }
     case 'injected':
       return append(state, { kind: 'injected', text: messageText(event.message) });
@@ -179,9 +189,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       return append(state, {
         kind: 'notice',
         level: 'warn',
-        text: `token budget reached: ${event.used} of ${event.budget} tokens used, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
+        text: `${budgetUsed(event)}, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
       });
     // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
+    // MCP states live in the UI state (ui-store.ts adds the failure line); new tools need no line.
     // The turn's phase (thinking, a tool, the model) is the working line's: see turn-activity.ts.
     case 'thinking_delta':
     case 'turn_start':
@@ -190,6 +201,8 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'job_event':
     case 'job_state':
     case 'job_delivered':
+    case 'mcp_server':
+    case 'tools_changed':
       return state;
     default: {
       const unhandled: never = event;
@@ -201,4 +214,11 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
 function lastLine(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   return lines[lines.length - 1] ?? '';
+}
+
+/** `token budget reached: 1200 of 1000 tokens used`, `cost budget reached: $0.52 of $0.50 spent`. */
+function budgetUsed(event: { limit: 'tokens' | 'costUsd'; budget: number; used: number }): string {
+  return event.limit === 'tokens'
+    ? `token budget reached: ${event.used} of ${event.budget} tokens used`
+    : `cost budget reached: $${event.used.toFixed(2)} of $${event.budget.toFixed(2)} spent`;
 }

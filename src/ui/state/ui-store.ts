@@ -1,6 +1,7 @@
 import type { SequencedEvent } from '../../core/session/event-stream.js';
 import { type JobsState, activeJobs, applyJobEvent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
+import { type McpState, applyMcpStatus } from './mcp.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import { type TurnActivity, applyTurnActivity } from './turn-activity.js';
 import {
@@ -26,6 +27,8 @@ export interface UiState {
   turn?: TurnActivity;
   /** The workspace root: paths are shown relative to it. */
   root?: string;
+  /** The MCP servers as last reported (footer, /mcp). */
+  mcp: McpState;
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -45,13 +48,14 @@ export function initialUiState(options: {
     jobs: jobsFromStore(options.storedJobs),
     contextTokens: options.resumed ? undefined : 0,
     hintIdleCompletions: !options.wakeOnComplete,
+    mcp: [],
   };
 }
 
 /** Applies one batch in order: the pure reducer behind the store. `now`: when the batch is applied, on the app's clock. */
 export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens, turn } = state;
+  let { jobs, contextTokens, turn, mcp } = state;
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
@@ -71,6 +75,11 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
     if (event.type === 'job_state' && (event.job.state === 'done' || event.job.state === 'error')) {
       transcript = jobEnded(transcript, event.job.id, completionLine(event.job));
     }
+    if (event.type === 'mcp_server') {
+      const applied = applyMcpStatus(mcp, event.server);
+      mcp = applied.state;
+      if (applied.failed) transcript = append(transcript, { kind: 'notice', level: 'warn', text: applied.failed });
+    }
     if (event.type === 'usage') {
       const u = event.usage;
       contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
@@ -78,7 +87,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
     if (event.type === 'compact') contextTokens = undefined;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens, turn };
+  return { ...state, transcript, jobs, contextTokens, turn, mcp };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BufferTimers } from './event-buffer.js';
+import { type Timers, realTimers } from '../../core/timers.js';
 
 export interface WakeSchedulerOptions {
   /** Completions this close to the first one share its turn. */
@@ -9,13 +9,8 @@ export interface WakeSchedulerOptions {
   owed: () => boolean;
   /** Starts the turn that carries the notice. */
   wake: () => void;
-  timers?: BufferTimers;
+  timers?: Timers;
 }
-
-const realTimers: BufferTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /**
  * Wake-on-complete: a sub-agent completing while the parent is idle starts one turn after
@@ -26,7 +21,7 @@ const realTimers: BufferTimers = {
 export class WakeScheduler {
   private handle: unknown;
   private disposed = false;
-  private readonly timers: BufferTimers;
+  private readonly timers: Timers;
 
   constructor(private readonly options: WakeSchedulerOptions) {
     this.timers = options.timers ?? realTimers;

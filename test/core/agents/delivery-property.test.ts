@@ -38,10 +38,11 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
         running.set(request.id, resolve);
         request.signal.addEventListener('abort', () => {
           running.delete(request.id);
-          resolve({ status: 'done', text: 'after abort' });
+          resolve({ status: 'done', text: 'after abort', messages: [task(request.id)] });
         });
       }),
   });
+  const task = (id: string): Message => ({ role: 'user', content: [{ type: 'text', text: `task of ${id}` }] });
   const seen: Seen = { notices: [], polled: [], log: [] };
   const polls = new Set<Promise<void>>();
   const interrupters = new Set<AbortController>();
@@ -88,7 +89,10 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
       if (id) {
         const resolve = running.get(id)!;
         running.delete(id);
-        resolve(random() < 0.75 ? { status: 'done', text: `report ${id}` } : { status: 'error', text: '', error: 'limit' });
+        const outcome: ChildOutcome =
+          random() < 0.75 ? { status: 'done', text: `report ${id}` } : { status: 'error', text: '', error: 'limit' };
+        resolve({ ...outcome, messages: [task(id)] });
+        seen.log.push(`end:${id}`);
       }
     } else if (r < 0.47) {
       const job = pick(active);
@@ -119,6 +123,13 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
       // A turn interrupted after the notice was handed out but before it was sent.
       manager.boundaryMessages();
       manager.interrupted();
+    } else if (r < 0.835) {
+      // A message to a job that ended: it runs again and owes a completion of its own.
+      const job = pick(jobs.filter((j) => isEnded(j.state)));
+      if (job) {
+        manager.send(job.id, 'one more thing');
+        seen.log.push(`resume:${job.id}`);
+      }
     } else if (r < 0.85) {
       const kind = random();
       if (kind < 0.4) history = structuredClone(history);
@@ -139,7 +150,8 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
   while (manager.active().length > 0) {
     for (const [id, resolve] of running) {
       running.delete(id);
-      resolve({ status: 'done', text: `report ${id}` });
+      resolve({ status: 'done', text: `report ${id}`, messages: [task(id)] });
+      seen.log.push(`end:${id}`);
     }
     await settle();
   }
@@ -151,33 +163,50 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
 }
 
 describe('completion delivery, as a property over random interleavings', () => {
-  it('delivers every done/error job exactly once, never an aborted one, never after its poll, however the history is copied or compacted', async () => {
+  it('delivers every done/error run of a job exactly once (a message resumes it for another), never a stopped one, never after its poll, however the history is copied or compacted', async () => {
     const seeds = 300;
     let delivered = 0;
+    let resumes = 0;
     for (let seed = 1; seed <= seeds; seed += 1) {
       const { seen, manager } = await runInterleaving(seed, 60);
+      resumes += seen.log.filter((e) => e.startsWith('resume:')).length;
       const label = `seed ${seed}`;
       for (const job of manager.list()) {
-        const notices = seen.log.filter((e) => e === `notice:${job.id}`).length;
-        const polled = seen.log.filter((e) => e === `poll:${job.id}`).length;
+        // Each run of a job (a message resumes it) owes its own delivery: check run by run.
+        const runs: string[][] = [[]];
+        for (const entry of seen.log) {
+          if (entry === `resume:${job.id}`) runs.push([]);
+          else if (entry.endsWith(`:${job.id}`)) runs.at(-1)!.push(entry.slice(0, entry.indexOf(':')));
+        }
+        for (const [index, run] of runs.entries()) {
+          const notices = run.filter((e) => e === 'notice').length;
+          const polled = run.filter((e) => e === 'poll').length;
+          const where = `${label}: ${job.id} run ${index + 1}`;
+          expect(notices, `${where} announced ${notices} times`).toBeLessThanOrEqual(1);
+          // A notice invites a poll, so poll-after-notice is normal; a notice after a poll is not.
+          if (notices && polled)
+            expect(run.indexOf('notice'), `${where} announced after its poll returned`).toBeLessThan(run.indexOf('poll'));
+          if (notices || polled)
+            expect(
+              run.includes('end') || index < runs.length - 1 || job.state !== 'aborted',
+              `${where} delivered though stopped`,
+            ).toBe(true);
+        }
+        const last = runs.at(-1)!;
         if (job.state === 'aborted') {
-          expect(notices, `${label}: aborted ${job.id} was announced`).toBe(0);
+          expect(last.includes('notice') && !last.includes('end'), `${label}: stopped ${job.id} was announced`).toBe(false);
           continue;
         }
         expect(isEnded(job.state), `${label}: ${job.id} still ${job.state}`).toBe(true);
-        expect(notices, `${label}: ${job.id} announced ${notices} times`).toBeLessThanOrEqual(1);
-        expect(notices + polled, `${label}: ${job.id} never reached the model`).toBeGreaterThanOrEqual(1);
-        // A notice invites a poll, so poll-after-notice is normal; a notice after a poll is not.
-        const firstPoll = seen.log.indexOf(`poll:${job.id}`);
-        const notice = seen.log.indexOf(`notice:${job.id}`);
-        if (firstPoll !== -1 && notice !== -1) {
-          expect(notice, `${label}: ${job.id} announced after its poll returned`).toBeLessThan(firstPoll);
-        }
+        expect(last.includes('notice') || last.includes('poll'), `${label}: ${job.id}'s last run never reached the model`).toBe(
+          true,
+        );
         delivered += 1;
       }
       expect(manager.undelivered(), label).toEqual([]);
     }
     // The interleavings must exercise real deliveries, not only stops.
     expect(delivered).toBeGreaterThan(seeds);
+    expect(resumes).toBeGreaterThan(seeds / 2);
   });
 });

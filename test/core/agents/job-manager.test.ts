@@ -38,7 +38,9 @@ function controlledRunner() {
       });
       request.signal.addEventListener('abort', () => {
         done();
-        resolve({ status: 'done', text: 'partial text after abort' });
+        // As a real child run does: its conversation so far comes back with whatever it produced.
+        const soFar: Message[] = [{ role: 'user', content: [{ type: 'text', text: `Task:\n${request.task}` }] }];
+        resolve({ status: 'done', text: 'partial text after abort', messages: soFar });
       });
     });
   return {
@@ -82,7 +84,12 @@ const never = new AbortController().signal;
 describe('JobManager: ids and the queue', () => {
   it('reserves ids in the order the model wrote its agent_start calls', () => {
     const { manager } = setup();
-    manager.reserve([startCall('c1'), { type: 'tool_use', id: 'r', name: 'read_file', input: {} }, startCall('c2'), startCall('c3')]);
+    manager.reserve([
+      startCall('c1'),
+      { type: 'tool_use', id: 'r', name: 'read_file', input: {} },
+      startCall('c2'),
+      startCall('c3'),
+    ]);
     // The calls execute in parallel and may reach start() in any order.
     expect(manager.start('third', { callId: 'c3' }).id).toBe('sub-3');
     expect(manager.start('first', { callId: 'c1' }).id).toBe('sub-1');
@@ -276,7 +283,9 @@ describe('JobManager: outcomes and polls', () => {
     clock.advance(250_000);
     const result = await poll;
     expect(result.kind).toBe('running');
-    expect(manager.describePoll(result).content).toBe('sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens');
+    expect(manager.describePoll(result).content).toBe(
+      'sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens',
+    );
   });
 
   it('a result that lands in the same tick as the poll timeout is returned, not lost', async () => {
@@ -378,7 +387,7 @@ describe('JobManager: completion delivery', () => {
     expect(manager.undelivered()).toEqual([]);
   });
 
-  it('reports facts only: a snapshot per state change, the child\'s own events, and each delivery', async () => {
+  it("reports facts only: a snapshot per state change, the child's own events, and each delivery", async () => {
     const { manager, runner, events } = setup();
     manager.start('first task');
     manager.start('second task');
@@ -422,11 +431,15 @@ describe('JobManager: completion delivery', () => {
     expect(events.filter((e) => e.type === 'job_delivered')).toHaveLength(1);
   });
 
-  it('takes a fork\'s snapshot when it is started, not when a slot frees up', async () => {
+  it("takes a fork's snapshot when it is started, not when a slot frees up", async () => {
     let conversation = ['before'];
     const { manager, runner } = setup({
       maxConcurrent: 1,
-      forkSnapshot: () => ({ system: 's', schemas: [], messages: conversation.map((text) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] })) }),
+      forkSnapshot: () => ({
+        system: 's',
+        schemas: [],
+        messages: conversation.map((text) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] })),
+      }),
     });
     manager.start('blocker');
     manager.start('fork me', { mode: 'fork' });
@@ -440,5 +453,147 @@ describe('JobManager: completion delivery', () => {
 
   it('starts numbering where it is told (a resumed session)', () => {
     expect(setup({ firstNumber: 7 }).manager.start('x').id).toBe('sub-7');
+  });
+});
+
+describe('JobManager: messages to jobs (agent_send)', () => {
+  const conversation = (id: string): Message[] => [
+    { role: 'user', content: [{ type: 'text', text: `Task:\ntask of ${id}` }] },
+    { role: 'assistant', content: [{ type: 'text', text: `report of ${id}` }] },
+  ];
+  const texts = (messages: Message[]) => messages.map((m) => (m.content[0] as { text: string }).text);
+
+  it('hands a running job the message at its next step boundary, never before', async () => {
+    const { manager, runner } = setup();
+    manager.start('look around');
+    await settle();
+    const sent = manager.send('sub-1', 'also check src/b.ts');
+    expect(sent.kind).toBe('inbox');
+    const { takeInbox } = runner.running.get('sub-1')!.request;
+    expect(texts(takeInbox!())).toEqual(['Message from the parent agent:\nalso check src/b.ts']);
+    // Taken once: the next boundary has nothing new.
+    expect(takeInbox!()).toEqual([]);
+    manager.send('1', 'and say hi', 'user');
+    expect(texts(takeInbox!())).toEqual(['Message from the user:\nand say hi']);
+  });
+
+  it('adds a message to the task of a job that has not started', async () => {
+    const { manager, runner } = setup({ maxConcurrent: 1 });
+    manager.start('first');
+    manager.start('second');
+    expect(manager.send('sub-2', 'focus on errors').kind).toBe('task');
+    runner.finish('sub-1');
+    await settle();
+    expect(runner.running.get('sub-2')!.request.task).toBe('second\n\nThe parent adds: focus on errors');
+  });
+
+  it('resumes a finished job with its whole history and the message: same id, a new run, owed again', async () => {
+    const { manager, runner, boundary } = setup();
+    manager.start('look around');
+    await settle();
+    runner.finish('sub-1', { status: 'done', text: 'report of sub-1', messages: conversation('sub-1') });
+    await settle();
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+
+    const sent = manager.send('sub-1', 'now look at tests too');
+    expect(sent).toMatchObject({ kind: 'resumed', job: { id: 'sub-1', state: 'queued' } });
+    await settle();
+    const { request } = runner.running.get('sub-1')!;
+    expect(texts(request.resume!)).toEqual([
+      'Task:\ntask of sub-1',
+      'report of sub-1',
+      'Message from the parent agent:\nnow look at tests too',
+    ]);
+    expect(manager.get('sub-1')).toMatchObject({ state: 'running', result: undefined });
+    expect(manager.list()).toHaveLength(1);
+
+    runner.finish('sub-1', { status: 'done', text: 'tests look fine' });
+    await settle();
+    // The new end is owed again, once.
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+    expect(boundary()).toEqual([]);
+    expect(manager.describePoll(await manager.poll('sub-1', never)).content).toBe('tests look fine');
+  });
+
+  it('resumes a stopped job once its stopped run has returned, keeping what it had done', async () => {
+    const { manager, runner } = setup();
+    manager.start('long work');
+    await settle();
+    const { request } = runner.running.get('sub-1')!;
+    manager.stop('sub-1');
+    // The runner answers the abort with the conversation so far.
+    await settle();
+    expect(manager.send('sub-1', 'go on, but only src/').kind).toBe('resumed');
+    await settle();
+    expect(request.signal.aborted).toBe(true);
+    const again = runner.running.get('sub-1')!.request;
+    expect(again.signal.aborted).toBe(false);
+    expect(texts(again.resume!).at(-1)).toBe('Message from the parent agent:\ngo on, but only src/');
+  });
+
+  it('refuses an empty message or an unknown id; a job with no conversation starts over with the message in its task', async () => {
+    const { manager, runner } = setup({ maxConcurrent: 1 });
+    manager.start('a');
+    manager.start('b');
+    await settle();
+    expect(() => manager.send('sub-1', '   ')).toThrow(JobError);
+    expect(() => manager.send('sub-9', 'hi')).toThrow(/unknown sub-agent id "sub-9"/);
+    // Stopped while queued: it never ran, so it has no history to go on from.
+    manager.stop('sub-2');
+    expect(manager.send('sub-2', 'do b after all').kind).toBe('resumed');
+    runner.finish('sub-1', { status: 'done', text: 'r' });
+    await settle();
+    const { request } = runner.running.get('sub-2')!;
+    expect(request.resume).toBeUndefined();
+    expect(request.task).toBe('b\n\nThe parent adds: do b after all');
+  });
+
+  it("takes in an earlier run's jobs: listed, not owed, resumable, numbering after them", async () => {
+    const { manager, runner } = setup();
+    manager.restore([
+      {
+        job: {
+          id: 'sub-3',
+          number: 3,
+          state: 'done',
+          definition: 'explore',
+          mode: 'typed',
+          task: 'old task',
+          createdAt: 0,
+          turns: 2,
+          toolCalls: 1,
+          contextTokens: 0,
+          usage: { input: 5, output: 1, cacheRead: 0, cacheWrite: 0 },
+          result: 'old report',
+        },
+        messages: conversation('sub-3'),
+      },
+    ]);
+    expect(manager.undelivered()).toEqual([]);
+    expect(manager.list().map((j) => `${j.id}:${j.state}`)).toEqual(['sub-3:done']);
+    expect(manager.start('new').id).toBe('sub-4');
+    expect(manager.send('sub-3', 'one more thing').kind).toBe('resumed');
+    await settle();
+    expect(texts(runner.running.get('sub-3')!.request.resume!).at(-1)).toBe('Message from the parent agent:\none more thing');
+  });
+});
+
+describe('JobManager: budgets', () => {
+  it('fail() ends a running job as failed with the reason, keeping its partial text, and the parent hears of it', async () => {
+    const { manager, boundary } = setup();
+    manager.start('expensive', { budget: { maxTokens: 100 } });
+    await settle();
+    expect(manager.get('sub-1').budget).toEqual({ maxTokens: 100 });
+    manager.fail('sub-1', 'budget: tokens reached (150 of 100)');
+    await settle();
+    expect(manager.get('sub-1')).toMatchObject({
+      state: 'error',
+      error: 'budget: tokens reached (150 of 100)',
+      result: 'partial text after abort',
+    });
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+    expect(manager.describePoll(await manager.poll('sub-1', never)).content).toBe(
+      'sub-agent sub-1 failed: budget: tokens reached (150 of 100)\nPartial result:\npartial text after abort',
+    );
   });
 });

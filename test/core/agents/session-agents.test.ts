@@ -6,27 +6,21 @@ import type { SessionSetup } from '../../../src/core/session/open-session.js';
 import type { FakeReply } from '../../support/fake-stream.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 import { expectExited } from '../../support/process.js';
+import { until } from '../../support/until.js';
 
 const openWith = useTestSessions();
 const open = (respond: Parameters<typeof openWith>[0], flags: SessionSetup['flags'] = {}) => openWith(respond, { flags });
 const isChild = isChildRequest;
 const lastText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
 
-/** Resolves when `check` holds, polling the event loop. */
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe('sub-agents in a session', () => {
   it('rolls job usage into the session totals, leaving the parent context figure alone', async () => {
     const { session, submit } = await open((request) => {
       if (isChild(request)) return { text: 'child report', usage: { input: 5000, output: 500 } };
-      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 100, output: 10 } };
-      if (lastText(request).includes('agent_poll') || request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }], usage: { input: 200, output: 10 } };
+      if (request.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 100, output: 10 } };
+      if (lastText(request).includes('agent_poll') || request.messages.length === 3)
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }], usage: { input: 200, output: 10 } };
       return { text: 'summary', usage: { input: 300, output: 20 } };
     });
     await submit('investigate');
@@ -34,6 +28,25 @@ describe('sub-agents in a session', () => {
     expect(session.totals()).toMatchObject({ input: 5600, output: 540 });
     expect(session.session.contextTokens()).toBe(320);
     expect(session.session.ledger.breakdown().map((r) => r.name)).toEqual(['parent', 'sub-1']);
+  });
+
+  it('tells a typed child where it works: the environment facts and the project instructions the parent has', async () => {
+    const dirs = testDirs();
+    writeFileSync(path.join(dirs.cwd, 'AGENTS.md'), 'Always run npm test before saying done.\n');
+    const { stream, submit } = await openWith(
+      (request) => {
+        if (isChild(request)) return { text: 'child report' };
+        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }] };
+        return { text: 'done' };
+      },
+      { dirs },
+    );
+    await submit('go');
+    const child = stream.requests.find(isChild)!;
+    expect(child.system).toContain(`Working directory: ${dirs.cwd}`);
+    expect(child.system).toContain('Always run npm test before saying done.');
+    // The parent's own prompt has them too, once.
+    expect(stream.requests[0]!.system.split('Always run npm test').length).toBe(2);
   });
 
   it('writes each child transcript to agents/sub-N.jsonl with its lineage', async () => {
@@ -45,8 +58,17 @@ describe('sub-agents in a session', () => {
     });
     await submit('go');
     const file = path.join(session.paths.agentsDir, 'sub-1.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'meta', parentSessionId: session.session.id, jobId: 'sub-1', definition: 'explore', task: 'look around' });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: 'meta',
+      parentSessionId: session.session.id,
+      jobId: 'sub-1',
+      definition: 'explore',
+      task: 'look around',
+    });
     expect(lines.slice(1, 3).map((l) => l.message.role)).toEqual(['user', 'assistant']);
     // How it ended is kept with it, so a resumed session can list it.
     expect(lines[3]).toMatchObject({ type: 'event', name: 'job_end', data: { state: 'done', turns: 1 } });
@@ -76,7 +98,10 @@ describe('sub-agents in a session', () => {
     expect(childCalls).toBe(2);
     const reached = events.find((e) => e.type === 'budget_reached');
     expect(reached).toMatchObject({ stopped: ['sub-1'] });
-    const refusal = session.session.messages().flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
+    const refusal = session.session
+      .messages()
+      .flatMap((m) => m.content)
+      .find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
     expect(refusal).toMatchObject({ isError: true });
     expect(JSON.stringify(session.session.messages())).toContain('Token budget reached');
   });
@@ -84,9 +109,12 @@ describe('sub-agents in a session', () => {
   it('denies a sub-agent write in headless mode without --yolo, with a clear error result', async () => {
     const { stream, submit, cwd } = await open((request) => {
       if (isChild(request)) {
-        return request.messages.length === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] } : { text: 'denied' };
+        return request.messages.length === 1
+          ? { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }
+          : { text: 'denied' };
       }
-      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'write x', agent: 'general' } }] };
+      if (request.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'write x', agent: 'general' } }] };
       if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
       return { text: 'done' };
     });
@@ -102,15 +130,18 @@ describe('sub-agents in a session', () => {
     let release: () => void = () => {};
     const { session, submit, cwd } = await open(
       (request) => {
-        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 30 & echo $! > pid.txt; wait' } }] };
-        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
+        if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > pid.txt; wait' } }] };
+        if (request.messages.length === 1)
+          return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
         return { text: 'started', wait: new Promise<void>((r) => (release = r)) };
       },
       { permissionMode: 'yolo' },
     );
     const turn = submit('go');
-    await until(() => existsSync(path.join(cwd, 'pid.txt')) && readFileSync(path.join(cwd, 'pid.txt'), 'utf8').trim() !== '');
-    const pid = Number(readFileSync(path.join(cwd, 'pid.txt'), 'utf8'));
+    const pidFile = path.join(cwd, 'pid.txt');
+    const pid = await until(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), {
+      what: 'the child bash to write pid.txt',
+    });
     session.agents.manager.stop('sub-1');
     await expectExited(pid);
     release();
@@ -145,7 +176,10 @@ describe('sub-agents in a session', () => {
     expect(summary).toContain('sub-1 (explore, running)');
 
     finishChild();
-    await until(() => session.agents.manager.get('sub-1').state === 'done');
+    await until(() => session.agents.manager.get('sub-1').state === 'done', {
+      what: 'sub-1 to be done',
+      observe: () => session.agents.manager.get('sub-1').state,
+    });
     await submit('fourth');
     await submit('fifth');
     const notices = stream.requests

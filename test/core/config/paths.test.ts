@@ -11,6 +11,7 @@ describe('paths', () => {
     expect(paths).toEqual({
       home,
       userSettings: path.join(home, 'settings.json'),
+      trustedFolders: path.join(home, 'trusted-folders.json'),
       sessionsDir: path.join(home, 'sessions'),
       userAgentsDir: path.join(home, 'agents'),
       userAgentsMd: path.join(home, 'AGENTS.md'),
@@ -28,6 +29,7 @@ describe('paths', () => {
       agentsDir: '/repo/.outrider/agents',
       claudeAgentsDir: '/repo/.claude/agents',
       agentsMd: '/repo/AGENTS.md',
+      mcpJson: '/repo/.mcp.json',
     });
   });
 });

@@ -5,16 +5,36 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type LoopConfig, type LoopResult, agentLoop } from '../../../src/core/loop/agent-loop.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
-import { INVALID_JSON_KEY, type Message, ProviderError, type StreamFn, type ToolResultBlock } from '../../../src/core/providers/types.js';
+import {
+  INVALID_JSON_KEY,
+  type Message,
+  ProviderError,
+  type StreamFn,
+  type ToolResultBlock,
+} from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { ResultStore } from '../../../src/core/tools/result-store.js';
+import { type Barrier, barrier } from '../../support/barrier.js';
 import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
+import { until } from '../../support/until.js';
+import { FakeClock, settle } from '../../support/fake-clock.js';
 
 const workspace = makeWorkspace(mkdtempSync(path.join(os.tmpdir(), 'outrider-loop-')));
 
-function makeTools(log: string[] = []) {
+/** One turn of the event loop: the tools' stand-in for work, so calls run together overlap. */
+const aTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface ToolHooks {
+  log?: string[];
+  /** Every `look` waits here, so `look`s can only finish if they ran together. */
+  gate?: Barrier;
+  /** Called as the `wait` tool starts. */
+  onWait?: () => void;
+}
+
+function makeTools({ log = [], gate, onWait }: ToolHooks = {}) {
   const active = { now: 0, max: 0 };
   const track = async <T>(fn: () => Promise<T>) => {
     active.now += 1;
@@ -30,11 +50,15 @@ function makeTools(log: string[] = []) {
       name: 'look',
       description: 'read something',
       kind: 'read-only',
-      schema: z.object({ what: z.string(), ms: z.number().optional() }),
+      // `after`: finish only once that look has finished (a later call that ends first).
+      schema: z.object({ what: z.string(), after: z.string().optional() }),
       execute: (args) =>
         track(async () => {
           log.push(`look:${args.what}:start`);
-          await new Promise((r) => setTimeout(r, args.ms ?? 20));
+          await aTurn();
+          await gate?.arrive();
+          if (args.after)
+            await until(() => log.includes(`look:${args.after}:end`), { what: `look ${args.after} to end`, intervalMs: 1 });
           log.push(`look:${args.what}:end`);
           return `saw ${args.what}`;
         }),
@@ -47,7 +71,7 @@ function makeTools(log: string[] = []) {
       execute: (args) =>
         track(async () => {
           log.push(`change:${args.what}:start`);
-          await new Promise((r) => setTimeout(r, 10));
+          await aTurn();
           log.push(`change:${args.what}:end`);
           return `changed ${args.what}`;
         }),
@@ -67,7 +91,12 @@ function makeTools(log: string[] = []) {
       kind: 'mutating',
       schema: z.object({}),
       execute: (_args, ctx) =>
-        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+        new Promise((_, reject) => {
+          const stop = () => reject(new Error('stopped'));
+          if (ctx.signal.aborted) return stop();
+          ctx.signal.addEventListener('abort', stop, { once: true });
+          onWait?.();
+        }),
     }),
     defineTool({
       name: 'big',
@@ -82,12 +111,17 @@ function makeTools(log: string[] = []) {
 
 async function run(
   script: FakeScript,
-  options: { config?: Partial<LoopConfig>; signal?: AbortSignal; history?: Message[]; log?: string[] } = {},
+  options: { config?: Partial<LoopConfig>; signal?: AbortSignal; history?: Message[]; tools?: ToolHooks } = {},
 ) {
   const stream = fakeStream(script);
-  const { registry, active } = makeTools(options.log);
+  const { registry, active } = makeTools(options.tools);
   const events: LoopEvent[] = [];
-  const context = { system: 'SYSTEM', tools: registry, workspace, messages: options.history ?? [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
+  const context = {
+    system: 'SYSTEM',
+    tools: registry,
+    workspace,
+    messages: options.history ?? [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+  };
   const gen = agentLoop(
     context,
     { stream, model: 'm', maxTokens: 1000, ...options.config },
@@ -106,6 +140,13 @@ async function run(
   return { result: { ...result, history: context.messages }, events, stream, active };
 }
 
+/** Runs a loop to its end, returning its result. */
+async function finish(gen: AsyncGenerator<LoopEvent, LoopResult>): Promise<LoopResult> {
+  let next = await gen.next();
+  while (!next.done) next = await gen.next();
+  return next.value;
+}
+
 const toolResults = (message: Message) => message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
 
 describe('agentLoop', () => {
@@ -118,11 +159,22 @@ describe('agentLoop', () => {
   });
 
   it('runs tool calls and sends their results back in call order', async () => {
-    const { result, stream } = await run([
-      { toolCalls: [{ name: 'look', args: { what: 'a', ms: 30 } }, { name: 'look', args: { what: 'b', ms: 5 } }] },
-      { text: 'done' },
-    ]);
+    const log: string[] = [];
+    const { result, stream } = await run(
+      [
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a', after: 'b' } },
+            { name: 'look', args: { what: 'b' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      { tools: { log } },
+    );
     expect(result.cause.kind).toBe('completed');
+    // b finished first, yet a's result comes first.
+    expect(log.indexOf('look:b:end')).toBeLessThan(log.indexOf('look:a:end'));
     const second = stream.requests[1]!;
     const results = toolResults(second.messages[2]!);
     expect(results.map((r) => r.content)).toEqual(['saw a', 'saw b']);
@@ -130,18 +182,33 @@ describe('agentLoop', () => {
   });
 
   it('runs read-only calls concurrently and mutating batches one at a time', async () => {
-    const readOnly = await run([
-      { toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'look', args: { what: 'b' } }] },
-      { text: 'ok' },
-    ]);
+    const gate = barrier(2, { what: 'look calls' });
+    const readOnly = await run(
+      [
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a' } },
+            { name: 'look', args: { what: 'b' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      { tools: { gate } },
+    );
+    gate.assertOpened();
     expect(readOnly.active.max).toBe(2);
     const log: string[] = [];
     const mixed = await run(
       [
-        { toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'change', args: { what: 'b' } }] },
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a' } },
+            { name: 'change', args: { what: 'b' } },
+          ],
+        },
         { text: 'ok' },
       ],
-      { log },
+      { tools: { log } },
     );
     expect(mixed.active.max).toBe(1);
     expect(log).toEqual(['look:a:start', 'look:a:end', 'change:b:start', 'change:b:end']);
@@ -170,7 +237,12 @@ describe('agentLoop', () => {
 
   it('gives each call its own result even when the model repeats an id', async () => {
     const { result, events } = await run([
-      { toolCalls: [{ id: 'toolu_dup', name: 'change', args: { what: 'a' } }, { id: 'toolu_dup', name: 'change', args: { what: 'b' } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_dup', name: 'change', args: { what: 'a' } },
+          { id: 'toolu_dup', name: 'change', args: { what: 'b' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const results = toolResults(result.history[2]!);
@@ -184,36 +256,60 @@ describe('agentLoop', () => {
     ]);
   });
 
+  it('stops a model that makes the same failing call over and over, and only that one', async () => {
+    const stuck = await run(() => ({ toolCalls: [{ name: 'explode', args: {} }] }));
+    expect(stuck.result.cause).toMatchObject({ kind: 'limit', limit: 'repeatedFailure' });
+    expect(stuck.stream.requests).toHaveLength(5);
+    // Failing, but each time differently: the model is trying things, so it goes on to its own end.
+    let n = 0;
+    const trying = await run(() => (++n < 8 ? { toolCalls: [{ name: 'look', args: { what: n } }] } : { text: 'done' }));
+    expect(trying.result.cause).toEqual({ kind: 'completed' });
+  });
+
   it('stops at maxTurns, maxTotalTokens and maxDuration, naming the limit', async () => {
-    const loop: FakeScript = () => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] });
+    const loop: FakeScript = () => ({ toolCalls: [{ name: 'look', args: { what: 'x' } }] });
     const turns = await run(loop, { config: { limits: { maxTurns: 3 } } });
     expect(turns.result.cause).toMatchObject({ kind: 'limit', limit: 'maxTurns' });
     expect(turns.stream.requests).toHaveLength(3);
     // The last tool batch still got its results: the history stays valid.
     expect(turns.result.history.at(-1)!.role).toBe('user');
 
-    const tokens = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }], usage: { input: 600 } }), {
+    const tokens = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x' } }], usage: { input: 600 } }), {
       config: { limits: { maxTotalTokens: 1000 } },
     });
     expect(tokens.result.cause).toMatchObject({ kind: 'limit', limit: 'maxTotalTokens' });
     expect(tokens.stream.requests).toHaveLength(2);
 
-    const duration = await run([{ hang: true }], { config: { limits: { maxDuration: 50 } } });
-    expect(duration.result.cause).toMatchObject({ kind: 'limit', limit: 'maxDuration' });
+    // The duration limit runs on the loop's timers: a hanging reply ends when the fake clock passes it.
+    const clock = new FakeClock();
+    const hanging = run([{ hang: true }], { config: { limits: { maxDuration: 300_000 }, timers: clock, now: clock.now } });
+    await until(() => clock.pending() === 1, { what: 'the duration timer to be set' });
+    clock.advance(299_999);
+    await settle();
+    expect(clock.pending()).toBe(1);
+    clock.advance(1);
+    const duration = await hanging;
+    expect(duration.result.cause).toMatchObject({ kind: 'limit', limit: 'maxDuration', detail: 'ran past the limit of 300s' });
   });
 
   it('on abort mid-stream keeps the text already shown and ends as aborted', async () => {
     const controller = new AbortController();
     const stream = fakeStream([{ hang: true }]);
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
-    setTimeout(() => controller.abort(), 20);
-    let next = await gen.next();
-    while (!next.done) next = await gen.next();
-    expect(next.value.cause).toEqual({ kind: 'aborted' });
+    const done = finish(gen);
+    // The reply hangs: only the abort can end this run.
+    await until(() => stream.requests.length === 1, { what: 'the model call' });
+    controller.abort();
+    expect((await done).cause).toEqual({ kind: 'aborted' });
   });
 
   it('on abort after some text streamed keeps that text as an assistant message', async () => {
@@ -229,12 +325,13 @@ describe('agentLoop', () => {
         signal.addEventListener('abort', fail, { once: true });
       });
     };
-    const context = { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
-    const gen = agentLoop(
-      context,
-      { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) },
-      controller.signal,
-    );
+    const context = {
+      system: 's',
+      tools: new ToolRegistry(),
+      workspace,
+      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+    };
+    const gen = agentLoop(context, { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) }, controller.signal);
     const events: LoopEvent[] = [];
     let next = await gen.next();
     while (!next.done) {
@@ -261,7 +358,12 @@ describe('agentLoop', () => {
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     };
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -279,7 +381,12 @@ describe('agentLoop', () => {
       yield { type: 'text_delta', text: 'never' };
     };
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -291,10 +398,18 @@ describe('agentLoop', () => {
 
   it('on abort mid-tool answers every unanswered call so the history stays valid', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
+    // Aborted as the second call starts: the first has finished, the third has not begun.
     const { result } = await run(
-      [{ toolCalls: [{ name: 'change', args: { what: 'a' } }, { name: 'wait', args: {} }, { name: 'change', args: { what: 'c' } }] }],
-      { signal: controller.signal },
+      [
+        {
+          toolCalls: [
+            { name: 'change', args: { what: 'a' } },
+            { name: 'wait', args: {} },
+            { name: 'change', args: { what: 'c' } },
+          ],
+        },
+      ],
+      { signal: controller.signal, tools: { onWait: () => controller.abort() } },
     );
     expect(result.cause).toEqual({ kind: 'aborted' });
     const last = result.history.at(-1)!;
@@ -309,19 +424,16 @@ describe('agentLoop', () => {
     const batches: string[][] = [];
     let boundary = 0;
     const seen: Message[] = [];
-    const { stream, events } = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { text: 'end' }],
-      {
-        config: {
-          boundaryMessages: () => {
-            boundary += 1;
-            return boundary === 2 ? [{ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] }] : [];
-          },
-          beforeToolBatch: (calls) => batches.push(calls.map((c) => c.name)),
-          onMessage: (m) => seen.push(m),
+    const { stream, events } = await run([{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { text: 'end' }], {
+      config: {
+        boundaryMessages: () => {
+          boundary += 1;
+          return boundary === 2 ? [{ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] }] : [];
         },
+        beforeToolBatch: (calls) => batches.push(calls.map((c) => c.name)),
+        onMessage: (m) => seen.push(m),
       },
-    );
+    });
     expect(batches).toEqual([['look']]);
     expect(stream.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] });
     expect(events.some((e) => e.type === 'injected')).toBe(true);
@@ -344,14 +456,19 @@ describe('agentLoop', () => {
   });
 
   it('ends with the provider error message when the provider gives up', async () => {
-    const { result } = await run([{ error: new ProviderError('Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.') }]);
+    const { result } = await run([
+      { error: new ProviderError('Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.') },
+    ]);
     expect(result.cause).toEqual({ kind: 'error', message: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.' });
   });
 
   it('compacts once and retries when the context is too long, saying so', async () => {
     const tooLong = new ProviderError('prompt is too long', { contextTooLong: true });
     const compactedTo: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
-    const replacement = async () => ({ history: compactedTo, event: { type: 'compact' as const, removedMessages: 1, summaryChars: 7 } });
+    const replacement = async () => ({
+      history: compactedTo,
+      event: { type: 'compact' as const, removedMessages: 1, summaryChars: 7 },
+    });
     const { result, stream, events } = await run([{ error: tooLong }, { text: 'fits now' }], {
       config: { onContextTooLong: replacement },
     });
@@ -365,13 +482,20 @@ describe('agentLoop', () => {
   it('lets a hook replace the history before any model call (compaction between steps)', async () => {
     const seen: number[] = [];
     const { stream, events } = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { toolCalls: [{ name: 'look', args: { what: 'b' } }] }, { text: 'end' }],
+      [
+        { toolCalls: [{ name: 'look', args: { what: 'a' } }] },
+        { toolCalls: [{ name: 'look', args: { what: 'b' } }] },
+        { text: 'end' },
+      ],
       {
         config: {
           beforeModelCall: async (history) => {
             seen.push(history.length);
             if (history.length !== 5) return undefined;
-            return { history: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...history.slice(3)], event: { type: 'compact', removedMessages: 3, summaryChars: 7 } };
+            return {
+              history: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...history.slice(3)],
+              event: { type: 'compact', removedMessages: 3, summaryChars: 7 },
+            };
           },
         },
       },
@@ -384,7 +508,7 @@ describe('agentLoop', () => {
 
   it('checks limits before injecting boundary messages, so no notice is left unseen', async () => {
     let offered = 0;
-    const { result } = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x', ms: 1 } }] }), {
+    const { result } = await run(() => ({ toolCalls: [{ name: 'look', args: { what: 'x' } }] }), {
       config: {
         limits: { maxTurns: 1 },
         boundaryMessages: () => {

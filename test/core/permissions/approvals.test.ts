@@ -52,7 +52,8 @@ describe('ApprovalGate', () => {
   it('allows what the policy allows without asking', async () => {
     const approver = scriptedApprover();
     const gate = new ApprovalGate({ mode: 'default', approver, headless: false });
-    expect(await gate.check(bash('git status'), signal())).toEqual({ allowed: true });
+    // A command allowed because it only reads carries the sandbox the tool must run it in.
+    expect(await gate.check(bash('git status'), signal())).toEqual({ allowed: true, sandbox: 'read-only' });
     expect(await gate.check({ ...edit('a.ts'), kind: 'read-only', toolName: 'read_file' }, signal())).toEqual({
       allowed: true,
     });
@@ -172,6 +173,43 @@ describe('ApprovalGate', () => {
     expect(result).toEqual({ allowed: false, message: expect.stringMatching(/rerun with --yolo\.$/) });
   });
 
+  describe('files that make programs run', () => {
+    it('asks in accept-edits, every time: allow-always does not stick', async () => {
+      const approver = scriptedApprover('allow-always', 'allow');
+      const gate = new ApprovalGate({ mode: 'accept-edits', approver, headless: false });
+      expect(await gate.check(edit('.git/config'), signal())).toEqual({ allowed: true });
+      expect(await gate.check(edit('.git/config'), signal())).toEqual({ allowed: true });
+      expect(approver.calls.map((c) => c.request.reason)).toEqual([
+        expect.stringMatching(/^edit_file: \.git\/config is inside \.git: .* so writing it always asks$/),
+        expect.stringMatching(/always asks$/),
+      ]);
+    });
+
+    it('an earlier allow-always for the tool does not cover them', async () => {
+      const approver = scriptedApprover('allow-always', 'deny');
+      const gate = new ApprovalGate({ mode: 'default', approver, headless: false });
+      await gate.check(edit('src/a.ts'), signal());
+      expect(await gate.check(edit('b.ts'), signal())).toEqual({ allowed: true });
+      expect((await gate.check(edit('.claude/settings.json'), signal())).allowed).toBe(false);
+      expect(approver.calls).toHaveLength(2);
+    });
+
+    it.each(['default', 'accept-edits'] as const)('headless %s: denied, saying why and naming --yolo', async (mode) => {
+      const gate = new ApprovalGate({ mode, headless: true });
+      expect(await gate.check(edit('.git/hooks/pre-commit'), signal())).toEqual({
+        allowed: false,
+        message:
+          "edit_file needs approval (.git/hooks/pre-commit is inside .git: git's config and hooks there make git run programs, " +
+          'so writing it always asks), and there is no one to ask in headless mode: rerun with --yolo.',
+      });
+    });
+
+    it('yolo still allows them', async () => {
+      const gate = new ApprovalGate({ mode: 'yolo', headless: true });
+      expect(await gate.check(edit('.outrider/settings.json'), signal())).toEqual({ allowed: true });
+    });
+  });
+
   it('rejects with the abort reason when the signal aborts while the approver waits', async () => {
     const controller = new AbortController();
     let asked!: () => void;
@@ -205,5 +243,18 @@ describe('ApprovalGate', () => {
     gate.setMode('accept-edits');
     expect(gate.mode).toBe('accept-edits');
     expect(await gate.check(edit('a.ts'), signal())).toEqual({ allowed: true });
+  });
+
+  it('permissions.allow patterns are an "allow always" given in advance, headless too; protected paths still ask', async () => {
+    const gate = new ApprovalGate({ mode: 'default', headless: true, allow: ['mcp__github__*', 'mcp__db__query'] });
+    const mcp = (toolName: string): GateRequest => ({ toolName, kind: 'mutating', args: {}, paths: [], label: '' });
+    expect(await gate.check(mcp('mcp__github__create_issue'), signal())).toEqual({ allowed: true });
+    expect(await gate.check(mcp('mcp__db__query'), signal())).toEqual({ allowed: true });
+    expect(await gate.check(mcp('mcp__db__drop'), signal())).toMatchObject({ allowed: false });
+    expect(await gate.check(mcp('mcp__githubx__a'), signal())).toMatchObject({ allowed: false });
+    const everything = new ApprovalGate({ mode: 'default', headless: true, allow: ['*'] });
+    expect(await everything.check(edit('.git/config'), signal())).toMatchObject({ allowed: false });
+    const plan = new ApprovalGate({ mode: 'plan', headless: true, allow: ['mcp__github__*'] });
+    expect(await plan.check(mcp('mcp__github__create_issue'), signal())).toMatchObject({ allowed: false });
   });
 });

@@ -20,13 +20,15 @@ beforeAll(() => {
   writeFileSync(path.join(tmp, 'ws', 'src', 'a.ts'), 'export {};\n');
   writeFileSync(path.join(tmp, 'outside', 'b.txt'), 'b\n');
   symlinkSync(path.join(tmp, 'outside'), path.join(tmp, 'ws', 'link'));
+  // Dangling: the file it names does not exist yet; writing through it would create it outside.
+  symlinkSync(path.join(tmp, 'outside', 'new.txt'), path.join(tmp, 'ws', 'dangling'));
   workspace = makeWorkspace(path.join(tmp, 'ws'));
   workspaceWithAddedDir = makeWorkspace(path.join(tmp, 'ws'), [path.join(tmp, 'outside')]);
 });
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-type Where = 'inside' | 'outside' | 'symlink' | 'symlink+add-dir' | 'no paths';
+type Where = 'inside' | 'outside' | 'symlink' | 'dangling symlink' | 'symlink+add-dir' | 'no paths';
 type Tool = 'read_file' | 'write_file' | 'edit_file' | 'bash read-only' | 'bash mutating' | 'other mutating';
 type Verdict = 'allow' | 'ask' | 'deny';
 
@@ -39,6 +41,8 @@ function pathsFor(where: Where): { workspace: Workspace; requested: string[] } {
       return { workspace, requested: [path.join(tmp, 'outside', 'b.txt')] };
     case 'symlink':
       return { workspace, requested: ['link/b.txt'] };
+    case 'dangling symlink':
+      return { workspace, requested: ['dangling'] };
     case 'symlink+add-dir':
       return { workspace: workspaceWithAddedDir, requested: ['link/b.txt'] };
     case 'no paths':
@@ -69,10 +73,12 @@ const TABLE: [Tool, Where, Verdict, Verdict, Verdict, Verdict][] = [
   ['write_file', 'inside', 'ask', 'allow', 'deny', 'allow'],
   ['write_file', 'outside', 'deny', 'deny', 'deny', 'deny'],
   ['write_file', 'symlink', 'deny', 'deny', 'deny', 'deny'],
+  ['write_file', 'dangling symlink', 'deny', 'deny', 'deny', 'deny'],
   ['write_file', 'symlink+add-dir', 'ask', 'allow', 'deny', 'allow'],
   ['edit_file', 'inside', 'ask', 'allow', 'deny', 'allow'],
   ['edit_file', 'outside', 'deny', 'deny', 'deny', 'deny'],
   ['edit_file', 'symlink', 'deny', 'deny', 'deny', 'deny'],
+  ['edit_file', 'dangling symlink', 'deny', 'deny', 'deny', 'deny'],
   ['edit_file', 'symlink+add-dir', 'ask', 'allow', 'deny', 'allow'],
   // Plan mode is for looking around: commands that only read still run.
   ['bash read-only', 'no paths', 'allow', 'allow', 'allow', 'allow'],
@@ -113,7 +119,12 @@ describe('decide', () => {
     { mode: 'default', tool: 'read_file', where: 'outside', says: ['read_file', 'outside the workspace', 'allowed'] },
     { mode: 'plan', tool: 'write_file', where: 'inside', says: ['plan mode: write_file is not allowed', '--permission-mode'] },
     { mode: 'plan', tool: 'bash mutating', where: 'no paths', says: ['plan mode: bash is not allowed'] },
-    { mode: 'yolo', tool: 'edit_file', where: 'outside', says: ['edit_file', '/outside/b.txt', 'outside the workspace', /--add-dir \S*outside\b/] },
+    {
+      mode: 'yolo',
+      tool: 'edit_file',
+      where: 'outside',
+      says: ['edit_file', '/outside/b.txt', 'outside the workspace', /--add-dir \S*outside\b/],
+    },
     { mode: 'yolo', tool: 'write_file', where: 'symlink', says: ['link/b.txt', '/outside/b.txt', /--add-dir \S*outside\b/] },
     { mode: 'default', tool: 'bash mutating', where: 'no paths', says: ['bash: "npm install" may change files'] },
     { mode: 'default', tool: 'bash read-only', where: 'no paths', says: ['bash: "git log --oneline -5"'] },
@@ -127,6 +138,12 @@ describe('decide', () => {
       if (typeof fragment === 'string') expect(reason).toContain(fragment);
       else expect(reason).toMatch(fragment);
     }
+  });
+
+  it.each(ROWS)('$mode: $tool, $where → sandboxed only when allowed as read-only bash', ({ mode, tool, where }) => {
+    const decision = decide(mode, requestFor(tool, where));
+    const readOnlyBash = tool === 'bash read-only' && decision.decision === 'allow' && mode !== 'yolo';
+    expect(decision.sandbox).toBe(readOnlyBash ? 'read-only' : undefined);
   });
 
   it('quotes a long or multi-line bash command on one short line', () => {

@@ -38,6 +38,31 @@ const READ_ONLY: string[] = [
   'cat a | grep x | wc -l',
   'git diff --output-indicator-new=+',
   "echo ''",
+  // $'…' without escapes is plain single quoting.
+  "echo $'a'",
+  // Braces that bash leaves alone: no comma or `..` between them, or the closing one quoted.
+  'git log @{u}..HEAD',
+  'git show HEAD@{1}',
+  "find . -name '{a,b}'",
+  'echo -de{l,\\}ete',
+  // A `~` that is only $HOME, and tildes that are not at a word start.
+  'ls ~',
+  'ls ~/src',
+  'git show HEAD~2',
+  // Flags that sound alarming but only change what is printed.
+  'git diff --output-indicator-old=-',
+  'git diff --no-ext-diff --no-textconv',
+  'git diff --text',
+  'git status --ignore-submodules',
+  'git status --ignore-submodules=all',
+  'rg --pre-glob "*.gz" foo',
+  'rg --no-search-zip foo',
+  'file -c',
+  'tree -L 2 -a',
+  'uniq -c sorted.txt',
+  'base64 -d blob.b64',
+  'git branch --show-current',
+  'cut -d: -f1 a | uniq -c',
 ];
 
 const NOT_READ_ONLY: string[] = [
@@ -67,7 +92,7 @@ const NOT_READ_ONLY: string[] = [
   'echo $HOME',
   'echo ${HOME}',
   'echo "$HOME"',
-  "echo $'a'",
+  "echo $'a\\nb'",
   'FOO=1 ls',
   'sed -i s/a/b/ f',
   'sed -n 1p f',
@@ -111,7 +136,201 @@ const NOT_READ_ONLY: string[] = [
   'ls && && pwd',
 ];
 
+/**
+ * Each of these fooled an earlier version: the tokenizer read one word, bash ran another.
+ * Found with a scripted model; every one ran or wrote outside the workspace without asking.
+ */
+const REPORTED_ATTACKS: string[] = [
+  `find a.txt $"-exec" sh -c 'echo owned > /tmp/x' {} +`,
+  'find . -name v.txt $"-delete"',
+  'find . -name v.txt -de$"lete"',
+  'git diff $"--output=pwned"',
+  'git show $"--output=pwned"',
+  'find . -fprin$"t" pwned',
+  'file $"-C" -m m',
+  'rg --hostname-bin=./x foo',
+  'rg -z foo',
+  'rg --pre ./x foo',
+  'git diff --ext-diff',
+  'git log --textconv -p',
+  'git -c core.fsmonitor=x status',
+];
+
+/** What a hostile model tries next: every way bash turns a word into something else. */
+const HOSTILE: string[] = [
+  // $"…" (locale translation) and $'…' (ANSI-C quoting) drop the `$`.
+  '$"ls"',
+  'ls $"-la"',
+  'echo a$"b"',
+  'echo "a"$"b"',
+  "find . $'-delete'",
+  "find . -de$'lete'",
+  "find . $'\\x2ddelete'",
+  "find . $'\\055delete'",
+  "git diff $'--output=x'",
+  "echo $'\\u002d'",
+  // Brace expansion makes words the reader never saw.
+  'find . -{delete,print}',
+  'find . -de{l,}ete',
+  'git diff --{output,x}=pwned',
+  'git diff --out{put,}=pwned',
+  'cat {a,b}',
+  'ls {1..3}',
+  'ls {a..c}',
+  "find . -de{'l',}ete",
+  '{ls,-la}',
+  'ls a{b,c{d,e}}',
+  // Tilde forms that are not plain $HOME.
+  'ls ~+',
+  'ls ~-',
+  'ls ~root',
+  'ls ~+1',
+  'grep x=~- f',
+  // Globs and expansions in command position.
+  '/bin/l?',
+  'l[s]',
+  '*',
+  'ech* hi',
+  // Process substitution, redirections, subshells, background, arithmetic.
+  'cat <(ls)',
+  'diff <(ls) >(cat)',
+  'ls >|f',
+  'ls 2>&1',
+  'ls &>f',
+  'ls &',
+  'echo $((1+1))',
+  '((x=1))',
+  // Parameters, including the special ones.
+  'echo $-',
+  'echo $?',
+  'echo $$',
+  'echo $!',
+  'echo $#',
+  'echo $@',
+  'echo $*',
+  'echo $0',
+  'echo $1',
+  'echo $_',
+  'echo "$-"',
+  'echo "${x}"',
+  // Control characters that bash treats in odd ways inside words.
+  'echo a\x01b',
+  'echo a\x7fb',
+  'ls\x0brm',
+  'ls\x0c',
+  // Reserved words and builtins that run other things.
+  'time rm x',
+  'command rm x',
+  'builtin echo x',
+  'exec ls',
+  'eval ls',
+  '! rm x',
+  'coproc ls',
+  '[[ -f x ]]',
+  'if ls; then rm x; fi',
+  'ls | xargs rm',
+  'ls | sh',
+  'env rm x',
+  'nice rm x',
+  'sudo ls',
+];
+
+/** The per-command tables of harmful flags (after codex's is_safe_command.rs), each spelled every way a parser accepts it. */
+const UNSAFE_FLAGS: string[] = [
+  // find: run programs, delete, write files.
+  'find . -name x -exec rm {} +',
+  'find . -execdir python3 {} +',
+  'find . -ok rm {} +',
+  'find . -okdir rm {} +',
+  'find . -delete -name x',
+  'find . -fls out',
+  'find . -fprint out',
+  'find . -fprint0 out',
+  'find . -fprintf out %p',
+  'find . ! -name x -delete',
+  // rg: programs per file, a hostname program, decompressors.
+  'rg --pre=./x foo',
+  'rg --pre ./x foo',
+  'rg --pr=./x foo',
+  'rg --hostname-bin ./x foo',
+  'rg --hostname=./x foo',
+  'rg --search-zip foo',
+  'rg --search foo',
+  'rg -nz foo',
+  'rg -zn foo',
+  // git: files written, programs run, submodules we cannot see into, signatures checked by gpg.
+  'git diff --output=x',
+  'git diff --outp=x',
+  'git diff --o=x',
+  'git log --output x',
+  'git diff --ext-diff',
+  'git diff --ext',
+  'git log -p --textconv',
+  'git show --textc HEAD',
+  'git blame --textconv a.ts',
+  'git log --show-signature',
+  'git log --show-sig',
+  'git log --format=%G?',
+  'git log --pretty=format:%GS',
+  "git log '--format=%h %GK'",
+  'git show --paginate',
+  'git status --recurse-submodules',
+  'git ls-files --recurse-submodules',
+  'git status --ignore-submodules=none',
+  'git status --ignore-submodules=dirty',
+  'git diff --ignore-sub=none',
+  'git -c core.pager=cat log',
+  'git -ccore.pager=cat status',
+  'git --config-env=core.pager=X log',
+  'git -C . status',
+  'git --git-dir=x status',
+  'git --exec-path=x status',
+  'git -p log',
+  'git --paginate log',
+  'git --no-pager -c x=y log',
+  "git branch '--format=%(signature)'",
+  'git branch -l new',
+  'git checkout status',
+  'git log *.ts',
+  'git show ~/x',
+  // tree, file, base64, uniq: output files, compilers, decompressors.
+  'tree -o out',
+  'tree -ao out',
+  'tree --output=out',
+  'tree -R -H .',
+  'file -C -m magic',
+  'file --compile -m magic',
+  'file --comp -m magic',
+  'file -z archive.gz',
+  'file -bZ archive.gz',
+  'file --uncompress archive.gz',
+  'base64 -o out in',
+  'base64 --output=out in',
+  'base64 -dob64.txt',
+  'uniq in.txt out.txt',
+  'uniq *.txt',
+  // Commands that are not in the table at all.
+  'sort -o out in',
+  'sed -n 1p f',
+  'xargs ls',
+  'awk "{print}" f',
+  'tee f',
+  'cp a b',
+];
+
 describe('isReadOnlyCommand', () => {
+  it.each(UNSAFE_FLAGS)('%j has a harmful flag', (command) => {
+    expect(isReadOnlyCommand(command)).toBe(false);
+  });
+
+  it.each(REPORTED_ATTACKS)('reported attack %j is not read-only', (command) => {
+    expect(isReadOnlyCommand(command)).toBe(false);
+  });
+
+  it.each(HOSTILE)('hostile %j is not read-only', (command) => {
+    expect(isReadOnlyCommand(command)).toBe(false);
+  });
+
   it.each(READ_ONLY)('%j is read-only', (command) => {
     expect(isReadOnlyCommand(command)).toBe(true);
   });

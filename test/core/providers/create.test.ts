@@ -3,8 +3,10 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import type { ProviderName, StreamEvent } from '../../../src/core/providers/types.js';
+import { barrier } from '../../support/barrier.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
-import { collect, request } from '../../support/stream-helpers.js';
+import { abortOnlySleep, collect, request } from '../../support/stream-helpers.js';
+import { until } from '../../support/until.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -49,99 +51,94 @@ describe.each(['anthropic', 'openai'] as const)('%s abort', (name) => {
     expect(mock.requests).toHaveLength(0);
   });
 
-  it('ends at once while waiting for a server that hangs, without retrying', async () => {
+  it('ends while waiting for a server that hangs, without retrying', async () => {
+    // The server never answers: only the abort can end this call.
     mock.script({ fault: { kind: 'hang' } }, { text: 'must not be requested' });
     const controller = new AbortController();
     const stream = createProvider({ provider: name, apiKey: 'sk-abort-test-0001', baseURL: baseURL(name) });
-    let abortedAt = 0;
+    const pending = collect(stream(request(), controller.signal));
     // Abort once the server holds the request, so the client is really waiting on it.
-    const watcher = setInterval(() => {
-      if (mock.requests.length > 0 && !controller.signal.aborted) {
-        abortedAt = Date.now();
-        controller.abort();
-      }
-    }, 10);
-    const result = await collect(stream(request(), controller.signal));
-    clearInterval(watcher);
+    await until(() => mock.requests.length === 1, { what: 'the request to reach the mock' });
+    controller.abort();
+    const result = await pending;
 
-    expect(abortedAt).toBeGreaterThan(0);
-    expect(Date.now() - abortedAt).toBeLessThan(500);
     expect((result.error as Error).name).toBe('AbortError');
     expect(result.retries).toEqual([]);
     expect(mock.requests).toHaveLength(1);
     expect(mock.pending()).toBe(1);
+    // The abort reached the wire: the client closed the request.
+    await until(() => mock.inFlight() === 0, { what: 'the aborted request to be closed', observe: () => mock.inFlight() });
   });
 
-  it('ends at once mid-stream, without retrying', async () => {
-    // 50 chunks, 60 ms apart: three seconds if nobody aborted.
-    mock.script({ text: 'word '.repeat(120), chunkDelayMs: 60 }, { text: 'must not be requested' });
+  it('ends mid-stream, without retrying', async () => {
+    // A few events, then the server sends nothing more: only the abort can end this call.
+    mock.script({ text: 'word '.repeat(120), fault: { kind: 'stall', afterChunks: 4 } }, { text: 'must not be requested' });
     const controller = new AbortController();
     const stream = createProvider({ provider: name, apiKey: 'sk-abort-test-0001', baseURL: baseURL(name) });
     const events: StreamEvent[] = [];
     let error: unknown;
-    let abortedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
     try {
       for await (const event of stream(request(), controller.signal)) {
         events.push(event);
-        timer ??= setTimeout(() => {
-          abortedAt = Date.now();
-          controller.abort();
-        }, 50);
+        if (event.type === 'text_delta') controller.abort();
       }
     } catch (e) {
       error = e;
     }
 
-    expect(abortedAt).toBeGreaterThan(0);
-    expect(Date.now() - abortedAt).toBeLessThan(500);
     expect((error as Error).name).toBe('AbortError');
     expect(events.some((e) => e.type === 'text_delta')).toBe(true);
     expect(events.some((e) => e.type === 'retry' || e.type === 'message_end')).toBe(false);
     expect(mock.requests).toHaveLength(1);
+    await until(() => mock.inFlight() === 0, { what: 'the aborted stream to be closed', observe: () => mock.inFlight() });
   });
 
-  it('ends at once during a retry backoff', async () => {
+  it('ends during a retry backoff', async () => {
     mock.script({ fault: { kind: 'status', status: 500 } }, { text: 'must not be requested' });
     const controller = new AbortController();
-    // The real sleep, with a ten-second first delay.
-    const stream = createProvider({ provider: name, apiKey: 'sk-abort-test-0001', baseURL: baseURL(name), retryBaseDelayMs: 10_000, random: () => 1 });
-    const events: StreamEvent[] = [];
-    let error: unknown;
-    let abortedAt = 0;
-    try {
-      for await (const event of stream(request(), controller.signal)) {
-        events.push(event);
-        if (event.type === 'retry') {
-          setTimeout(() => {
-            abortedAt = Date.now();
-            controller.abort();
-          }, 30);
-        }
-      }
-    } catch (e) {
-      error = e;
-    }
-    expect(events.filter((e) => e.type === 'retry')).toEqual([{ type: 'retry', attempt: 1, maxRetries: 4, delayMs: 10_000, reason: 'server error (500): Internal server error' }]);
-    expect(abortedAt).toBeGreaterThan(0);
-    expect(Date.now() - abortedAt).toBeLessThan(500);
-    expect((error as Error).name).toBe('AbortError');
+    // A backoff only an abort can end (the real sleep's abort is tested in retry.test.ts).
+    const backoff = abortOnlySleep();
+    const stream = createProvider({
+      provider: name,
+      apiKey: 'sk-abort-test-0001',
+      baseURL: baseURL(name),
+      sleep: backoff.sleep,
+      retryBaseDelayMs: 10_000,
+      random: () => 1,
+    });
+    const pending = collect(stream(request(), controller.signal));
+    expect(await backoff.entered).toBe(10_000);
+    controller.abort();
+    const result = await pending;
+    expect(result.retries).toEqual([
+      { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 10_000, reason: 'server error (500): Internal server error' },
+    ]);
+    expect((result.error as Error).name).toBe('AbortError');
     expect(mock.requests).toHaveLength(1);
   });
 });
 
 describe('one provider, many calls', () => {
   it('serves concurrent calls on the same StreamFn independently', async () => {
-    mock.respond((req) => {
+    // Nobody is answered until all four calls are in flight.
+    const gate = barrier(4, { what: 'calls' });
+    mock.respond(async (req) => {
+      await gate.arrive();
       const last = req.body.messages.at(-1);
       const text = typeof last.content === 'string' ? last.content : last.content[0].text;
-      return { text: `echo: ${text}`, chunkDelayMs: 5 };
+      return { text: `echo: ${text}` };
     });
     const stream = createProvider({ provider: 'openai', apiKey: 'sk-concurrent-0001', baseURL: mock.openaiBaseURL });
     const prompts = ['alpha', 'beta', 'gamma', 'delta'];
     const results = await Promise.all(
-      prompts.map((p) => collect(stream(request({ messages: [{ role: 'user', content: [{ type: 'text', text: p }] }] }), new AbortController().signal))),
+      prompts.map((p) =>
+        collect(
+          stream(request({ messages: [{ role: 'user', content: [{ type: 'text', text: p }] }] }), new AbortController().signal),
+        ),
+      ),
     );
+    gate.assertOpened();
+    expect(mock.maxInFlight()).toBe(4);
     expect(results.map((r) => r.end?.message.content)).toEqual(prompts.map((p) => [{ type: 'text', text: `echo: ${p}` }]));
   });
 });

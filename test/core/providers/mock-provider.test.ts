@@ -1,6 +1,8 @@
 /** The mock provider server is test infrastructure for the whole suite; these pin its behaviour down. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../support/fake-clock.js';
 import { estimateTokens, startMockProvider, type MockProvider } from '../../support/mock-provider.js';
+import { until } from '../../support/until.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -10,10 +12,20 @@ afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
 function post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${mock.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return fetch(`${mock.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
-const anthropicRequest = (stream: boolean) => ({ model: 'claude-x', max_tokens: 10, stream, messages: [{ role: 'user', content: 'hi' }] });
+const anthropicRequest = (stream: boolean) => ({
+  model: 'claude-x',
+  max_tokens: 10,
+  stream,
+  messages: [{ role: 'user', content: 'hi' }],
+});
 const openaiRequest = (stream: boolean) => ({
   model: 'gpt-x',
   stream,
@@ -79,7 +91,11 @@ describe('mock provider', () => {
       object: 'chat.completion',
       choices: [
         {
-          message: { role: 'assistant', content: 'hello', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'grep', arguments: '{"q":1}' } }] },
+          message: {
+            role: 'assistant',
+            content: 'hello',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'grep', arguments: '{"q":1}' } }],
+          },
           finish_reason: 'tool_calls',
         },
       ],
@@ -99,7 +115,9 @@ describe('mock provider', () => {
     const withUsage = sseData(await (await post('/v1/chat/completions', openaiRequest(true))).text());
     expect(withUsage.at(-1)).toBe('[DONE]');
     expect(JSON.parse(withUsage.at(-2)!)).toMatchObject({ choices: [], usage: { completion_tokens: 1 } });
-    const without = sseData(await (await post('/v1/chat/completions', { ...openaiRequest(true), stream_options: undefined })).text());
+    const without = sseData(
+      await (await post('/v1/chat/completions', { ...openaiRequest(true), stream_options: undefined })).text(),
+    );
     expect(without.some((d) => d.includes('"usage"'))).toBe(false);
   });
 
@@ -119,22 +137,67 @@ describe('mock provider', () => {
   });
 
   it('sends the status fault in the provider error shape with retry-after', async () => {
-    mock.script({ fault: { kind: 'status', status: 529 } }, { fault: { kind: 'status', status: 429, retryAfter: 3, message: 'slow down' } });
+    mock.script(
+      { fault: { kind: 'status', status: 529 } },
+      { fault: { kind: 'status', status: 429, retryAfter: 3, message: 'slow down' } },
+    );
     const anthropic = await post('/v1/messages', anthropicRequest(true));
     expect(anthropic.status).toBe(529);
     expect(await json(anthropic)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const openai = await post('/v1/chat/completions', openaiRequest(true));
     expect(openai.status).toBe(429);
     expect(openai.headers.get('retry-after')).toBe('3');
-    expect(await json(openai)).toEqual({ error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(await json(openai)).toEqual({
+      error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    });
   });
 
-  it('waits the configured latency before the first byte', async () => {
-    mock.setLatency(150);
-    mock.script({ text: 'late', delayMs: 50 });
-    const started = Date.now();
+  it('waits the configured latency plus the reply delay before the first byte', async () => {
+    const clock = new FakeClock();
+    const own = await startMockProvider({ timers: clock, latencyMs: 150 });
+    try {
+      own.script({ text: 'late', delayMs: 50 });
+      const response = fetch(`${own.url}/v1/messages`, { method: 'POST', body: JSON.stringify(anthropicRequest(false)) });
+      await until(() => clock.pending() === 1, { what: 'the mock to schedule its answer' });
+      expect(clock.nextAt()).toBe(200);
+      clock.advance(199);
+      expect(own.inFlight()).toBe(1);
+      clock.advance(1);
+      expect((await json(response)).content[0].text).toBe('late');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('counts requests in flight, and the most at once', async () => {
+    mock.script({ fault: { kind: 'hang' } }, { fault: { kind: 'hang' } }, { text: 'third' });
+    const controller = new AbortController();
+    const hanging = [1, 2].map(() => post('/v1/messages', anthropicRequest(true), controller.signal).catch(() => undefined));
+    await until(() => mock.requests.length === 2, { what: 'two hanging requests' });
+    expect(mock.inFlight()).toBe(2);
+    controller.abort();
+    await Promise.all(hanging);
+    await until(() => mock.inFlight() === 0, { what: 'the aborted requests to be closed', observe: () => mock.inFlight() });
     await json(post('/v1/messages', anthropicRequest(false)));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(mock.maxInFlight()).toBe(2);
+    expect(mock.maxInFlight((r) => r.body.stream === false)).toBe(1);
+    expect(mock.requests.every((r) => r.answeredAt !== undefined)).toBe(true);
+  });
+
+  it('stalls after some events until the client goes away', async () => {
+    mock.script({ text: 'a reply that never finishes', fault: { kind: 'stall', afterChunks: 4 } });
+    const controller = new AbortController();
+    const response = await post('/v1/messages', anthropicRequest(true), controller.signal);
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('text_delta')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended instead of stalling: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+    expect(mock.inFlight()).toBe(1);
+    controller.abort();
+    await until(() => mock.inFlight() === 0, { what: 'the stalled request to be closed', observe: () => mock.inFlight() });
   });
 
   it('cuts the stream after the given number of events', async () => {
@@ -147,8 +210,10 @@ describe('mock provider', () => {
   it('a hanging request ends when the client aborts', async () => {
     mock.script({ fault: { kind: 'hang' } }, { text: 'after' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    await expect(post('/v1/messages', anthropicRequest(true), controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    const pending = post('/v1/messages', anthropicRequest(true), controller.signal);
+    await until(() => mock.requests.length === 1, { what: 'the request to reach the mock' });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     // The server is still healthy for the next request.
     const next = await json(post('/v1/messages', anthropicRequest(false)));
     expect(next.content[0].text).toBe('after');
@@ -158,7 +223,7 @@ describe('mock provider', () => {
     const own = await startMockProvider();
     own.script({ fault: { kind: 'hang' } });
     const pending = fetch(`${own.url}/v1/messages`, { method: 'POST', body: JSON.stringify(anthropicRequest(true)) });
-    while (own.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => own.requests.length === 1, { what: 'the request to reach the mock' });
     await own.close();
     await expect(pending).rejects.toThrow();
   });

@@ -11,6 +11,7 @@ import {
   findSession,
   listSessions,
   newSessionId,
+  newestEmptyTranscript,
   newestSessionFor,
   sessionPaths,
 } from '../../../src/core/session/store.js';
@@ -161,7 +162,37 @@ describe('findSession', () => {
   it('says when the session it found cannot be read', () => {
     const dir = fixture();
     createSessionFolder(dir, 'broken');
-    writeFileSync(sessionPaths(dir, 'broken').transcript, '');
-    expect(() => findSession(dir, 'broken')).toThrow(/^session broken has no readable transcript \(.*transcript\.jsonl\); start a new session instead$/);
+    writeFileSync(sessionPaths(dir, 'broken').transcript, 'not json\n');
+    expect(() => findSession(dir, 'broken')).toThrow(
+      /^session broken has no readable transcript \(.*transcript\.jsonl\); start a new session instead$/,
+    );
+  });
+
+  it('says when the session it found has an empty transcript, and where it is', () => {
+    const dir = fixture();
+    createSessionFolder(dir, 'blank');
+    const file = sessionPaths(dir, 'blank').transcript;
+    for (const text of ['', '\n\n']) {
+      writeFileSync(file, text);
+      expect(() => findSession(dir, 'blank')).toThrow(
+        `session blank cannot be resumed: its transcript ${file} is empty (the session ended before it recorded anything); start a new session without --resume`,
+      );
+    }
+  });
+});
+
+describe('newestEmptyTranscript', () => {
+  it('names the newest transcript when it is empty, so --continue can say why nothing was found', () => {
+    const dir = sessionsDir();
+    expect(newestEmptyTranscript(dir)).toBeUndefined();
+    store(dir, '20261201-090000-aaaaaa', { cwd: '/repo', updated: 5_000 });
+    createSessionFolder(dir, '20261201-100000-bbbbbb');
+    const empty = sessionPaths(dir, '20261201-100000-bbbbbb').transcript;
+    writeFileSync(empty, '');
+    utimesSync(empty, 4_000, 4_000);
+    // An older empty transcript says nothing about the newest session.
+    expect(newestEmptyTranscript(dir)).toBeUndefined();
+    utimesSync(empty, 6_000, 6_000);
+    expect(newestEmptyTranscript(dir)).toBe(empty);
   });
 });

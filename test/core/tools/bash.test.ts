@@ -1,22 +1,43 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BASH_OUTPUT_CAP, bashTool } from '../../../src/core/tools/bash.js';
+import { BASH_OUTPUT_CAP, bashTool, createBashTool } from '../../../src/core/tools/bash.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { type TempDir, run, tempDir } from './harness.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { expectExited } from '../../support/process.js';
+import { until } from '../../support/until.js';
 
 let dir: TempDir;
 let workspace: Workspace;
+let clock: FakeClock;
 beforeEach(() => {
   dir = tempDir();
   workspace = makeWorkspace(dir.root);
+  clock = new FakeClock();
 });
 afterEach(() => dir.cleanup());
 
-const bash = (input: unknown, options: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {}) =>
-  run(bashTool, input, { workspace, ...options });
+type BashOptions = { signal?: AbortSignal; onUpdate?: (t: string) => void };
+const bash = (input: unknown, options: BashOptions = {}) => run(bashTool, input, { workspace, ...options });
+/** bash on the fake clock: its timeout, drain wait and SIGKILL escalation fire only on `clock.advance`. */
+const clockedBash = (input: unknown, options: BashOptions = {}) =>
+  run(createBashTool({ timers: clock }), input, { workspace, ...options });
+
+/**
+ * A handshake between the command and the test: the shell waits (polling for a file) until
+ * the test has seen `line` through onUpdate, so output order never depends on scheduling.
+ */
+const afterSeen = (line: string) => `until [ -e seen-${line} ]; do sleep 0.01; done`;
+const markSeen = (line: string) => writeFileSync(path.join(dir.root, `seen-${line}`), '');
+
+/** onUpdate that resolves `first` with the first line (the tests' commands echo a pid first). */
+function firstLine(): { onUpdate: (line: string) => void; first: Promise<string> } {
+  let resolve: (line: string) => void = () => {};
+  const first = new Promise<string>((r) => (resolve = r));
+  return { onUpdate: (line) => resolve(line), first };
+}
 
 function firstPid(output: string): number {
   const pid = Number(output.split('\n')[0]);
@@ -26,7 +47,10 @@ function firstPid(output: string): number {
 
 describe('bash', () => {
   it('returns stdout and stderr in the order they arrived', async () => {
-    const out = await bash({ command: 'echo one; sleep 0.05; echo two >&2; sleep 0.05; echo three' });
+    const out = await bash(
+      { command: `echo one; ${afterSeen('one')}; echo two >&2; ${afterSeen('two')}; echo three`, timeout_ms: 10_000 },
+      { onUpdate: markSeen },
+    );
     expect(out).toEqual({ content: 'one\ntwo\nthree', isError: false });
   });
 
@@ -59,29 +83,47 @@ describe('bash', () => {
 
   it('passes output lines to onUpdate as they arrive', async () => {
     const updates: string[] = [];
-    await bash({ command: 'echo first; sleep 0.1; printf "second\\nthird"' }, { onUpdate: (t) => updates.push(t) });
+    // The command goes on only once 'first' has reached onUpdate, so it arrived before the end.
+    const onUpdate = (line: string) => {
+      updates.push(line);
+      markSeen(line);
+    };
+    await bash({ command: `echo first; ${afterSeen('first')}; printf "second\\nthird"`, timeout_ms: 10_000 }, { onUpdate });
     expect(updates).toEqual(['first', 'second', 'third']);
   });
 
+  // `sleep 300`: a group left running would outlast any test deadline, so each test passes
+  // only if the tool stopped it.
   it('kills the whole process group on timeout', async () => {
-    const started = Date.now();
-    const out = await bash({ command: 'sleep 30 & echo $!; wait', timeout_ms: 400 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const { onUpdate, first } = firstLine();
+    const pending = clockedBash({ command: 'sleep 300 & echo $!; wait', timeout_ms: 400 }, { onUpdate });
+    await first;
+    clock.advance(400);
+    const out = await pending;
     expect(out.isError).toBe(true);
     expect(out.content).toMatch(/\n\ntimed out after 0\.4s$/);
     await expectExited(firstPid(out.content));
   });
 
   it('escalates to SIGKILL when the group ignores SIGTERM', async () => {
-    const out = await bash({ command: "trap '' TERM; sleep 30 & echo $!; wait", timeout_ms: 300 });
+    const { onUpdate, first } = firstLine();
+    const pending = clockedBash({ command: "trap '' TERM; sleep 300 & echo $!; wait", timeout_ms: 300 }, { onUpdate });
+    await first;
+    clock.advance(300);
+    // SIGTERM was sent and ignored; the escalation is due a second later.
+    expect(clock.nextAt()).toBe(1300);
+    clock.advance(1000);
+    const out = await pending;
     expect(out.content).toContain('timed out after 0.3s');
     await expectExited(firstPid(out.content));
   });
 
   it('kills the whole process group when the signal aborts', async () => {
     const controller = new AbortController();
-    const pending = bash({ command: 'sleep 30 & echo $!; wait' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    const { onUpdate, first } = firstLine();
+    const pending = bash({ command: 'sleep 300 & echo $!; wait' }, { signal: controller.signal, onUpdate });
+    await first;
+    controller.abort();
     const out = await pending;
     expect(out.isError).toBe(true);
     expect(out.content).toMatch(/\n\ninterrupted$/);
@@ -98,9 +140,12 @@ describe('bash', () => {
   });
 
   it('stops a background child that holds the output open after bash exits', async () => {
-    const started = Date.now();
-    const out = await bash({ command: 'sleep 30 & echo $!' });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const pending = clockedBash({ command: 'sleep 300 & echo $!' });
+    // bash has exited once the drain wait is scheduled beside the 120 s timeout.
+    await until(() => clock.pending() === 2, { what: 'bash to exit with its output held open', observe: () => clock.pending() });
+    expect(clock.nextAt()).toBe(500);
+    clock.advance(500);
+    const out = await pending;
     expect(out.isError).toBe(false);
     expect(out.content).toContain('background processes still held the output open and were stopped');
     await expectExited(firstPid(out.content));

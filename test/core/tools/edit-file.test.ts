@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
@@ -47,7 +47,8 @@ describe('edit_file', () => {
     dir.write('a.ts', 'x = 1\nx = 1\nx = 1\n');
     const out = await edit({ path: 'a.ts', old_string: 'x = 1', new_string: 'x = 2' });
     expect(out).toEqual({
-      content: 'old_string was found 3 times in a.ts; include more surrounding lines to make it unique, or set replace_all to true.',
+      content:
+        'old_string was found 3 times in a.ts; include more surrounding lines to make it unique, or set replace_all to true.',
       isError: true,
     });
     expect(contentOf('a.ts')).toBe('x = 1\nx = 1\nx = 1\n');
@@ -128,6 +129,31 @@ describe('edit_file', () => {
       expect(readFileSync(target, 'utf8')).toBe('new\n');
       expect(existsSync(target)).toBe(true);
     });
+  });
+
+  it('replaces a hard link to an outside file instead of editing through it', async () => {
+    const victim = outside.write('hard.txt', 'secret = 1\n');
+    linkSync(victim, path.join(dir.root, 'h'));
+    const out = await edit({ path: 'h', old_string: 'secret = 1', new_string: 'secret = 2' });
+    expect(out.content.split('\n')[0]).toBe('Edited h: 1 replacement (+1 -1)');
+    expect(readFileSync(victim, 'utf8')).toBe('secret = 1\n');
+    expect(contentOf('h')).toBe('secret = 2\n');
+  });
+
+  it("keeps the file's mode", async () => {
+    const file = dir.write('run.sh', 'echo old\n');
+    chmodSync(file, 0o750);
+    await edit({ path: 'run.sh', old_string: 'old', new_string: 'new' });
+    expect(statSync(file).mode & 0o7777).toBe(0o750);
+    expect(contentOf('run.sh')).toBe('echo new\n');
+  });
+
+  it('refuses a dangling symlink to an outside file', async () => {
+    symlinkSync(path.join(outside.root, 'gone.txt'), path.join(dir.root, 'link'));
+    const out = await edit({ path: 'link', old_string: 'a', new_string: 'b' });
+    expect(out.isError).toBe(true);
+    expect(out.content).toContain('outside the workspace');
+    expect(existsSync(path.join(outside.root, 'gone.txt'))).toBe(false);
   });
 
   it('counts non-overlapping occurrences', () => {

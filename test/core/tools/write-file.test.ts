@@ -1,4 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
@@ -20,6 +33,15 @@ afterEach(() => {
 });
 
 const write = (input: unknown, ws = workspace) => run(writeFileTool, input, { workspace: ws });
+
+function canWrite(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('write_file', () => {
   it('creates a file and its parent directories', async () => {
@@ -52,7 +74,10 @@ describe('write_file', () => {
 
   it('refuses to replace a directory', async () => {
     mkdirSync(path.join(dir.root, 'src'));
-    expect(await write({ path: 'src', content: 'x' })).toEqual({ content: 'src is a directory; give a file path.', isError: true });
+    expect(await write({ path: 'src', content: 'x' })).toEqual({
+      content: 'src is a directory; give a file path.',
+      isError: true,
+    });
   });
 
   describe('refuses paths outside the workspace', () => {
@@ -83,12 +108,112 @@ describe('write_file', () => {
       expect(existsSync(path.join(outside.root, 'escaped.txt'))).toBe(false);
     });
 
+    it('through a dangling symlink to a new outside file', async () => {
+      symlinkSync(path.join(outside.root, 'new.txt'), path.join(dir.root, 'link'));
+      refused(await write({ path: 'link', content: 'owned' }));
+      expect(existsSync(path.join(outside.root, 'new.txt'))).toBe(false);
+    });
+
+    it('through a chain of symlinks ending outside', async () => {
+      symlinkSync('second', path.join(dir.root, 'first'));
+      symlinkSync(path.join(outside.root, 'new.txt'), path.join(dir.root, 'second'));
+      refused(await write({ path: 'first', content: 'owned' }));
+      expect(existsSync(path.join(outside.root, 'new.txt'))).toBe(false);
+    });
+
+    it('through a dangling symlink used as a directory name', async () => {
+      symlinkSync(path.join(outside.root, 'newdir'), path.join(dir.root, 'd'));
+      refused(await write({ path: 'd/x.txt', content: 'owned' }));
+      refused(await write({ path: 'd/deeper/x.txt', content: 'owned' }));
+      expect(existsSync(path.join(outside.root, 'newdir'))).toBe(false);
+    });
+
+    it('through a symlink loop, without hanging', async () => {
+      symlinkSync('b', path.join(dir.root, 'a'));
+      symlinkSync('a', path.join(dir.root, 'b'));
+      expect(await write({ path: 'a', content: 'x' })).toEqual({
+        content: 'a has no real path: its symbolic links form a loop; fix or remove them.',
+        isError: true,
+      });
+    });
+
     it('but allows a directory added with --add-dir', async () => {
       const widened = makeWorkspace(dir.root, [outside.root]);
       const target = path.join(outside.root, 'sub', 'ok.txt');
       const out = await write({ path: target, content: 'ok\n' }, widened);
       expect(out).toEqual({ content: `Created ${target} (1 line)` });
       expect(readFileSync(target, 'utf8')).toBe('ok\n');
+    });
+  });
+
+  describe('links inside the workspace', () => {
+    it('writes through a symlink to an inside file and keeps the link', async () => {
+      dir.write('real.txt', 'old\n');
+      symlinkSync('real.txt', path.join(dir.root, 'alias'));
+      await write({ path: 'alias', content: 'new\n' });
+      expect(readFileSync(path.join(dir.root, 'real.txt'), 'utf8')).toBe('new\n');
+      expect(readlinkSync(path.join(dir.root, 'alias'))).toBe('real.txt');
+    });
+
+    it('creates the target of a dangling link that stays inside', async () => {
+      symlinkSync('made.txt', path.join(dir.root, 'alias'));
+      expect((await write({ path: 'alias', content: 'x\n' })).isError).toBeUndefined();
+      expect(readFileSync(path.join(dir.root, 'made.txt'), 'utf8')).toBe('x\n');
+      expect(lstatSync(path.join(dir.root, 'alias')).isSymbolicLink()).toBe(true);
+    });
+
+    it('replaces a hard link to an outside file instead of writing through it', async () => {
+      const victim = outside.write('hard.txt', 'outside content\n');
+      linkSync(victim, path.join(dir.root, 'h'));
+      const out = await write({ path: 'h', content: 'new\n' });
+      expect(out.isError).toBeUndefined();
+      expect(readFileSync(victim, 'utf8')).toBe('outside content\n');
+      expect(readFileSync(path.join(dir.root, 'h'), 'utf8')).toBe('new\n');
+    });
+  });
+
+  describe('writes atomically', () => {
+    it("keeps the file's mode", async () => {
+      const file = dir.write('run.sh', 'echo old\n');
+      chmodSync(file, 0o751);
+      await write({ path: 'run.sh', content: 'echo new\n' });
+      expect(statSync(file).mode & 0o7777).toBe(0o751);
+      const secret = dir.write('secret.txt', 'a\n');
+      chmodSync(secret, 0o600);
+      await write({ path: 'secret.txt', content: 'b\n' });
+      expect(statSync(secret).mode & 0o7777).toBe(0o600);
+    });
+
+    it('gives a new file the usual mode', async () => {
+      await write({ path: 'fresh.txt', content: 'x' });
+      const umask = process.umask();
+      expect(statSync(path.join(dir.root, 'fresh.txt')).mode & 0o777).toBe(0o666 & ~umask);
+    });
+
+    it('replaces the file rather than rewriting it in place, leaving no temporary file', async () => {
+      const file = dir.write('a.txt', 'old\n');
+      const before = statSync(file).ino;
+      await write({ path: 'a.txt', content: 'new\n' });
+      expect(statSync(file).ino).not.toBe(before);
+      expect(readdirSync(dir.root)).toEqual(['a.txt']);
+    });
+
+    it('writes a read-only file exactly when writing it in place could (root can, others cannot)', async () => {
+      const file = dir.write('locked.txt', 'old\n');
+      chmodSync(file, 0o444);
+      const writable = canWrite(file);
+      const out = await write({ path: 'locked.txt', content: 'new\n' });
+      if (writable) {
+        expect(out.isError).toBeUndefined();
+        expect(readFileSync(file, 'utf8')).toBe('new\n');
+        expect(statSync(file).mode & 0o7777).toBe(0o444);
+      } else {
+        expect(out).toEqual({
+          content: 'locked.txt is not writable (mode r--r--r--); change its permissions first.',
+          isError: true,
+        });
+        expect(readFileSync(file, 'utf8')).toBe('old\n');
+      }
     });
   });
 

@@ -8,12 +8,24 @@ describe('activity rows', () => {
   it('orders rows by job number whatever order their updates arrive in', async () => {
     const jobs = [
       { type: 'job_state' as const, job: job({ number: 10 }) },
-      { type: 'job_event' as const, jobId: 'sub-10', event: { type: 'tool_start' as const, id: 'a', name: 'grep', label: 'TODO', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-10',
+        event: { type: 'tool_start' as const, id: 'a', name: 'grep', label: 'TODO', args: {} },
+      },
       { type: 'job_state' as const, job: job({ number: 2 }) },
-      { type: 'job_event' as const, jobId: 'sub-2', event: { type: 'tool_start' as const, id: 'b', name: 'read_file', label: 'src/a.ts', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-2',
+        event: { type: 'tool_start' as const, id: 'b', name: 'read_file', label: 'src/a.ts', args: {} },
+      },
       { type: 'job_state' as const, job: job({ number: 1 }) },
       { type: 'job_event' as const, jobId: 'sub-1', event: { type: 'turn_start' as const, turn: 1 } },
-      { type: 'job_event' as const, jobId: 'sub-2', event: { type: 'tool_start' as const, id: 'c', name: 'list_dir', label: 'src', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-2',
+        event: { type: 'tool_start' as const, id: 'c', name: 'list_dir', label: 'src', args: {} },
+      },
     ].reduce(applyJobEvent, noJobs);
     const rendered = await mount(<ActivityRows jobs={activeJobs(jobs)} now={5000} width={100} />);
     const lines = frame(rendered).split('\n');
@@ -25,9 +37,13 @@ describe('activity rows', () => {
   it('says what the job does, with elapsed time, tool count, tokens and cost; paths relative to the workspace', () => {
     const view = jobView(
       { number: 2, startedAt: 1000, toolCalls: 12, usage: { input: 15_000, output: 3_000, cacheRead: 0, cacheWrite: 0 } },
-      { activity: { kind: 'tool', name: 'grep', label: 'auth in /work/p/src/', args: { pattern: 'auth', path: '/work/p/src/' } } },
+      {
+        activity: { kind: 'tool', name: 'grep', label: 'auth in /work/p/src/', args: { pattern: 'auth', path: '/work/p/src/' } },
+      },
     );
-    expect(formatRow(view, 81_000, 120, { cost: 0.0412, root: '/work/p' })).toBe('sub-2  grep "auth" src · 1m20s · 12 tools · 18k tok · $0.04');
+    expect(formatRow(view, 81_000, 120, { cost: 0.0412, root: '/work/p' })).toBe(
+      'sub-2  grep "auth" src · 1m20s · 12 tools · 18k tok · $0.04',
+    );
     expect(formatRow(view, 81_000, 120)).toBe('sub-2  grep "auth" /work/p/src/ · 1m20s · 12 tools · 18k tok');
   });
 

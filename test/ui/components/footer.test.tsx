@@ -14,7 +14,16 @@ const jobs = [
 describe('Footer', () => {
   it('shows the mode, the model, the share of the context used, the cost and the sub-agents, then the key hint', async () => {
     const rendered = await mount(
-      <Footer model="claude-x" mode="default" contextTokens={76_000} contextWindow={200_000} cost={0.1234} jobs={jobs} now={80_000} width={100} />,
+      <Footer
+        model="claude-x"
+        mode="default"
+        contextTokens={76_000}
+        contextWindow={200_000}
+        cost={0.1234}
+        jobs={jobs}
+        now={80_000}
+        width={100}
+      />,
     );
     const [status, hint] = frame(rendered).split('\n');
     expect(status).toBe('default · claude-x · ctx 38% · $0.12 · subagents: 2 running (oldest 1m20s), 1 queued, 3 done');
@@ -33,8 +42,24 @@ describe('Footer', () => {
 
   it('leaves the segment out before any sub-agent starts, and shows a pending confirmation instead of the hint', async () => {
     const rendered = await mount(
-      <Footer model="m" mode="plan" contextTokens={0} contextWindow={1000} jobs={[]} now={0} width={100} message="press Ctrl+C again to quit" />,
+      <Footer
+        model="m"
+        mode="plan"
+        contextTokens={0}
+        contextWindow={1000}
+        jobs={[]}
+        now={0}
+        width={100}
+        message="press Ctrl+C again to quit"
+      />,
     );
     expect(frame(rendered)).toBe('plan · m · ctx 0%\npress Ctrl+C again to quit');
+  });
+
+  it('shows how many MCP servers are up, after the other segments', async () => {
+    const rendered = await mount(
+      <Footer model="m" mode="default" contextTokens={0} jobs={[]} now={0} width={100} mcp="mcp 2/3" />,
+    );
+    expect(frame(rendered).split('\n')[0]).toBe('default · m · ctx 0 · mcp 2/3');
   });
 });

@@ -16,7 +16,19 @@ function tempDir(): string {
   return dir;
 }
 
-function Harness({ sent, busy = false, queued = [], historyFile, root }: { sent: string[]; busy?: boolean; queued?: string[]; historyFile?: string; root?: string }) {
+function Harness({
+  sent,
+  busy = false,
+  queued = [],
+  historyFile,
+  root,
+}: {
+  sent: string[];
+  busy?: boolean;
+  queued?: string[];
+  historyFile?: string;
+  root?: string;
+}) {
   const editor = usePromptEditor({ historyFile, root });
   return (
     <PromptInput
@@ -61,7 +73,26 @@ describe('the prompt input', () => {
   it('moves with ←/→ and Ctrl+A/Ctrl+E and edits at the cursor', async () => {
     const sent: string[] = [];
     const rendered = await mount(<Harness sent={sent} />);
-    await keys(rendered, 'w', 'r', 'l', 'd', KEY.left, KEY.left, KEY.left, 'o', KEY.ctrlA, 'h', 'e', 'l', 'l', 'o', ' ', KEY.ctrlE, '!');
+    await keys(
+      rendered,
+      'w',
+      'r',
+      'l',
+      'd',
+      KEY.left,
+      KEY.left,
+      KEY.left,
+      'o',
+      KEY.ctrlA,
+      'h',
+      'e',
+      'l',
+      'l',
+      'o',
+      ' ',
+      KEY.ctrlE,
+      '!',
+    );
     await keys(rendered, KEY.left, KEY.right, '?');
     expect(inputText(frame(rendered))).toBe('hello world!?');
     await keys(rendered, KEY.ctrlA, KEY.backspace, KEY.right, KEY.backspace, KEY.enter);

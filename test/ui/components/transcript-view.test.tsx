@@ -31,7 +31,12 @@ async function show(state: TranscriptState, busy = false): Promise<string> {
   const rendered = await mount(
     <Box flexDirection="column">
       <TranscriptView entries={state.entries} width={60} />
-      <LiveRegion text={state.liveText} tools={state.tools} working={busy ? '⠋ working · Esc to interrupt' : undefined} width={60} />
+      <LiveRegion
+        text={state.liveText}
+        tools={state.tools}
+        working={busy ? '⠋ working · Esc to interrupt' : undefined}
+        width={60}
+      />
     </Box>,
   );
   const text = frame(rendered);
@@ -41,7 +46,9 @@ async function show(state: TranscriptState, busy = false): Promise<string> {
 
 describe('the transcript', () => {
   it('streams assistant text live, then moves the whole message into the transcript', async () => {
-    const streaming = reduce(events({ type: 'turn_start', turn: 1 }, { type: 'text_delta', text: 'Hel' }, { type: 'text_delta', text: 'lo' }));
+    const streaming = reduce(
+      events({ type: 'turn_start', turn: 1 }, { type: 'text_delta', text: 'Hel' }, { type: 'text_delta', text: 'lo' }),
+    );
     expect(streaming.entries).toHaveLength(0);
     expect(streaming.liveText).toBe('Hello');
     expect(await show(streaming, true)).toContain('Hello');
@@ -78,11 +85,35 @@ describe('the transcript', () => {
   it('words results for people: agent_start names the job it started, edits show their diff', async () => {
     const state = reduce(
       events(
-        { type: 'tool_start', id: 't1', name: 'agent_start', label: 'read f1.txt and report', args: { task: 'read f1.txt and report' } },
+        {
+          type: 'tool_start',
+          id: 't1',
+          name: 'agent_start',
+          label: 'read f1.txt and report',
+          args: { task: 'read f1.txt and report' },
+        },
         { type: 'job_state', job: job({ number: 1, definition: 'explore', task: 'read f1.txt and report' }) },
-        { type: 'tool_end', id: 't1', name: 'agent_start', content: 'Sub-agent sub-1 started (running). Call agent_poll with id sub-1 to retrieve its summary.', isError: false },
-        { type: 'tool_start', id: 't2', name: 'edit_file', label: 'src/a.ts', args: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } },
-        { type: 'tool_end', id: 't2', name: 'edit_file', content: 'Edited src/a.ts: 1 replacement (+1 -1)\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const b = 1;\n keep();', isError: false },
+        {
+          type: 'tool_end',
+          id: 't1',
+          name: 'agent_start',
+          content: 'Sub-agent sub-1 started (running). Call agent_poll with id sub-1 to retrieve its summary.',
+          isError: false,
+        },
+        {
+          type: 'tool_start',
+          id: 't2',
+          name: 'edit_file',
+          label: 'src/a.ts',
+          args: { path: 'src/a.ts', old_string: 'a', new_string: 'b' },
+        },
+        {
+          type: 'tool_end',
+          id: 't2',
+          name: 'edit_file',
+          content: 'Edited src/a.ts: 1 replacement (+1 -1)\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const b = 1;\n keep();',
+          isError: false,
+        },
       ),
     );
     const text = await show(state);
@@ -136,7 +167,10 @@ describe('the transcript', () => {
 
   it('drops text streamed before a retry', () => {
     const state = reduce(
-      events({ type: 'text_delta', text: 'half a sent' }, { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 500, reason: 'overloaded' }),
+      events(
+        { type: 'text_delta', text: 'half a sent' },
+        { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 500, reason: 'overloaded' },
+      ),
     );
     expect(state.liveText).toBe('');
   });
@@ -152,7 +186,9 @@ describe('the transcript', () => {
     );
     expect(state.entries.map((e) => e.kind)).toEqual(['jobs', 'jobs']);
     const text = await show(state);
-    expect(text).toContain('◆ sub-1 finished: find the loader\n◆ sub-2 failed: limit reached\n  the model hears of this with your next prompt');
+    expect(text).toContain(
+      '◆ sub-1 finished: find the loader\n◆ sub-2 failed: limit reached\n  the model hears of this with your next prompt',
+    );
     expect(text).toContain('◆ sub-3 finished: later');
     expect(text).not.toContain('sub-4');
   });
@@ -165,7 +201,9 @@ describe('the transcript', () => {
       ),
     );
     expect(await show(polled)).not.toContain('the model hears of this');
-    const during = reduce(events({ type: 'submit', prompt: 'go' }, { type: 'job_state', job: job({ number: 2, state: 'done' }) }));
+    const during = reduce(
+      events({ type: 'submit', prompt: 'go' }, { type: 'job_state', job: job({ number: 2, state: 'done' }) }),
+    );
     expect(await show(during)).not.toContain('the model hears of this');
     // With wake-on-complete on, the model hears of it without a prompt: no hint at all.
     const woken = batchesFrom(initialUiState({ intro: [], storedJobs: [], wakeOnComplete: true }), [
@@ -196,7 +234,11 @@ describe('the transcript', () => {
       events(
         { type: 'turn_start', turn: 1 },
         { type: 'thinking_delta', text: 'hmm' },
-        { type: 'usage', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
+        {
+          type: 'usage',
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+          total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+        },
         { type: 'job_state', job: job({ number: 1 }) },
         { type: 'job_event', jobId: 'sub-1', event: { type: 'turn_start', turn: 1 } },
         { type: 'job_delivered', jobIds: [], via: 'poll' },

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { BufferTimers } from '../../../src/ui/state/event-buffer.js';
+import type { Timers } from '../../../src/core/timers.js';
 import { WakeScheduler } from '../../../src/ui/state/wake-scheduler.js';
 
 /** Timers the test fires by hand. */
 function manualTimers() {
   const pending = new Map<number, () => void>();
   let next = 0;
-  const timers: BufferTimers = {
+  const timers: Timers = {
     setTimeout: (fn) => {
       next += 1;
       pending.set(next, fn);

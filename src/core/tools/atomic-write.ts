@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isMissing } from './fs-errors.js';
+
+/**
+ * Replaces `file` with `content`: written to a temporary file in the same folder, flushed,
+ * then renamed over it. A crash or kill -9 mid-write leaves the old file whole, and a hard
+ * link to a file elsewhere is replaced, not written through. Keeps the mode (and the owner,
+ * where allowed). `file` must be a real path: a symlink there would itself be replaced.
+ */
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const existing = await stat(file).catch((error: unknown) => {
+    if (isMissing(error)) return undefined;
+    throw error;
+  });
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  // wx: never follow or reuse something already at the temporary name.
+  const handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+  try {
+    await handle.writeFile(content, 'utf8');
+    if (existing) {
+      await handle.chmod(existing.mode & 0o7777); // open's mode went through the umask
+      await handle.chown(existing.uid, existing.gid).catch(() => {});
+    }
+    await handle.sync();
+    await handle.close();
+    await rename(temp, file);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Why `file` may not be replaced, or undefined when it may: replacing through rename would
+ * otherwise overwrite a file its permissions protect, which writing in place never could.
+ */
+export async function notWritableReason(file: string, shown: string): Promise<string | undefined> {
+  try {
+    await access(file, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    const { mode } = await stat(file);
+    return `${shown} is not writable (mode ${modeString(mode)}); change its permissions first.`;
+  }
+}
+
+/** `0o644` → `rw-r--r--`. */
+function modeString(mode: number): string {
+  return [6, 3, 0].map((shift) => ['r', 'w', 'x'].map((c, i) => (mode & (1 << (shift + 2 - i)) ? c : '-')).join('')).join('');
+}

@@ -1,0 +1,29 @@
+import { render } from 'ink';
+import { createElement } from 'react';
+import { type SettingsReview, needsTrustAnswer, recordTrustAnswer } from '../core/config/review-settings.js';
+import { type SessionSetup, reviewSetup } from '../core/session/open-session.js';
+import { type TrustChoice, TrustPrompt } from './components/trust-prompt.js';
+
+/**
+ * Before the session opens: reads the settings, and when the project's file holds keys that
+ * need trust and the user has not answered for them (or they changed since), asks, stores the
+ * answer, and returns the setup carrying exactly the settings the user saw. Undefined: the
+ * user quit. `--trust` asks nothing and stores nothing.
+ */
+export async function settleTrust(setup: SessionSetup): Promise<SessionSetup | undefined> {
+  const review = reviewSetup(setup);
+  if (setup.trustProject || !needsTrustAnswer(review)) return { ...setup, review };
+  const choice = await askTrust(review);
+  if (choice === 'quit') return undefined;
+  return { ...setup, review: recordTrustAnswer(review, choice) };
+}
+
+async function askTrust(review: SettingsReview): Promise<TrustChoice> {
+  let answer: (choice: TrustChoice) => void = () => {};
+  const answered = new Promise<TrustChoice>((resolve) => (answer = resolve));
+  const instance = render(createElement(TrustPrompt, { review, onAnswer: (choice) => answer(choice) }), { exitOnCtrlC: false });
+  const choice = await answered;
+  instance.unmount();
+  await instance.waitUntilExit();
+  return choice;
+}
