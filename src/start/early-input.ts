@@ -4,6 +4,11 @@ export interface EarlyInput {
   take(): string;
   /** Stops listening and gives the terminal back as it was (the app will not start). */
   release(): void;
+  /**
+   * While `use` runs, another reader (the trust prompt) owns the terminal's keys: what was
+   * typed before stays held for the app, and holding starts again once `use` is done.
+   */
+  lend<T>(use: () => Promise<T>): Promise<T>;
 }
 
 const CTRL_C = '\u0003';
@@ -15,9 +20,10 @@ const CTRL_C = '\u0003';
  * Ctrl+C during start-up still interrupts: raw mode turns off the terminal's own signal.
  */
 export function captureEarlyInput(stdin: NodeJS.ReadStream, onInterrupt: () => void = interruptSelf(stdin)): EarlyInput {
-  if (!stdin.isTTY) return { take: () => '', release: () => {} };
+  if (!stdin.isTTY) return { take: () => '', release: () => {}, lend: (use) => use() };
   let typed = '';
-  let listening = true;
+  let listening = false;
+  let finished = false;
   const onReadable = () => {
     let chunk: string | Buffer | null;
     while ((chunk = stdin.read() as string | Buffer | null) !== null) {
@@ -35,16 +41,33 @@ export function captureEarlyInput(stdin: NodeJS.ReadStream, onInterrupt: () => v
     listening = false;
     stdin.removeListener('readable', onReadable);
   };
-  stdin.setRawMode(true);
-  stdin.setEncoding('utf8');
-  stdin.on('readable', onReadable);
+  const listen = () => {
+    stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    // The other reader (Ink) unrefs stdin when it lets go.
+    stdin.ref();
+    listening = true;
+    stdin.on('readable', onReadable);
+  };
+  listen();
   return {
+    async lend(use) {
+      // Two 'readable' listeners would race for each chunk: the first one reads it all.
+      stop();
+      try {
+        return await use();
+      } finally {
+        if (!finished) listen();
+      }
+    },
     take() {
+      finished = true;
       stop();
       // Keys typed before raw mode was on come as a cooked line, Enter as a line feed.
       return typed.replace(/\r?\n/g, '\r');
     },
     release() {
+      finished = true;
       stop();
       stdin.setRawMode(false);
       stdin.pause();

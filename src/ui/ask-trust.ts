@@ -2,18 +2,20 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { type SettingsReview, needsTrustAnswer, recordTrustAnswer } from '../core/config/review-settings.js';
 import { type SessionSetup, reviewSetup } from '../core/session/open-session.js';
+import type { EarlyInput } from '../start/early-input.js';
 import { type TrustChoice, TrustPrompt } from './components/trust-prompt.js';
 
 /**
  * Before the session opens: reads the settings, and when the project's file holds keys that
  * need trust and the user has not answered for them (or they changed since), asks, stores the
  * answer, and returns the setup carrying exactly the settings the user saw. Undefined: the
- * user quit. `--trust` asks nothing and stores nothing.
+ * user quit. `--trust` asks nothing and stores nothing. Keys typed before the question shows
+ * stay with `early` for the app's input: only a key pressed while it shows answers it.
  */
-export async function settleTrust(setup: SessionSetup): Promise<SessionSetup | undefined> {
+export async function settleTrust(setup: SessionSetup, early?: EarlyInput): Promise<SessionSetup | undefined> {
   const review = reviewSetup(setup);
   if (setup.trustProject || !needsTrustAnswer(review)) return { ...setup, review };
-  const choice = await askTrust(review);
+  const choice = await (early ? early.lend(() => askTrust(review)) : askTrust(review));
   if (choice === 'quit') return undefined;
   return { ...setup, review: recordTrustAnswer(review, choice) };
 }

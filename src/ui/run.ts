@@ -29,8 +29,14 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   let setup: SessionSetup;
   try {
     // The trust question is answered before the session opens with the project's settings.
-    const settled = await settleTrust(sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false }));
-    if (!settled) return EXIT.ok;
+    const settled = await settleTrust(
+      sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false }),
+      early,
+    );
+    if (!settled) {
+      early?.release();
+      return EXIT.ok;
+    }
     setup = settled;
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {

@@ -51,7 +51,7 @@ describe('the trust prompt', () => {
     // Default mode: the model's bash call waits for the user instead of running.
     touch();
     pane.type('make a file');
-    await pane.screen(/The agent asks: run bash touch pwned\?/);
+    await pane.screen(/The agent asks to run touch pwned\?/);
     expect(existsSync(path.join(dirs.project, 'pwned'))).toBe(false);
   });
 
@@ -89,6 +89,25 @@ describe('the trust prompt', () => {
     const prompt = await pane.screen(/Ctrl\+C quit/);
     expect(prompt).toContain('They changed since you trusted this folder.');
     expect(prompt).toContain('permissionMode "yolo"');
+  });
+
+  it('keys typed before the question shows go to the input, never answer it; its own keys do', async () => {
+    const dirs = hostileProject();
+    tui.mock.script({ text: 'Heard you early.' });
+    const pane = start(dirs);
+    // Raw mode on: outrider holds the keys from here.
+    await until(() => pane.raw(), { what: 'the terminal in raw mode', observe: () => pane.capture() });
+    // A "y" typed for the agent must not trust the folder.
+    pane.type('yes, fix it');
+    // The keys went in before the question showed, or the test proves nothing.
+    expect(pane.capture()).not.toContain('Trust this folder?');
+    await pane.screen(/Ctrl\+C quit/);
+    expect(pane.capture()).not.toContain('/help');
+    pane.key('n');
+    const text = await pane.screen(/Heard you early\./);
+    expect(text).toContain('› yes, fix it');
+    expect(dirs.stored()).toMatchObject({ trust: 'untrusted' });
+    expect(JSON.stringify(tui.mock.requests[0]!.body.messages)).toContain('yes, fix it');
   });
 
   it('Ctrl+C quits before anything starts, storing nothing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTui } from '../support/tmux.js';
+import { until } from '../support/until.js';
 
 /** The input editor in the real terminal: several lines, pastes, history across runs, completion. */
 const tui = useTui();
@@ -39,7 +40,7 @@ describe('the input editor', () => {
     pane.key('C-c');
     await pane.screen(/press Ctrl\+C again/);
     pane.key('C-c');
-    await expect.poll(() => pane.dead(), { timeout: 5000, interval: 50 }).toBe(true);
+    await until(() => pane.dead(), { what: 'outrider to quit', observe: () => pane.capture() });
 
     // The next run in the same project remembers what was sent.
     const again = tui.launch({

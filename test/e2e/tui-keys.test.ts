@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTui } from '../support/tmux.js';
+import { until } from '../support/until.js';
 
 /** Keys in the real terminal: what Ctrl+C and Shift+Tab do depends on the moment. */
 const tui = useTui();
@@ -13,7 +14,10 @@ describe('keys in the terminal', () => {
     pane.key('BTab', 'BTab');
     await pane.screen(/^yolo · /m);
 
-    tui.mock.script({ text: 'A reply that streams one slow piece at a time, for a long while.', chunkDelayMs: 400 });
+    tui.mock.script({
+      text: 'A reply that streams one slow piece at a time, for a long while.',
+      fault: { kind: 'stall', afterChunks: 4 },
+    });
     pane.type('talk slowly');
     await pane.screen(/A reply/);
     pane.key('C-c');
@@ -23,10 +27,13 @@ describe('keys in the terminal', () => {
     pane.key('-l', 'a draft to drop');
     await pane.screen(/a draft to drop/);
     pane.key('C-c');
-    await expect.poll(() => pane.capture().includes('a draft to drop'), { timeout: 3000, interval: 50 }).toBe(false);
+    await until(() => !pane.capture().includes('a draft to drop'), {
+      what: 'the draft to be cleared',
+      observe: () => pane.capture(),
+    });
     pane.key('C-c');
     await pane.screen(/press Ctrl\+C again to quit/);
     pane.key('C-c');
-    await expect.poll(() => pane.dead(), { timeout: 5000, interval: 50 }).toBe(true);
+    await until(() => pane.dead(), { what: 'outrider to quit', observe: () => pane.capture() });
   });
 });

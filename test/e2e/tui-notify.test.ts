@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTui } from '../support/tmux.js';
+import { until } from '../support/until.js';
 
 /** Notifications in the real terminal: only when the app is not in front. */
 const tui = useTui();
@@ -14,7 +15,7 @@ describe('notifications', () => {
     pane.type('second');
     pane.focus(false);
     await pane.screen(/Behind your back\./);
-    await expect.poll(() => pane.output().includes('\u0007'), { timeout: 3000, interval: 50 }).toBe(true);
+    await until(() => pane.output().includes('\u0007'), { what: 'the bell' });
     pane.focus(true);
     expect(pane.capture()).not.toContain('[O');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { type Pane, isChild, lastUserText, useTui } from '../support/tmux.js';
+import { until } from '../support/until.js';
 
 /** The terminal itself: resizes, short screens, keys typed before the app is ready. */
 const tui = useTui();
@@ -19,16 +20,18 @@ function hangingJobs(count: number, options: { busy?: boolean } = {}) {
 
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, `${pattern.flags}g`))?.length ?? 0;
 
-/** Waits until the screen has been still for a moment (the app redraws after a resize). */
-async function stable(pane: Pane): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 50; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const now = pane.capture({ history: true });
-    if (now === last) return now;
-    last = now;
-  }
-  return last;
+/** Waits until two captures 150 ms apart agree (the app redraws once after a resize settles). */
+function stable(pane: Pane): Promise<string> {
+  let last: string | undefined;
+  return until(
+    () => {
+      const now = pane.capture({ history: true });
+      const still = now === last;
+      last = now;
+      return still && now;
+    },
+    { what: 'the screen to settle', intervalMs: 150, observe: () => last },
+  );
 }
 
 describe('the terminal', () => {
@@ -62,8 +65,8 @@ describe('the terminal', () => {
     pane.type('start eight');
     const busy = await pane.screen(/\+\d+ more running/);
     expect(busy).toMatch(/^sub-1 /m);
-    // Several redraws: elapsed times move every second.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Several redraws: elapsed times move every second, so a row at 3s has been redrawn a few times.
+    await pane.screen(/^sub-1 .*· [3-9]s/m);
     const screen = pane.capture();
     expect(screen.trimEnd().split('\n').at(-1)).toMatch(/Esc interrupt/);
     expect(screen).toMatch(/subagents|running/);
@@ -88,20 +91,17 @@ describe('the terminal', () => {
   it('keeps what is typed during start-up and sends it once the app is ready', async () => {
     tui.mock.script({ text: 'Heard you early.' });
     const pane = tui.launch({ variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${tui.mock.anthropicBaseURL}`] });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // Raw mode is on from Node's first moments; on a loaded machine Node itself may start later,
-    // and keys typed before are echoed by the terminal (nothing in the process can stop that).
-    const raw = pane.raw();
+    // Raw mode is on from the CLI's first moments: from then on, keys are held for the app.
+    await until(() => pane.raw(), { what: 'the terminal in raw mode', observe: () => pane.capture() });
     pane.type('hello early');
     // The keys went in before the app was ready, or the test proves nothing.
     expect(pane.capture()).not.toContain('/help');
     const text = await pane.screen(/Heard you early\./, { history: true });
     expect(text).toContain('› hello early');
-    if (raw) {
-      const lines = text.split('\n').filter((line) => line.trim() !== '');
-      expect(lines[0]).toMatch(/^outrider · /);
-      expect(count(text, /hello early/)).toBe(1);
-    }
+    // Not echoed above the header: the first line is the app's own.
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    expect(lines[0]).toMatch(/^outrider · /);
+    expect(count(text, /hello early/)).toBe(1);
     expect(JSON.stringify(tui.mock.requests[0]!.body.messages)).toContain('hello early');
   });
 });

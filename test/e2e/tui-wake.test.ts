@@ -71,11 +71,13 @@ describe('sub-agent completions in the TUI', () => {
       expect(text).toContain('◆ sub-1 finished: find the config loader');
       expect(text.indexOf('◆ sub-1 finished')).toBeLessThan(text.indexOf('Got it: src/config.ts.'));
       expect(text).not.toContain('the model hears of this');
-      // Past the wake window: nothing was owed, so no turn started by itself.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const later = pane.capture();
-      expect(later).not.toContain('woke the parent');
-      expect(later).not.toContain('the model hears of this');
+      // Nothing is owed (the model polled it), so no wake turn can start by itself.
+      pane.type('/agents');
+      await pane.screen(/Sub-agents \(1\)/);
+      pane.key('Enter');
+      const detail = await pane.screen(/Parent: read by the parent \(agent_poll\)/);
+      expect(detail).not.toContain('woke the parent');
+      expect(detail).not.toContain('the model hears of this');
       expect(parent).toHaveLength(3);
     });
   }

@@ -8,7 +8,7 @@ const tui = useTui();
 describe('the TUI words things once and truly', () => {
   it('says interrupted without claiming sub-agents run when none do', async () => {
     const pane = await tui.start();
-    tui.mock.script({ text: 'A long reply that streams one slow piece at a time.', chunkDelayMs: 400 });
+    tui.mock.script({ text: 'A long reply that streams one slow piece at a time.', fault: { kind: 'stall', afterChunks: 4 } });
     pane.type('talk slowly');
     await pane.screen(/A long/);
     pane.key('Escape');

@@ -22,6 +22,9 @@ class FakeTty extends EventEmitter {
   unref() {
     return this;
   }
+  ref() {
+    return this;
+  }
   read(): string | null {
     return this.chunks.shift() ?? null;
   }
@@ -46,6 +49,40 @@ describe('keys typed during start-up', () => {
     tty.type('later');
     expect(tty.listenerCount('readable')).toBe(0);
     expect(tty.raw).toBe(true);
+  });
+
+  it('lends the keys to the trust prompt: held keys stay for the app, the prompt reads its own, holding resumes after', async () => {
+    const tty = new FakeTty();
+    const early = capture(tty);
+    tty.type('fix the bug\r');
+    const prompt: string[] = [];
+    const answer = await early.lend(async () => {
+      // Ink attaches its reader, reads, and turns raw mode off as it unmounts.
+      const onReadable = () => {
+        let chunk: string | null;
+        while ((chunk = tty.read()) !== null) prompt.push(chunk);
+      };
+      tty.on('readable', onReadable);
+      tty.type('y');
+      tty.removeListener('readable', onReadable);
+      tty.setRawMode(false);
+      return 'trusted';
+    });
+    expect(answer).toBe('trusted');
+    expect(prompt).toEqual(['y']);
+    expect(tty.raw).toBe(true);
+    tty.type('and test it\r');
+    expect(early.take()).toBe('fix the bug\rand test it\r');
+  });
+
+  it('does not listen again after a lend when the keys were handed over meanwhile', async () => {
+    const tty = new FakeTty();
+    const early = capture(tty);
+    await early.lend(async () => {
+      early.release();
+    });
+    expect(tty.listenerCount('readable')).toBe(0);
+    expect(tty.raw).toBe(false);
   });
 
   it('gives the terminal back when the app will not start', () => {
