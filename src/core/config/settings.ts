@@ -59,6 +59,10 @@ const settingsShape = {
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
   wakeOnComplete: z.boolean({ error: 'true or false' }).optional(),
+  /** web_fetch: bytes of a page read at most (the rest is not downloaded). */
+  webFetchMaxBytes: wholeNumber({ min: 1, max: 100 * 1024 * 1024 }).optional(),
+  /** web_fetch: milliseconds one fetch may take, redirects and body included. */
+  webFetchTimeoutMs: wholeNumber({ min: 1, max: 600_000 }).optional(),
   models: z
     .record(
       z.string(),
@@ -146,6 +150,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
   },
   wakeOnComplete: { kind: 'free' },
+  // Limits only: whether a fetch happens at all is the user's approval, not a setting.
+  webFetchMaxBytes: { kind: 'free' },
+  webFetchTimeoutMs: { kind: 'free' },
   models: { kind: 'free' },
   agents: { kind: 'free' },
 };

@@ -125,7 +125,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
-  const baseTools = new ToolRegistry([...builtinTools(), readResultTool(results)]);
+  const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
+  const baseTools = new ToolRegistry([...builtinTools({ webFetch }), readResultTool(results)]);
   const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
   const ledger = new SessionLedger();
 
