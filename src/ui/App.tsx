@@ -7,6 +7,7 @@ import { AgentsView } from './components/agents-view.js';
 import { ApprovalPrompt } from './components/approval-prompt.js';
 import { Footer } from './components/footer.js';
 import { PromptInput } from './components/prompt-input.js';
+import { TodoList } from './components/todo-list.js';
 import { LiveRegion, TranscriptView } from './components/transcript-view.js';
 import { type Clock, realClock } from './clock.js';
 import { useApprovals } from './hooks/use-approvals.js';
@@ -158,6 +159,7 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
       <TranscriptView entries={transcript.entries} width={width} />
       <LiveRegion text={transcript.liveText} thinking={transcript.thinking} tools={transcript.tools} busy={busy} width={width} />
       <ActivityRows jobs={rows} now={now} width={width} waiting={waiting} />
+      <TodoList todos={state.todos} width={width} />
       {approval ? <ApprovalPrompt pending={approval} more={pending.length - 1} onAnswer={answer} /> : null}
       {view === 'agents' ? (
         <AgentsView

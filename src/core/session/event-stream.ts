@@ -1,12 +1,15 @@
 import type { JobEvent } from '../agents/job-types.js';
 import type { LoopEvent } from '../loop/events.js';
+import type { Todo } from '../tools/todo-write.js';
 
 /** What a session reports, in one ordered stream: its turns, the prompt that began each, and its jobs. */
 export type SessionEvent =
   | LoopEvent
   | JobEvent
   /** A user turn begins: with the user's prompt, or without one (a turn that only carries completion notices). */
-  | { type: 'submit'; prompt?: string };
+  | { type: 'submit'; prompt?: string }
+  /** The parent model's plan as todo_write just set it (the whole list). */
+  | { type: 'todos'; todos: Todo[] };
 
 /** One event of a session's stream; `seq` counts from 1 and orders turn and job events alike. */
 export interface SequencedEvent {

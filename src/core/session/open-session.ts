@@ -19,6 +19,7 @@ import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
+import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
 import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
@@ -181,7 +182,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
   if (resumed) agents.manager.restore(resumed.storedJobs);
-  const tools = new ToolRegistry([...baseTools.all(), ...agents.tools]);
+  // todo_write is the parent's plan: not among the tools a sub-agent can be given.
+  const todoWrite = todoWriteTool({ publish: (todos) => events.publish({ type: 'todos', todos }) });
+  const tools = new ToolRegistry([...baseTools.all(), todoWrite, ...agents.tools]);
 
   const system =
     resumed?.system ??

@@ -158,6 +158,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'job_event':
     case 'job_state':
     case 'job_delivered':
+    case 'todos':
       return state;
     default: {
       const unhandled: never = event;

@@ -2,6 +2,7 @@ import type { SequencedEvent } from '../../core/session/event-stream.js';
 import { type JobsState, applyJobEvent, jobsFromStore } from './jobs.js';
 import { completionLine } from './job-status.js';
 import type { StoredJob } from '../../core/session/job-store.js';
+import type { Todo } from '../../core/tools/todo-write.js';
 import {
   type EntryBody,
   type TranscriptState,
@@ -21,6 +22,8 @@ export interface UiState {
   contextTokens: number;
   /** Say under a completion that the model hears of it with the next prompt (wake-on-complete off). */
   hintIdleCompletions: boolean;
+  /** The model's plan, as its last todo_write left it. */
+  todos: readonly Todo[];
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -32,13 +35,14 @@ export function initialUiState(options: { intro: EntryBody[]; storedJobs: readon
     jobs: jobsFromStore(options.storedJobs),
     contextTokens: 0,
     hintIdleCompletions: !options.wakeOnComplete,
+    todos: [],
   };
 }
 
 /** Applies one batch in order: the pure reducer behind the store. */
 export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens } = state;
+  let { jobs, contextTokens, todos } = state;
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
@@ -54,9 +58,10 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
       const u = event.usage;
       contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
     }
+    if (event.type === 'todos') todos = event.todos;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens };
+  return { ...state, transcript, jobs, contextTokens, todos };
 }
 
 /**
