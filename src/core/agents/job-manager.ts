@@ -134,6 +134,7 @@ export class JobManager {
       instructions: options.instructions,
       inbox: [],
       ...(options.budget ? { budget: { ...options.budget } } : {}),
+      ...(options.callId !== undefined ? { callId: options.callId } : {}),
     };
     this.jobs.set(id, job);
     this.enqueue(job, undefined);
