@@ -83,6 +83,10 @@ export interface OpenedSession {
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
   storedJobs: StoredJob[];
+  /** The model's context window and output cap (settings' `models` included). */
+  modelLimits: { contextWindow: number; maxOutput: number };
+  /** The agent definitions a sub-agent can be started as. */
+  agentNames: string[];
   close(): Promise<void>;
 }
 
@@ -261,6 +265,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     costOf: (usage) => costOf(usage, info),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
+    modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
+    agentNames: [...definitions.keys()],
     close: () => agents.manager.close(),
   };
 }
