@@ -29,6 +29,8 @@ interface DomDocument {
   body: DomElement | null;
 }
 
+type ReadabilityModule = typeof import('@mozilla/readability');
+
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Chrome a page wraps its content in, dropped before Readability looks (it keeps a short page whole). */
 const CHROME =
@@ -71,11 +73,13 @@ function prettyJson(text: string): string {
 }
 
 async function htmlToMarkdown(html: string, url: string): Promise<PageText> {
-  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
+  const [{ parseHTML }, readability, { default: TurndownService }] = await Promise.all([
     import('linkedom'),
-    import('@mozilla/readability'),
+    import('@mozilla/readability') as Promise<ReadabilityModule & { default?: ReadabilityModule }>,
     import('turndown'),
   ]);
+  // A CommonJS module: Node names its exports, the esbuild bundle gives them as `default` only.
+  const Readability = readability.Readability ?? readability.default!.Readability;
   const load = (): DomDocument => {
     // linkedom's types lean on the DOM library this project does not compile with.
     const parsed = parseHTML(html) as unknown as { document: DomDocument };

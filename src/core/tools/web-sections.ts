@@ -59,7 +59,7 @@ export function splitSections(markdown: string): string[] {
 }
 
 /**
- * The sections containing the most of the prompt's words, in page order, within `maxChars`.
+ * The sections containing the most of the prompt's words (ties all kept), in page order, within `maxChars`.
  * When the prompt has no usable word or no section matches, the whole text comes back (matched 0).
  */
 export function selectSections(markdown: string, prompt: string, maxChars: number): Selection {
@@ -69,7 +69,9 @@ export function selectSections(markdown: string, prompt: string, maxChars: numbe
     const lower = text.toLowerCase();
     return { text, index, score: words.filter((w) => lower.includes(w)).length };
   });
-  const hits = scored.filter((s) => s.score > 0);
+  // Only the best: a section with fewer of the words is more likely noise than the answer.
+  const best = Math.max(0, ...scored.map((s) => s.score));
+  const hits = scored.filter((s) => s.score > 0 && s.score === best);
   if (words.length === 0 || hits.length === 0) return { text: markdown, words, matched: 0, total: sections.length };
   // Most words first while there is room, then back into page order.
   const kept: typeof hits = [];

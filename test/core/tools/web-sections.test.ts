@@ -38,14 +38,16 @@ describe('web_fetch sections', () => {
     expect(splitSections('one\n\ntwo\n\n```\na\n\nb\n```')).toEqual(['one', 'two', '```\na\n\nb\n```']);
   });
 
-  it('keeps matching sections in page order, the best first when space runs out', () => {
+  it('keeps the sections with the most of the words, ties in page order, within the space', () => {
     const picked = selectSections(DOC, 'install usage', 10_000);
     expect(picked).toMatchObject({ matched: 2, total: 4, words: ['install', 'usage'] });
     expect(picked.text.indexOf('## Install')).toBeLessThan(picked.text.indexOf('## Usage'));
     expect(picked.text).not.toContain('MIT');
-    const tight = selectSections(DOC, 'install license mit', 30);
+    const best = selectSections(DOC, 'install license mit', 10_000);
+    expect(best).toMatchObject({ matched: 1, text: '## License\nMIT' });
+    const tight = selectSections(DOC, 'install usage', 30);
     expect(tight.matched).toBe(1);
-    expect(tight.text).toBe('## License\nMIT');
+    expect(tight.text).toContain('## Install');
   });
 
   it('gives the whole text back when nothing matches', () => {
