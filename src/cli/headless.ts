@@ -82,7 +82,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       : undefined;
   claudeStream?.init();
   if (format === 'events-json') {
-    emit({ type: 'system', subtype: 'init', session_id: session.id, model: opened.model, cwd: io.cwd, tools: session.tools.names() });
+    emit({
+      type: 'system',
+      subtype: 'init',
+      session_id: session.id,
+      model: opened.model,
+      cwd: io.cwd,
+      tools: session.tools.names(),
+    });
   }
   for (const warning of opened.warnings) io.stderr.write(say.warn(warning));
 
@@ -92,7 +99,9 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     else if (claudeStream) claudeStream.event(event);
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
     if (format !== 'events-json' && format !== 'stream-json' && event.type === 'retry') {
-      io.stderr.write(say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`));
+      io.stderr.write(
+        say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
+      );
     }
   });
 
@@ -134,7 +143,8 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
         if (!(error instanceof StreamInputError)) throw error;
         badInput = error.message;
       }
-      if (messages === 0 && !badInput && !controller.signal.aborted) badInput = `no user message on stdin: send one a line, such as ${USER_MESSAGE_SHAPE}`;
+      if (messages === 0 && !badInput && !controller.signal.aborted)
+        badInput = `no user message on stdin: send one a line, such as ${USER_MESSAGE_SHAPE}`;
       // At EOF, sub-agents still owe their reports: the turns that hand them over get a result of their own.
       const group = newGroup();
       await waitForAgents(group);

@@ -27,7 +27,10 @@ function buildProgram(): Command {
     .version(packageJson.version, '-v, --version')
     .option('-p, --print [prompt]', 'run headless: answer the prompt (or stdin) and exit')
     .addOption(
-      new Option('--output-format <format>', 'headless output (stream-json: Claude Code\'s messages; events-json: outrider\'s events)')
+      new Option(
+        '--output-format <format>',
+        "headless output (stream-json: Claude Code's messages; events-json: outrider's events)",
+      )
         .choices(['text', 'json', 'stream-json', 'events-json'])
         .default('text'),
     )
@@ -40,14 +43,16 @@ function buildProgram(): Command {
     .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
     .option('--model <id>', 'model id (default: per provider, or OUTRIDER_MODEL)')
     .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
-    .addOption(new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']))
+    .addOption(
+      new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']),
+    )
     .addOption(
       new Option('--permission-mode <mode>', 'what runs without asking').choices(['default', 'accept-edits', 'plan', 'yolo']),
     )
     .option('--yolo', 'allow every tool call without asking (same as --permission-mode yolo)')
     .option('--max-turns <n>', 'stop after this many model calls per prompt', positiveInt)
     .option('-c, --continue', 'resume the newest session of this directory')
-    .option('-r, --resume [id]', 'resume a session by id (without one: list this directory\'s sessions)')
+    .option('-r, --resume [id]', "resume a session by id (without one: list this directory's sessions)")
     .option('--add-dir <dir...>', 'allow edits in this directory too')
     .option('--trust', "apply this folder's .outrider/settings.json in full for this run (mode, dirs, provider, URL)")
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
@@ -78,12 +83,22 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   if (program.args.length > 0 && options.print === undefined) {
     const { stderrLines } = await import('../start/stderr-lines.js');
-    process.stderr.write(stderrLines(process.env, process.stderr).error(`unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`));
+    process.stderr.write(
+      stderrLines(process.env, process.stderr).error(
+        `unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`,
+      ),
+    );
     return EXIT.usage;
   }
   if (options.print !== undefined || !process.stdin.isTTY || options.inputFormat === 'stream-json') {
     const { runHeadless } = await import('./headless.js');
-    return runHeadless(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return runHeadless(options, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+    });
   }
   const { runInteractive } = await import('../ui/run.js');
   return runInteractive(options);

@@ -53,7 +53,15 @@ function startState(session: UiSession): UiState {
 }
 
 /** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushMs = 50, wakeWindowMs = 300, clock = realClock }: AppProps) {
+export function App({
+  session,
+  approvals,
+  onQuit,
+  confirmWindowMs = 2000,
+  flushMs = 50,
+  wakeWindowMs = 300,
+  clock = realClock,
+}: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
@@ -134,7 +142,10 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
   );
 
   const waiting = useMemo(
-    () => new Map(pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, `${p.request.toolName} ${p.request.label}`.trim()])),
+    () =>
+      new Map(
+        pending.filter((p) => p.request.jobId).map((p) => [p.request.jobId!, `${p.request.toolName} ${p.request.label}`.trim()]),
+      ),
     [pending],
   );
 
@@ -181,7 +192,14 @@ export function App({ session, approvals, onQuit, confirmWindowMs = 2000, flushM
           width={width}
         />
       )}
-      <Footer model={session.model} contextTokens={state.contextTokens} jobs={allJobs.map((v) => v.job)} now={now} width={width} message={message} />
+      <Footer
+        model={session.model}
+        contextTokens={state.contextTokens}
+        jobs={allJobs.map((v) => v.job)}
+        now={now}
+        width={width}
+        message={message}
+      />
     </Box>
   );
 }

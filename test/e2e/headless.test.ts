@@ -60,8 +60,15 @@ describe('outrider -p', () => {
     t.mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
     const result = await run(['-p', 'look', '--output-format', 'events-json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', tools: expect.arrayContaining(['read_file', 'agent_start']) });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      tools: expect.arrayContaining(['read_file', 'agent_start']),
+    });
     const types = lines.map((l) => l.type);
     expect(types).toContain('tool_start');
     expect(types).toContain('tool_end');
@@ -94,7 +101,11 @@ describe('outrider -p', () => {
     expect(result.stderr).not.toContain(TEST_KEY);
     t.mock.script({ fault: { kind: 'status', status: 401 } });
     const json = JSON.parse((await run(['-p', 'hi', '--output-format', 'json'])).stdout);
-    expect(json).toMatchObject({ subtype: 'error_during_execution', is_error: true, error: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.' });
+    expect(json).toMatchObject({
+      subtype: 'error_during_execution',
+      is_error: true,
+      error: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.',
+    });
   });
 
   it('exits 2 when no key is set, saying which variable to set', async () => {
@@ -126,10 +137,13 @@ describe('outrider -p', () => {
 
   it('talks to an OpenAI-compatible server with --provider openai --base-url', async () => {
     t.mock.script({ text: 'hello from a local model' });
-    const result = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'qwen2.5-coder'], {
-      cwd: t.project,
-      env: { OUTRIDER_HOME: t.home },
-    });
+    const result = await runCli(
+      ['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'qwen2.5-coder'],
+      {
+        cwd: t.project,
+        env: { OUTRIDER_HOME: t.home },
+      },
+    );
     expect(result.stdout).toBe('hello from a local model\n');
     expect(t.mock.requests[0]!.format).toBe('openai');
     expect(t.mock.requests[0]!.body.model).toBe('qwen2.5-coder');
@@ -147,7 +161,7 @@ describe('outrider -p', () => {
     for (const file of allFiles(t.home)) expect(readFileSync(file, 'utf8')).not.toContain(TEST_KEY);
   });
 
-  it('--resume with an id resumes that session; without one it lists this directory\'s sessions', async () => {
+  it("--resume with an id resumes that session; without one it lists this directory's sessions", async () => {
     t.mock.script({ text: 'one' }, { text: 'two' });
     const first = JSON.parse((await run(['-p', 'remember the word kiwi', '--output-format', 'json'])).stdout);
     const listing = await run(['--resume']);
@@ -172,7 +186,10 @@ describe('outrider -p', () => {
     );
     const result = await run(['-p', 'q4', '--continue', '--output-format', 'stream-json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.some((l) => l.type === 'system' && l.subtype === 'compact_boundary')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'answer after compaction' });
     const [tooLong, summary, retry] = t.mock.requests.slice(-3).map((r) => r.body);

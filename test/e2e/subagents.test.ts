@@ -10,7 +10,10 @@ const t = useMockProject();
 beforeEach(() => {
   mkdirSync(path.join(t.project, 'src'), { recursive: true });
   for (const area of ['auth', 'billing', 'search', 'storage']) {
-    writeFileSync(path.join(t.project, 'src', `${area}.ts`), `export function ${area}() { throw new Error('${area} failed'); }\n`);
+    writeFileSync(
+      path.join(t.project, 'src', `${area}.ts`),
+      `export function ${area}() { throw new Error('${area} failed'); }\n`,
+    );
   }
 });
 
@@ -41,7 +44,8 @@ function scriptedRun(areas: string[], gate?: Barrier) {
       return { toolCalls: [...new Set(ids)].map((id) => ({ name: 'agent_poll', args: { id } })) };
     }
     if (last.includes('tool_result') && last.includes('failed')) {
-      const reports = request.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+      const reports = request.body.messages
+        .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
         .filter((b: { type: string }) => b.type === 'tool_result')
         .map((b: { content: unknown }) => JSON.stringify(b.content))
         .filter((t: string) => t.includes('throws'));
@@ -62,7 +66,10 @@ describe('headless sub-agents end to end', () => {
     gate.assertOpened();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const starts = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_start').map((l) => l.content);
     expect(starts).toEqual([
       expect.stringMatching(/^Sub-agent sub-1 started/),
@@ -85,13 +92,20 @@ describe('headless sub-agents end to end', () => {
     expect(childEvents.some((l) => l.event.type === 'usage')).toBe(true);
     const final = lines.at(-1);
     expect(final).toMatchObject({ type: 'result', result: 'Compared 3 reports.' });
-    expect(final.jobs.map((j: { id: string; status: string }) => `${j.id}:${j.status}`)).toEqual(['sub-1:done', 'sub-2:done', 'sub-3:done']);
+    expect(final.jobs.map((j: { id: string; status: string }) => `${j.id}:${j.status}`)).toEqual([
+      'sub-1:done',
+      'sub-2:done',
+      'sub-3:done',
+    ]);
     expect(final.jobs[0]).toMatchObject({ definition: 'explore', turns: 2, tool_calls: 1 });
   });
 
   it('--no-wait-agents exits after the parent turn without waiting', async () => {
     scriptedRun(['auth']);
-    const result = await runCli(['-p', 'check auth', '--no-wait-agents', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    const result = await runCli(['-p', 'check auth', '--no-wait-agents', '--output-format', 'json'], {
+      cwd: t.project,
+      env: t.env,
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('Started the sub-agents; waiting for their reports.');
   });
@@ -101,7 +115,10 @@ describe('headless sub-agents end to end', () => {
     // the four ran together (a serial run would hold the first child until the deadline).
     const gate = barrier(4, { what: 'first child requests' });
     scriptedRun(['auth', 'billing', 'search', 'storage'], gate);
-    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], { cwd: t.project, env: t.env });
+    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], {
+      cwd: t.project,
+      env: t.env,
+    });
     gate.assertOpened();
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('Compared 4 reports.');
@@ -150,8 +167,10 @@ describe('headless sub-agents end to end', () => {
         }
         return { text: all.includes('also mention the error class') ? 'auth: throws Error, as asked' : 'auth: throws' };
       }
-      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'How does src/auth.ts fail?' } }] };
-      if (last.includes('Sub-agent sub-1 started')) return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'also mention the error class' } }] };
+      if (request.body.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'How does src/auth.ts fail?' } }] };
+      if (last.includes('Sub-agent sub-1 started'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'also mention the error class' } }] };
       if (last.includes('it reads it at its next step')) {
         markSent();
         return { text: 'Waiting.' };
@@ -183,9 +202,11 @@ describe('headless sub-agents end to end', () => {
   it('agent_send reaches a job from before --continue', async () => {
     t.mock.respond((request): Reply => {
       const last = lastMessage(request);
-      if (isChild(request)) return { text: JSON.stringify(request.body.messages).includes('one more question') ? 'second answer' : 'first answer' };
+      if (isChild(request))
+        return { text: JSON.stringify(request.body.messages).includes('one more question') ? 'second answer' : 'first answer' };
       if (last.includes('first run')) return { toolCalls: [{ name: 'agent_start', args: { task: 'Read src/search.ts' } }] };
-      if (last.includes('second run')) return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'one more question' } }] };
+      if (last.includes('second run'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sub-1', message: 'one more question' } }] };
       if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
       if (last.includes('second answer')) return { text: 'Got the second answer.' };
       if (last.includes('first answer')) return { text: 'Got the first answer.' };
@@ -195,7 +216,10 @@ describe('headless sub-agents end to end', () => {
     expect(JSON.parse(first.stdout).result).toBe('Got the first answer.');
     const second = await runCli(['-p', 'second run', '--continue', '--output-format', 'json'], { cwd: t.project, env: t.env });
     expect(second.stderr).toBe('');
-    expect(JSON.parse(second.stdout)).toMatchObject({ result: 'Got the second answer.', jobs: [{ id: 'sub-1', status: 'done' }] });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      result: 'Got the second answer.',
+      jobs: [{ id: 'sub-1', status: 'done' }],
+    });
     const resumed = t.mock.requests.filter(isChild).at(-1)!.body.messages;
     expect(JSON.stringify(resumed[0])).toContain('Read src/search.ts');
     expect(JSON.stringify(resumed)).toContain('first answer');
@@ -259,7 +283,10 @@ describe('headless sub-agents end to end', () => {
       }
       return { text: 'Could not start it.' };
     });
-    const result = await runCli(['-p', 'go', '--output-format', 'json', '--max-budget-usd', '0.01'], { cwd: t.project, env: t.env });
+    const result = await runCli(['-p', 'go', '--output-format', 'json', '--max-budget-usd', '0.01'], {
+      cwd: t.project,
+      env: t.env,
+    });
     expect(JSON.parse(result.stdout)).toMatchObject({ result: 'Could not start it.', jobs: [] });
     const refusal = JSON.stringify(t.mock.requests[1]!.body.messages.at(-1));
     expect(refusal).toContain('the session budget of $0.0100 is spent');

@@ -150,7 +150,12 @@ export class JobManager {
     const job = this.find(idOrNumber);
     const body = text.trim();
     if (!body) throw new JobError('the message is empty: say what the sub-agent should do');
-    const message: Message = { role: 'user', content: [{ type: 'text', text: `${from === 'user' ? 'Message from the user' : 'Message from the parent agent'}:\n${body}` }] };
+    const message: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: `${from === 'user' ? 'Message from the user' : 'Message from the parent agent'}:\n${body}` },
+      ],
+    };
     const addToTask = () => {
       job.task = `${job.task}\n\n${from === 'user' ? 'The user adds' : 'The parent adds'}: ${body}`;
     };
@@ -453,7 +458,9 @@ export class JobManager {
     const job = this.jobs.get(id);
     if (!job) {
       const known = this.list().map((j) => j.id);
-      throw new JobError(`unknown sub-agent id "${idOrNumber}". ${known.length ? `Known ids: ${known.join(', ')}.` : 'No sub-agents have been started.'}`);
+      throw new JobError(
+        `unknown sub-agent id "${idOrNumber}". ${known.length ? `Known ids: ${known.join(', ')}.` : 'No sub-agents have been started.'}`,
+      );
     }
     return job;
   }
@@ -463,7 +470,17 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const { controller: _c, finished: _f, markFinished: _m, settled: _s, fork: _k, instructions: _i, inbox: _b, history: _h, ...rest } = job;
+    const {
+      controller: _c,
+      finished: _f,
+      markFinished: _m,
+      settled: _s,
+      fork: _k,
+      instructions: _i,
+      inbox: _b,
+      history: _h,
+      ...rest
+    } = job;
     return { ...rest, usage: { ...rest.usage } };
   }
 }

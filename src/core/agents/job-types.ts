@@ -107,10 +107,7 @@ export interface Job {
 }
 
 /** What a poll ended with. */
-export type PollResult =
-  | { kind: 'ended'; job: Job }
-  | { kind: 'running'; job: Job }
-  | { kind: 'interrupted'; job: Job };
+export type PollResult = { kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job };
 
 export type { Timers } from '../timers.js';
 

@@ -274,4 +274,3 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length];
 }
-

@@ -116,7 +116,8 @@ function causeChain(err: unknown): { codes: string[]; messages: string[] } {
   return { codes, messages };
 }
 
-const CONTEXT_TOO_LONG = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|too many tokens/i;
+const CONTEXT_TOO_LONG =
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|too many tokens/i;
 
 function isContextTooLong(err: Loose, message: string): boolean {
   return apiCode(err) === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message);
@@ -129,12 +130,18 @@ function endpoint(ctx: ErrorContext): string {
 function statusError(err: Loose, status: number, ctx: ErrorContext, now: number): Classified {
   const message = apiMessage(err) ?? `HTTP ${status}`;
   const type = apiType(err);
-  if (status === 429) return { kind: 'retry', reason: `rate limited (429)`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
+  if (status === 429)
+    return { kind: 'retry', reason: `rate limited (429)`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
   if (status === 529 || type === 'overloaded_error') {
     return { kind: 'retry', reason: `overloaded (${status})`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return { kind: 'retry', reason: `server error (${status}): ${message}`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
+    return {
+      kind: 'retry',
+      reason: `server error (${status}): ${message}`,
+      status,
+      retryAfterMs: parseRetryAfter(err.headers, now),
+    };
   }
   const fatal = (text: string, extra: { contextTooLong?: boolean } = {}): Classified => ({
     kind: 'fatal',
@@ -194,7 +201,9 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
     const port = ctx.baseURL?.match(/^[a-z]+:\/\/[^/]*:(\d+)/i)?.[1];
     return {
       kind: 'fatal',
-      error: new ProviderError(`Cannot connect to ${endpoint(ctx)}: fetch refuses ${port ? `port ${port}` : 'its port'} (a blocked port); use another port in --base-url.`),
+      error: new ProviderError(
+        `Cannot connect to ${endpoint(ctx)}: fetch refuses ${port ? `port ${port}` : 'its port'} (a blocked port); use another port in --base-url.`,
+      ),
     };
   }
   if (codes.some((c) => TIMEOUT_CODES.has(c))) return { kind: 'retry', reason: 'request timed out' };
@@ -217,12 +226,7 @@ export interface SdkErrorClasses {
 }
 
 /** Decides what to do about one failed attempt. */
-export function classifyError(
-  error: unknown,
-  ctx: ErrorContext,
-  sdk?: SdkErrorClasses,
-  now: number = Date.now(),
-): Classified {
+export function classifyError(error: unknown, ctx: ErrorContext, sdk?: SdkErrorClasses, now: number = Date.now()): Classified {
   const err = asObject(error) ?? { message: String(error) };
   if (err.name === 'AbortError' || (sdk && error instanceof sdk.APIUserAbortError)) return { kind: 'abort' };
   if (error instanceof ProviderError) return { kind: 'fatal', error };

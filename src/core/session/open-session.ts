@@ -171,8 +171,21 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
       const writer = new TranscriptWriter(
         agentTranscriptPath(paths, jobId),
-        { sessionId: `${id}/${jobId}`, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model, parentSessionId: id, jobId, definition: definition.name, task },
-        { onError: (error) => events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }), env: setup.env },
+        {
+          sessionId: `${id}/${jobId}`,
+          cwd: setup.cwd,
+          provider: providerConfig.provider,
+          model: providerConfig.model,
+          parentSessionId: id,
+          jobId,
+          definition: definition.name,
+          task,
+        },
+        {
+          onError: (error) =>
+            events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }),
+          env: setup.env,
+        },
       );
       childTranscripts.set(jobId, writer);
       return writer;
@@ -294,5 +307,12 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   const { history, repaired } = answerDanglingToolCalls(read.history);
   const warnings = [...read.warnings];
   if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
-  return { id: summary.id, history, warnings, system, firstJobNumber: nextJobNumber(summary.paths), storedJobs: readStoredJobs(summary.paths) };
+  return {
+    id: summary.id,
+    history,
+    warnings,
+    system,
+    firstJobNumber: nextJobNumber(summary.paths),
+    storedJobs: readStoredJobs(summary.paths),
+  };
 }

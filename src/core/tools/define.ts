@@ -71,10 +71,7 @@ export type AnyTool = ToolDefinition<any>;
 
 /** The JSON Schema sent to the model, without zod's `$schema` noise. */
 export function toolSchema(tool: AnyTool): ToolSchema {
-  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, inputSchema: dropSafeIntegerBounds(inputSchema) };
 }
 
@@ -92,7 +89,5 @@ function dropSafeIntegerBounds<T>(node: T): T {
 
 /** One line naming what went wrong in the arguments, for the model to act on. */
 export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
 }

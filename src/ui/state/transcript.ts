@@ -99,7 +99,10 @@ export function markIdleCompletions(state: TranscriptState, stillOwed: (id: stri
 export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent): TranscriptState {
   switch (event.type) {
     case 'submit':
-      return { ...append(state, event.prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: event.prompt }), turnRunning: true };
+      return {
+        ...append(state, event.prompt === undefined ? { kind: 'wake' } : { kind: 'user', text: event.prompt }),
+        turnRunning: true,
+      };
     case 'text_delta':
       return { ...state, liveText: state.liveText + event.text, thinking: false };
     case 'thinking_delta':

@@ -29,7 +29,11 @@ export interface UiState {
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
 export type UiItem = { kind: 'event'; item: SequencedEvent } | { kind: 'line'; entry: EntryBody };
 
-export function initialUiState(options: { intro: EntryBody[]; storedJobs: readonly StoredJob[]; wakeOnComplete: boolean }): UiState {
+export function initialUiState(options: {
+  intro: EntryBody[];
+  storedJobs: readonly StoredJob[];
+  wakeOnComplete: boolean;
+}): UiState {
   return {
     transcript: options.intro.reduce(append, initialTranscript),
     jobs: jobsFromStore(options.storedJobs),

@@ -122,7 +122,12 @@ describe('decide', () => {
     { mode: 'default', tool: 'read_file', where: 'outside', says: ['read_file', 'outside the workspace', 'allowed'] },
     { mode: 'plan', tool: 'write_file', where: 'inside', says: ['plan mode: write_file is not allowed', '--permission-mode'] },
     { mode: 'plan', tool: 'bash mutating', where: 'no paths', says: ['plan mode: bash is not allowed'] },
-    { mode: 'yolo', tool: 'edit_file', where: 'outside', says: ['edit_file', '/outside/b.txt', 'outside the workspace', /--add-dir \S*outside\b/] },
+    {
+      mode: 'yolo',
+      tool: 'edit_file',
+      where: 'outside',
+      says: ['edit_file', '/outside/b.txt', 'outside the workspace', /--add-dir \S*outside\b/],
+    },
     { mode: 'yolo', tool: 'write_file', where: 'symlink', says: ['link/b.txt', '/outside/b.txt', /--add-dir \S*outside\b/] },
     { mode: 'default', tool: 'bash mutating', where: 'no paths', says: ['bash: "npm install" may change files'] },
     { mode: 'default', tool: 'bash read-only', where: 'no paths', says: ['bash: "git log --oneline -5"'] },

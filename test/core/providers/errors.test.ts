@@ -2,7 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
-import { classifyError, parseRetryAfter, scrubSecret, StreamCutError, type ErrorContext } from '../../../src/core/providers/errors.js';
+import {
+  classifyError,
+  parseRetryAfter,
+  scrubSecret,
+  StreamCutError,
+  type ErrorContext,
+} from '../../../src/core/providers/errors.js';
 import { ProviderError, type ProviderName } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
@@ -44,7 +50,9 @@ describe('classifyError without an SDK', () => {
     expect(classifyError(abort, ctx).kind).toBe('abort');
     expect(classifyError(new StreamCutError('no finish_reason'), ctx).kind).toBe('retry');
     expect(classifyError(new SyntaxError('Unexpected token'), ctx).kind).toBe('retry');
-    const reset = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    const reset = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+    });
     expect(classifyError(reset, ctx)).toEqual({ kind: 'retry', reason: 'connection reset' });
   });
   it('gives up on anything it does not recognise, keeping the message', () => {
@@ -91,7 +99,9 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
 
   it('403 names the key variable and the model', async () => {
     const error = await failWith({ kind: 'status', status: 403, message: 'Model access denied' });
-    expect(error.message).toBe(`${label} refused access (403): Model access denied; check that ${keyEnv} may use model "claude-or-gpt-x".`);
+    expect(error.message).toBe(
+      `${label} refused access (403): Model access denied; check that ${keyEnv} may use model "claude-or-gpt-x".`,
+    );
   });
 
   it('404 points at --model and --base-url', async () => {
@@ -110,7 +120,12 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
       name === 'anthropic'
         ? 'prompt is too long: 210000 tokens > 200000 maximum'
         : "This model's maximum context length is 128000 tokens. However, your messages resulted in 140000 tokens.";
-    const error = await failWith({ kind: 'status', status: 400, message, code: name === 'openai' ? 'context_length_exceeded' : undefined });
+    const error = await failWith({
+      kind: 'status',
+      status: 400,
+      message,
+      code: name === 'openai' ? 'context_length_exceeded' : undefined,
+    });
     expect(error.options.contextTooLong).toBe(true);
     expect(error.message).toContain(message);
   });
