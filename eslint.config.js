@@ -13,7 +13,10 @@ export default tseslint.config(
     },
     rules: {
       // Unused names are errors, except the `_name` convention for what is dropped on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // `void promise` marks a deliberately unawaited call; everything else must be handled.
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true }],
       // A tool's execute is async by contract; a body with nothing to await is still a fine one.
@@ -26,7 +29,17 @@ export default tseslint.config(
     // The core knows no front end: nothing in it may import the UI, the CLI or the start-up they share.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'], message: 'src/core must not depend on a front end' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'],
+              message: 'src/core must not depend on a front end',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -51,6 +64,16 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { parserOptions: { projectService: false }, globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
   },
 );

@@ -1,115 +1,158 @@
-// npm run bench: measures outrider against the test suite's mock provider and prints each
-// figure beside its target. Figures are printed, never asserted.
-import { spawnSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+// npm run bench: every figure is a ratio measured side by side in one run (interleaved pairs,
+// medians of the per-pair ratios), printed as one table and kept in bench/results/. Figures
+// are printed, never asserted. `--worker <mode>` runs an in-process figure (bench/worker.ts).
+//
+//   npm run bench [-- --quick] [--only loop,start,...] [--node <path>] [--readme] [--no-save]
+//   npm run bench -- --against <bin>    this build beside another (node bench/baseline.mjs <ref>)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMockProvider } from '../test/support/mock-provider.js';
+import { fanOutFigures, manyAgentsFigures } from './figures/agents.js';
+import { againstFigures } from './figures/against.js';
+import { compileCacheFigures } from './figures/compile-cache.js';
+import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from './figures/growth.js';
+import { loopFigures } from './figures/loop.js';
+import { prototypeFigures } from './figures/prototypes.js';
+import { startFigures } from './figures/start.js';
+import type { BenchContext, FigureGroup } from './lib/context.js';
+import { cleanupFixtures } from './lib/fixtures.js';
+import { cleanupProbes, REPO } from './lib/processes.js';
+import { type Figure, met, renderMarkdown, renderTable } from './lib/table.js';
+import { runWorker } from './worker.js';
 
-const repo = path.resolve(import.meta.dirname, '..');
-const bin = path.join(repo, 'bin/outrider.js');
-const measure = path.join(repo, 'bench/measure.mjs');
+const GROUPS: Record<string, FigureGroup> = {
+  loop: loopFigures,
+  start: startFigures,
+  fanout: fanOutFigures,
+  long: longLoopFigures,
+  'own-cpu': ownCpuFigures,
+  resume: resumeFigures,
+  agents32: manyAgentsFigures,
+  compaction: compactionFigures,
+  'compile-cache': compileCacheFigures,
+  // Not in the default run: ideas measured before they land.
+  prototypes: prototypeFigures,
+};
+const OPT_IN = new Set(['prototypes']);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+/** Node 24 LTS, fetched by `node bench/fetch-node.mjs` into bench/.node/ (ignored by git). */
+const NODE_24 = path.join(REPO, 'bench/.node/node_modules/node/bin/node');
+
+function option(args: string[], name: string): string | undefined {
+  return args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
 }
 
-function timeCommand(args: string[], runs: number): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { stdio: 'ignore' });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(times);
-}
-
-function row(name: string, value: string, target: string, ok: boolean): void {
-  console.log(`${ok ? 'ok  ' : 'MISS'}  ${name.padEnd(44)} ${value.padStart(12)}   target ${target}`);
-}
-
-interface Measured {
-  code: number;
-  wallMs: number;
-  cpuMs: number;
-  maxRssMb: number;
-}
-
-function runMeasured(args: string[], cwd: string, env: Record<string, string>): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [measure, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.resume();
-    child.on('close', () => {
-      const line = stderr.split('\n').find((l) => l.startsWith('BENCH '));
-      if (!line) return reject(new Error(`no figures from the run:\n${stderr}`));
-      resolve(JSON.parse(line.slice(6)));
-    });
+function nodeInfo(node: string): { version: string; hasCompileCache: boolean } {
+  const out = execFileSync(node, ['-p', "process.version + ' ' + (typeof require('node:module').enableCompileCache)"], {
+    encoding: 'utf8',
   });
+  const [version, kind] = out.trim().split(' ');
+  return { version: version!, hasCompileCache: kind === 'function' };
 }
 
-const withoutCacheMarks = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value), (key, v) => (key === 'cache_control' ? undefined : v));
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 
-async function main(): Promise<void> {
-  console.log(`outrider bench — node ${process.version}, ${os.cpus().length} cores\n`);
+/** Replaces the table between the README's bench markers. */
+function updateReadme(table: string, header: string): void {
+  const file = path.join(REPO, 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (!text.includes(start) || !text.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  writeFileSync(file, `${before}\n${header}\n\n${table}\n${after}`);
+}
 
-  // 1. Start-up: --version against a bare node.
-  const runs = 15;
-  timeCommand([bin, '--version'], 2);
-  const nodeMs = timeCommand(['-e', '0'], runs);
-  const versionMs = timeCommand([bin, '--version'], runs);
-  row('outrider --version (median of 15)', `${versionMs.toFixed(0)} ms`, `≤ 1.3 × node -e 0 (${nodeMs.toFixed(0)} ms → ${(1.3 * nodeMs).toFixed(0)} ms)`, versionMs <= 1.3 * nodeMs);
-  console.log(`      ratio ${(versionMs / nodeMs).toFixed(2)}`);
+async function main(args: string[]): Promise<void> {
+  const quick = args.includes('--quick');
+  const only = option(args, '--only')?.split(',');
+  for (const name of only ?? [])
+    if (!GROUPS[name]) throw new Error(`unknown figure group ${name}: use ${Object.keys(GROUPS).join(', ')}`);
+  const nodes = option(args, '--node')
+    ? [option(args, '--node')!]
+    : [process.execPath, ...(existsSync(NODE_24) ? [NODE_24] : [])];
+  const log = (line: string) => process.stderr.write(`  … ${line}\n`);
+  const startLoad = os.loadavg();
+  const started = new Date();
+  if (!existsSync(NODE_24) && !option(args, '--node'))
+    log('Node 24 is not in bench/.node/: run `node bench/fetch-node.mjs` to bench it too');
 
-  // 2. A 10-step loop, one read_file per step, against a zero-latency scripted model.
   const mock = await startMockProvider();
-  const base = mkdtempSync(path.join(os.tmpdir(), 'outrider-bench-'));
-  const project = path.join(base, 'project');
-  mkdirSync(project);
-  for (let i = 1; i <= 10; i += 1) writeFileSync(path.join(project, `file${i}.ts`), `export const value${i} = ${i};\n`.repeat(40));
-  const env = { OUTRIDER_HOME: path.join(base, 'home'), HOME: base, ANTHROPIC_API_KEY: 'bench-key-0000', ANTHROPIC_BASE_URL: mock.anthropicBaseURL };
-  const script = () => {
-    for (let i = 1; i <= 10; i += 1) mock.script({ toolCalls: [{ name: 'read_file', args: { path: `file${i}.ts` } }] });
-    mock.script({ text: 'Read all ten files.' });
-  };
-  const loops: Measured[] = [];
-  for (let i = 0; i < 5; i += 1) {
-    mock.reset();
-    script();
-    const measured = await runMeasured(['-p', 'read the ten files one by one', '--output-format', 'json'], project, env);
-    if (measured.code !== 0) throw new Error(`the 10-step run failed with exit ${measured.code}`);
-    loops.push(measured);
+  const figures: Figure[] = [];
+  try {
+    for (const node of nodes) {
+      const info = nodeInfo(node);
+      const ctx: BenchContext = {
+        node,
+        nodeVersion: info.version,
+        hasCompileCache: info.hasCompileCache,
+        mock,
+        pairs: quick ? 3 : 7,
+        log,
+      };
+      process.stderr.write(`node ${info.version} (${node})\n`);
+      const against = option(args, '--against');
+      if (against) {
+        figures.push(...(await againstFigures(against)(ctx)));
+        continue;
+      }
+      for (const [name, group] of Object.entries(GROUPS)) {
+        if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
+        figures.push(...(await group(ctx)));
+      }
+    }
+  } finally {
+    await mock.close();
+    cleanupProbes();
+    cleanupFixtures();
   }
-  const wall = median(loops.map((m) => m.wallMs));
-  const cpu = median(loops.map((m) => m.cpuMs));
-  const rss = Math.max(...loops.map((m) => m.maxRssMb));
-  row('10-step loop, headless: wall (median of 5)', `${wall.toFixed(0)} ms`, '≤ 300 ms', wall <= 300);
-  row('10-step loop, headless: CPU (median of 5)', `${cpu.toFixed(0)} ms`, '≤ 300 ms', cpu <= 300);
-  row('10-step loop, headless: peak RSS (max of 5)', `${rss.toFixed(0)} MB`, '≤ 120 MB', rss <= 120);
 
-  // 3. What every request pays for: system prompt + tool schemas.
-  const requests = mock.requests;
-  const first = requests[0]!.body;
-  const fixedBytes = Buffer.byteLength(JSON.stringify(first.system)) + Buffer.byteLength(JSON.stringify(first.tools));
-  row('system prompt + tool schemas per request', `${(fixedBytes / 1024).toFixed(1)} KB`, '≤ 10 KB', fixedBytes <= 10 * 1024);
+  const endLoad = os.loadavg();
+  const cores = os.availableParallelism();
+  const load = `load average ${startLoad[0]!.toFixed(2)} at the start, ${endLoad[0]!.toFixed(2)} at the end, ${cores} cores`;
+  const missed = figures.filter((f) => met(f) === false).length;
+  const header = `outrider bench, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${git(['rev-parse', '--short', 'HEAD'])}: ${load}`;
+  console.log(`\n${header}\n`);
+  console.log(renderTable(figures));
+  console.log(
+    `\n${figures.length} figures, ${missed} missed. Ratios are medians of interleaved pairs (outrider and its reference run one after the other, alternating order).`,
+  );
 
-  // 4. Every request starts with the previous one's whole content (prompt caches hit).
-  let prefixOk = true;
-  for (let i = 1; i < requests.length; i += 1) {
-    const before = withoutCacheMarks(requests[i - 1]!.body) as { system: unknown; tools: unknown; messages: unknown[] };
-    const after = withoutCacheMarks(requests[i]!.body) as { system: unknown; tools: unknown; messages: unknown[] };
-    const same =
-      JSON.stringify(before.system) === JSON.stringify(after.system) &&
-      JSON.stringify(before.tools) === JSON.stringify(after.tools) &&
-      JSON.stringify(after.messages.slice(0, before.messages.length)) === JSON.stringify(before.messages);
-    prefixOk &&= same;
+  if (!args.includes('--no-save')) {
+    const dir = path.join(REPO, 'bench/results');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+    const result = {
+      date: started.toISOString(),
+      commit: git(['rev-parse', 'HEAD']),
+      dirty: git(['status', '--porcelain']) !== '',
+      machine: {
+        cores,
+        cpu: os.cpus()[0]?.model,
+        loadAverage: { start: startLoad, end: endLoad },
+        platform: `${os.platform()} ${os.release()}`,
+      },
+      quick,
+      figures,
+    };
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`Saved ${path.relative(REPO, file)}.`);
   }
-  row(`each request extends the previous (${requests.length} requests)`, prefixOk ? 'yes' : 'NO', 'yes', prefixOk);
-  await mock.close();
+  if (args.includes('--readme')) {
+    updateReadme(renderMarkdown(figures), `_${header}._`);
+    console.log('README.md: performance table updated.');
+  }
 }
 
-await main();
+const args = process.argv.slice(2);
+if (args[0] === '--worker') await runWorker(args.slice(1));
+else await main(args);

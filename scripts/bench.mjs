@@ -1,5 +1,6 @@
 // npm run bench: builds the CLI if stale, bundles bench/run.ts (it uses the test suite's
-// TypeScript mock provider) and runs it.
+// TypeScript mock provider and, for the in-process figures, outrider's own core) and runs it.
+// Arguments pass through: `npm run bench -- --quick --only loop,start`.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import path from 'node:path';
@@ -19,4 +20,8 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
-execFileSync(process.execPath, [out], { cwd: root, stdio: 'inherit' });
+try {
+  execFileSync(process.execPath, [out, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+} catch (error) {
+  process.exitCode = error.status ?? 1;
+}

@@ -23,7 +23,8 @@ const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The JavaScript grep's worker is an entry of its own: grep-js.ts starts it from beside the bundle.
+  entryPoints: { cli: 'src/cli/main.ts', 'grep-worker': 'src/core/tools/grep-worker.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,
@@ -37,7 +38,9 @@ await build({
   // jsonc-parser's "main" is a UMD wrapper whose require() calls esbuild cannot follow (the
   // bundle would require ./impl/format at run time and crash); its ES module build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  banner: { js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __outriderRequire } from 'node:module'; const require = __outriderRequire(import.meta.url);",
+  },
   jsx: 'automatic',
   sourcemap: 'linked',
   legalComments: 'none',

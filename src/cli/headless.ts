@@ -59,8 +59,15 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // A closed terminal (SIGHUP) stops the run like SIGTERM: jobs stopped, commands killed, not left running.
+  const onHangup = () => {
+    // Writing to a terminal that is gone fails (EIO); the cleanup must still run.
+    for (const stream of [io.stdout, io.stderr]) stream.on('error', () => {});
+    controller.abort();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onHangup);
 
   const { session } = opened;
   const claudeStream =
@@ -73,6 +80,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
             provider: opened.provider,
             tools: session.tools.names(),
             agents: opened.agentNames,
+            mcpServers: opened.mcp.statuses(),
             permissionMode: opened.gate.mode,
             version: packageJson.version,
             ...opened.modelLimits,
@@ -91,7 +99,12 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       tools: session.tools.names(),
     });
   }
-  for (const warning of opened.warnings) io.stderr.write(say.warn(warning));
+  for (const warning of opened.warnings) {
+    // stderr for people; in stream-json and events-json also a line for the program reading stdout.
+    io.stderr.write(say.warn(warning));
+    if (claudeStream) claudeStream.warning(warning);
+    else if (format === 'events-json') emit({ type: 'system', subtype: 'warning', message: warning });
+  }
 
   // The session's one stream: turn and job events in the order they happened.
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
@@ -122,6 +135,8 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       if (!(await opened.waitForAgents(controller.signal))) break;
       add(group, await session.submit(undefined, controller.signal));
     }
+    // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
+    if (controller.signal.aborted) group.cause = { kind: 'aborted' };
   };
   try {
     if (!streamInput) {
@@ -148,11 +163,12 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       // At EOF, sub-agents still owe their reports: the turns that hand them over get a result of their own.
       const group = newGroup();
       await waitForAgents(group);
-      if (group.turns > 0) finish(group);
+      if (group.turns > 0 || (group.cause.kind === 'aborted' && !failed)) finish(group);
     }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangup);
     await opened.close();
     unsubscribe();
   }

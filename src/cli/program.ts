@@ -54,11 +54,24 @@ function buildProgram(): Command {
     .option('-c, --continue', 'resume the newest session of this directory')
     .option('-r, --resume [id]', "resume a session by id (without one: list this directory's sessions)")
     .option('--add-dir <dir...>', 'allow edits in this directory too')
-    .option('--trust', "apply this folder's .outrider/settings.json in full for this run (mode, dirs, provider, URL)")
+    .option('--mcp-config <files...>', 'start the MCP servers of these files (or JSON text) of { "mcpServers": … }')
+    .option(
+      '--trust',
+      "apply this folder's .outrider/settings.json and .mcp.json in full for this run (mode, dirs, provider, URL, MCP servers)",
+    )
     .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
+    .option('--agents <json>', 'agents for this run, in Claude Code\'s format: \'{"reviewer": {"description": …, "prompt": …}}\'')
     .option('--max-budget-usd <dollars>', 'stop sub-agents when the session has cost this many dollars', positiveAmount)
+    .addOption(
+      new Option('--sandbox <mode>', 'OS sandbox for approved bash commands (judged read-only ones: always read-only)').choices([
+        'read-only',
+        'workspace-write',
+        'off',
+      ]),
+    )
+    .option('--doctor', 'print which protection is active (sandbox, git hardening) and exit')
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')
     .exitOverride();
@@ -77,6 +90,10 @@ export async function runCli(argv: string[]): Promise<number> {
     throw error;
   }
   const options = program.opts<CliOptions>();
+  if (options.doctor) {
+    const { runDoctor } = await import('../start/doctor.js');
+    return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  }
   if (options.resume === true) {
     const { printSessions } = await import('./list-sessions.js');
     return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
@@ -89,6 +106,10 @@ export async function runCli(argv: string[]): Promise<number> {
       ),
     );
     return EXIT.usage;
+  }
+  if (options.debug) {
+    const { debugProtectionLine } = await import('../start/doctor.js');
+    await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
   if (options.print !== undefined || !process.stdin.isTTY || options.inputFormat === 'stream-json') {
     const { runHeadless } = await import('./headless.js');

@@ -7,6 +7,7 @@
  */
 import { type UUID, randomUUID } from 'node:crypto';
 import type { LoopEvent, StopCause } from '../core/loop/events.js';
+import type { McpServerState, McpServerStatus } from '../core/mcp/types.js';
 import type { PermissionMode } from '../core/permissions/types.js';
 import type { ContentBlock, Message, StopReason, Usage } from '../core/providers/types.js';
 import type { SessionEvent } from '../core/session/event-stream.js';
@@ -19,6 +20,8 @@ export interface StreamJsonSession {
   provider: string;
   tools: string[];
   agents: string[];
+  /** The MCP servers as the session opened (headless waits for them: up or failed). */
+  mcpServers: McpServerStatus[];
   permissionMode: PermissionMode;
   version: string;
   contextWindow: number;
@@ -183,6 +186,9 @@ export function apiUsage(usage: Usage): ApiUsage {
   };
 }
 
+/** Claude Code's words for a server's state. */
+const MCP_STATUS: Record<McpServerState, string> = { starting: 'pending', ready: 'connected', failed: 'failed' };
+
 const MODES: Record<PermissionMode, InitMessage['permissionMode']> = {
   default: 'default',
   'accept-edits': 'acceptEdits',
@@ -318,7 +324,7 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
         permissionMode: MODES[info.permissionMode],
         apiKeySource: info.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'none',
         claude_code_version: info.version,
-        mcp_servers: [],
+        mcp_servers: info.mcpServers.map((server) => ({ name: server.name, status: MCP_STATUS[server.state] })),
         slash_commands: [],
         output_style: 'default',
         skills: [],
@@ -356,11 +362,26 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
           });
         case 'todos':
           return write({ type: 'system', subtype: 'todos', todos: event.todos, ...base() });
+        case 'mcp_server':
+          return write({
+            type: 'system',
+            subtype: 'mcp_server',
+            server: event.server,
+            status: MCP_STATUS[event.server.state],
+            ...base(),
+          });
+        case 'tools_changed':
+          return write({ type: 'system', subtype: 'tools_changed', added: event.added, removed: event.removed, ...base() });
         case 'submit':
           return;
         default:
           return loopEvent(event, undefined);
       }
+    },
+
+    /** Something the user should know before the first turn (a bad agent file, a server that failed). */
+    warning(message: string): void {
+      write({ type: 'system', subtype: 'warning', message, ...base() });
     },
 
     result(group: TurnGroup): void {

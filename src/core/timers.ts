@@ -1,10 +1,16 @@
-/** Timer functions, passed in wherever code waits, so tests drive a fake clock. */
+/** Timers a component takes so tests can drive it with a fake clock (`test/support/fake-clock.ts`). */
 export interface Timers {
   setTimeout: (fn: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
 }
 
+/** The real ones. */
 export const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** A timer that must not keep the process alive on its own (real timers only; a fake has nothing to unref). */
+export function unrefTimer(handle: unknown): void {
+  (handle as { unref?: () => void } | undefined)?.unref?.();
+}

@@ -1,4 +1,5 @@
 /** The command line as both front ends read it, and the exit codes they return. */
+import type { SandboxProbe } from '../core/sandbox/plan.js';
 
 /** Options every front end shares, parsed from the command line. */
 export interface CliOptions {
@@ -19,11 +20,18 @@ export interface CliOptions {
   resume?: string | boolean;
   addDir?: string[];
   trust?: boolean;
+  mcpConfig?: string[];
   maxAgents?: number;
   waitAgents: boolean;
   maxBudgetTokens?: number;
   maxBudgetUsd?: number;
+  /** `--agents '<json>'`: agents for this run. */
+  agents?: string;
   debug?: boolean;
+  sandbox?: string;
+  doctor?: boolean;
+  /** Not a flag: the probe --debug made for its start-up line, handed on so the session does not probe again. */
+  sandboxProbe?: SandboxProbe;
 }
 
 /** Exit codes: 0 success, 1 a failed run, 2 bad usage or configuration. */

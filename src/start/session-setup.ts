@@ -1,3 +1,4 @@
+import { AgentsFlagError } from '../core/agents/cli-agents.js';
 import { ConfigError } from '../core/config/provider-config.js';
 import { SettingsError } from '../core/config/settings.js';
 import type { SessionSetup } from '../core/session/open-session.js';
@@ -20,6 +21,8 @@ export function sessionSetupFromCli(
     env: context.env,
     headless: context.headless,
     ...(options.trust ? { trustProject: true } : {}),
+    ...(options.agents !== undefined ? { agentsJson: options.agents } : {}),
+    ...(options.mcpConfig?.length ? { mcpConfig: options.mcpConfig } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),
@@ -29,15 +32,21 @@ export function sessionSetupFromCli(
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(options.addDir?.length ? { addDirs: options.addDir } : {}),
       ...(Object.keys(agents).length ? { agents } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox as 'read-only' | 'workspace-write' | 'off' } : {}),
       ...(options.continue ? { continue: true } : {}),
       ...(typeof options.resume === 'string' ? { resume: options.resume } : {}),
     },
+    ...(options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {}),
   };
 }
 
 /** One line for an error met before the session could start; a stack only with --debug. */
 export function describeStartupError(error: unknown, debug = false): string {
-  const known = error instanceof ConfigError || error instanceof SettingsError || error instanceof SessionLookupError;
+  const known =
+    error instanceof ConfigError ||
+    error instanceof SettingsError ||
+    error instanceof SessionLookupError ||
+    error instanceof AgentsFlagError;
   const message = error instanceof Error ? error.message : String(error);
   if (debug && error instanceof Error && error.stack && !known) return error.stack;
   return message;

@@ -22,6 +22,7 @@ import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
 import { parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
+import { mcpSegment } from './state/mcp.js';
 import type { EntryBody } from './state/transcript.js';
 import { type UiState, initialUiState } from './state/ui-store.js';
 import type { UiSession } from './ui-session.js';
@@ -99,6 +100,7 @@ export function App({
     runner,
     say,
     openAgents: () => setView('agents'),
+    mcpServers: () => store.snapshot().mcp,
     quit,
   });
 
@@ -199,6 +201,7 @@ export function App({
         now={now}
         width={width}
         message={message}
+        mcp={mcpSegment(state.mcp)}
       />
     </Box>
   );

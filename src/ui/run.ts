@@ -43,7 +43,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     await Promise.race([quitRequested, instance.waitUntilExit()]);
   } catch (error) {
     code = EXIT.failed;
-    process.stderr.write(stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`));
+    process.stderr.write(
+      stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`),
+    );
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
   }

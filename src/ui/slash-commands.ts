@@ -5,6 +5,8 @@ export type SlashCommand =
   | { name: 'agents-stop'; target: string }
   | { name: 'compact' }
   | { name: 'cost' }
+  | { name: 'memory' }
+  | { name: 'mcp' }
   | { name: 'quit' }
   /** Known command, wrong arguments: `message` says how to call it. */
   | { name: 'usage'; message: string }
@@ -17,6 +19,8 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/agents stop <id|all>', does: 'stop one sub-agent (sub-3 or 3) or all of them' },
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
+  { usage: '/memory', does: 'the instruction files in the prompt (AGENTS.md, CLAUDE.md, imports) and their sizes' },
+  { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -36,6 +40,10 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'compact' };
     case 'cost':
       return { name: 'cost' };
+    case 'memory':
+      return { name: 'memory' };
+    case 'mcp':
+      return { name: 'mcp' };
     case 'quit':
     case 'exit':
       return { name: 'quit' };

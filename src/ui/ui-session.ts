@@ -3,6 +3,7 @@ import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { Usage } from '../core/providers/types.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
 import type { StoredJob } from '../core/session/job-store.js';
+import type { InstructionFileInfo } from '../core/session/instruction-files.js';
 import type { OpenedSession } from '../core/session/open-session.js';
 
 /** What the UI may ask of sub-agents: intents only; what they do comes from the event stream. */
@@ -34,6 +35,8 @@ export interface UiSession {
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   /** The parent, then each job; `total` covers all of them. */
   costs(): { rows: CostRow[]; total: CostRow };
+  /** The instruction files in the system prompt, for /memory. */
+  readonly instructionFiles?: readonly InstructionFileInfo[];
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -49,6 +52,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     submit: (prompt, signal) => session.submit(prompt, signal),
     wakeOnComplete: opened.wakeOnComplete,
     compact: (signal) => opened.compact(signal),
+    instructionFiles: opened.instructionFiles,
     costs: () => ({
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },

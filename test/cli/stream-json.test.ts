@@ -34,6 +34,10 @@ const info = {
   provider: 'anthropic',
   tools: ['read_file', 'agent_start'],
   agents: ['explore', 'general'],
+  mcpServers: [
+    { name: 'github', source: '.mcp.json', transport: 'stdio' as const, state: 'ready' as const, tools: ['mcp__github__x'] },
+    { name: 'broken', source: 'settings', transport: 'http' as const, state: 'failed' as const, tools: [], error: 'refused' },
+  ],
   permissionMode: 'accept-edits' as const,
   version: '0.1.0',
   contextWindow: 200_000,
@@ -208,6 +212,27 @@ describe('stream-json formatter', () => {
     expect(lines.find((l) => l.subtype === 'notice')).toMatchObject({ level: 'warn', text: 'could not write' });
     expect(lines.find((l) => l.subtype === 'todos')).toMatchObject({ todos: [{ content: 'a', status: 'pending' }] });
     expect(lines.find((l) => l.subtype === 'budget_reached')).toMatchObject({ stopped: ['sub-2'] });
+  });
+
+  it("lists MCP servers in init with Claude Code's statuses; their changes, tool changes and warnings are system messages", () => {
+    const lines: any[] = [];
+    const stream = createStreamJson(info, (line) => lines.push(JSON.parse(JSON.stringify(line))));
+    stream.init();
+    stream.warning('agent file x.md: ignored color');
+    stream.event({
+      type: 'mcp_server',
+      server: { name: 'late', source: 'settings', transport: 'sse', state: 'starting', tools: [] },
+    });
+    stream.event({ type: 'tools_changed', added: ['mcp__late__a'], removed: [] });
+    for (const line of lines) parseSdkLine(line);
+    expect(lines[0].mcp_servers).toEqual([
+      { name: 'github', status: 'connected' },
+      { name: 'broken', status: 'failed' },
+    ]);
+    expect(lines[1]).toMatchObject({ type: 'system', subtype: 'warning', message: 'agent file x.md: ignored color' });
+    expect(lines[2]).toMatchObject({ subtype: 'mcp_server', status: 'pending', server: { name: 'late', transport: 'sse' } });
+    expect(lines[3]).toMatchObject({ subtype: 'tools_changed', added: ['mcp__late__a'], removed: [] });
+    for (const line of lines.slice(1)) expect(line.session_id).toBe(info.sessionId);
   });
 
   it('names each way a run fails with the SDK subtypes, and the reason in errors', () => {

@@ -108,7 +108,18 @@ describe('--tool-mode text', () => {
     );
     // A local OpenAI-compatible server without tool support: no key needed.
     const result = await runCli(
-      ['-p', 'what is here?', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL, '--model', 'local-model', '--tool-mode', 'text'],
+      [
+        '-p',
+        'what is here?',
+        '--provider',
+        'openai',
+        '--base-url',
+        t.mock.openaiBaseURL,
+        '--model',
+        'local-model',
+        '--tool-mode',
+        'text',
+      ],
       { cwd: t.project, env: { OUTRIDER_HOME: t.home } },
     );
     expect(result.stderr).toBe('');
@@ -134,7 +145,10 @@ describe('--tool-mode text', () => {
 describe('retries', () => {
   it('a 529 then a success: one retry line on stderr, exit 0', async () => {
     // retry-after: 0 makes the retry immediate (no jittered backoff), so the test stays fast.
-    t.mock.script({ fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } }, { text: 'made it' });
+    t.mock.script(
+      { fault: { kind: 'status', status: 529, retryAfter: 0, type: 'overloaded_error', message: 'Overloaded' } },
+      { text: 'made it' },
+    );
     const result = await run(['-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('made it\n');
@@ -177,7 +191,9 @@ describe('--max-budget-tokens', () => {
     expect(parentRequests).toHaveLength(4);
     expect(t.mock.requests.filter(isChild)).toHaveLength(1);
     const last = parentRequests[3]!;
-    const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>).filter((m) => m.role === 'assistant').at(-1)!;
+    const lastAssistant = (last.body.messages as Array<{ role: string; content: WireBlock[] }>)
+      .filter((m) => m.role === 'assistant')
+      .at(-1)!;
     const secondStart = lastAssistant.content.find((b) => b.type === 'tool_use' && b.name === 'agent_start')!;
     expect(secondStart).toBeDefined();
     const refusal = toolResults(last).find((b) => b.tool_use_id === secondStart.id)!;

@@ -15,7 +15,10 @@ beforeAll(async () => {
   mock = await startMockProvider();
   work = mkdtempSync(path.join(os.tmpdir(), 'outrider-pack-'));
   // --ignore-scripts: the test suite's global setup already built dist/.
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], { cwd: REPO, encoding: 'utf8' });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   tarball = path.join(work, out.trim().split('\n').at(-1)!);
 }, 60_000);
 afterAll(() => mock.close());
@@ -41,7 +44,12 @@ describe('the published package', () => {
     // Asynchronously: the mock provider lives in this process and must keep answering.
     const { stdout: answer } = await promisify(execFile)('npx', ['--yes', spec, '-p', 'hello'], {
       cwd: empty,
-      env: { ...env, OUTRIDER_HOME: path.join(work, 'home'), ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: mock.anthropicBaseURL },
+      env: {
+        ...env,
+        OUTRIDER_HOME: path.join(work, 'home'),
+        ANTHROPIC_API_KEY: TEST_KEY,
+        ANTHROPIC_BASE_URL: mock.anthropicBaseURL,
+      },
       encoding: 'utf8',
     });
     expect(answer).toBe('packed and working\n');

@@ -293,4 +293,33 @@ describe('headless sub-agents end to end', () => {
     expect(refusal).toContain('--max-budget-usd');
     expect(t.mock.requests.filter(isChild)).toHaveLength(0);
   });
+
+  it("--agents defines an agent for one run, in Claude Code's format; bad JSON is one line and exit 2", async () => {
+    t.mock.respond((request): Reply => {
+      if (isChild(request)) return { text: 'reviewed' };
+      if (request.body.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'review src/auth.ts', agent: 'reviewer' } }] };
+      if (lastMessage(request).includes('completed. Call agent_poll'))
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
+      if (lastMessage(request).includes('reviewed')) return { text: 'Review done.' };
+      return { text: 'Waiting.' };
+    });
+    const agents = JSON.stringify({
+      reviewer: { description: 'Reviews code for bugs.', prompt: 'You are a strict reviewer.', tools: ['Read'] },
+    });
+    const result = await runCli(['-p', 'review it', '--agents', agents, '--output-format', 'json'], {
+      cwd: t.project,
+      env: t.env,
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ result: 'Review done.', jobs: [{ id: 'sub-1', definition: 'reviewer' }] });
+    const child = t.mock.requests.find(isChild)!;
+    expect(JSON.stringify(child.body.system)).toContain('You are a strict reviewer.');
+    expect(child.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['read_file', 'read_result']);
+    expect(JSON.stringify(t.mock.requests[0]!.body.tools)).toContain('reviewer');
+
+    const bad = await runCli(['-p', 'x', '--agents', '{"reviewer":'], { cwd: t.project, env: t.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^outrider: --agents: not valid JSON/)]);
+  });
 });

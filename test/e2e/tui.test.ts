@@ -110,7 +110,10 @@ describe('the interactive TUI', () => {
   it('Esc interrupts a slow reply and the app stays usable', async () => {
     const pane = await start();
     // Four events (the first 12 characters of text), then the reply stalls until the client hangs up.
-    mock.script({ text: 'Streaming slowly, one piece at a time, far too long to wait for.', fault: { kind: 'stall', afterChunks: 4 } });
+    mock.script({
+      text: 'Streaming slowly, one piece at a time, far too long to wait for.',
+      fault: { kind: 'stall', afterChunks: 4 },
+    });
     type(pane, 'tell me a long story');
     await screen(pane, /Streaming sl/);
     key(pane, 'Escape');
@@ -134,7 +137,10 @@ describe('the interactive TUI', () => {
     key(pane, 'C-c');
     // The child's request hangs forever: the process can only exit if quitting stops it.
     await until(() => paneDead(pane), { what: 'outrider to exit after the second Ctrl+C', observe: () => capture(pane) });
-    await until(() => mock.inFlight() === 0, { what: "the hanging child's request to be closed", observe: () => mock.inFlight() });
+    await until(() => mock.inFlight() === 0, {
+      what: "the hanging child's request to be closed",
+      observe: () => mock.inFlight(),
+    });
     const last = capture(pane);
     expect(last).toContain('[exit status 0]');
     expect(last).toMatch(/outrider --resume \S+/);

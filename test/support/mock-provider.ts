@@ -17,11 +17,12 @@ import {
   openaiStream,
   type MockToolCall,
   type MockUsage,
+  type RawBlock,
   type ResolvedReply,
   type WireFormat,
 } from './mock-wire.js';
 
-export type { MockToolCall, MockUsage, WireFormat } from './mock-wire.js';
+export type { MockToolCall, MockUsage, RawBlock, WireFormat } from './mock-wire.js';
 
 /** A failure the mock injects instead of (or in the middle of) a normal reply. */
 export type Fault =
@@ -40,7 +41,12 @@ export type Fault =
   /** Never answers; the request stays open until the client gives up. */
   | { kind: 'hang' }
   /** 200 and `afterChunks` SSE events, then nothing more until the client gives up (a reply still streaming). */
-  | { kind: 'stall'; afterChunks: number };
+  | { kind: 'stall'; afterChunks: number }
+  /**
+   * 200 and `afterChunks` SSE events (default 1), then a keep-alive every `intervalMs` (default 5)
+   * until the client goes away: Anthropic's `event: ping`, an SSE comment for OpenAI (as OpenRouter sends).
+   */
+  | { kind: 'pings'; afterChunks?: number; intervalMs?: number };
 
 /**
  * One scripted reply. `stopReason` is sent as-is, except that the normalized names
@@ -56,6 +62,10 @@ export interface Reply {
   stopReason?: string;
   /** OpenAI only: send no usage chunk even when asked, as some compatible servers do. */
   omitUsage?: boolean;
+  /** Anthropic only: content blocks sent exactly as given after the others (malformed output). */
+  rawBlocks?: RawBlock[];
+  /** OpenAI only: chunk deltas sent exactly as given before the finish chunk (malformed output). */
+  rawDeltas?: unknown[];
   /** Extra wait before the first byte. */
   delayMs?: number;
   /** Wait between SSE events. */
@@ -100,7 +110,9 @@ export interface MockProvider {
   inFlight(filter?: (request: RecordedRequest) => boolean): number;
   /** The most requests (matching `filter`, if given) that were in flight at the same time since the last reset. */
   maxInFlight(filter?: (request: RecordedRequest) => boolean): number;
-  /** Forgets script, responder, recorded requests (and their in-flight log) and latency. */
+  /** Keep-alive pings written so far (fault `pings`), across every request. */
+  pingsSent(): number;
+  /** Forgets script, responder, recorded requests (and their in-flight log), pings and latency. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -146,7 +158,9 @@ function wait(ms: number, signal: AbortSignal, timers: MockTimers): Promise<void
 
 /** Resolves when the signal aborts (the client went away or the server shut down). */
 function untilGone(signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  return new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 }
 
 function writeChunk(res: http.ServerResponse, chunk: string): Promise<void> {
@@ -187,6 +201,8 @@ function resolveReply(reply: Reply, request: RecordedRequest, serial: number): R
     },
     stopReason: reply.stopReason,
     includeUsage: format === 'anthropic' || (request.body?.stream_options?.include_usage === true && !reply.omitUsage),
+    rawBlocks: reply.rawBlocks ?? [],
+    rawDeltas: reply.rawDeltas ?? [],
   };
 }
 
@@ -211,6 +227,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     return peak ? max : now;
   }
+  let pings = 0;
   const shutdown = new AbortController();
 
   async function pickReply(request: RecordedRequest): Promise<Reply> {
@@ -310,7 +327,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const stopAt =
       fault?.kind === 'cut' || fault?.kind === 'truncate' || fault?.kind === 'stall'
         ? fault.afterChunks
-        : fault?.kind === 'malformed' || fault?.kind === 'stream_error'
+        : fault?.kind === 'malformed' || fault?.kind === 'stream_error' || fault?.kind === 'pings'
           ? (fault.afterChunks ?? 1)
           : chunks.length;
     for (let i = 0; i < Math.min(stopAt, chunks.length); i++) {
@@ -326,6 +343,15 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       // Drop the connection without ending the body. What was written is already flushed
       // (writeChunk waits for it), and TCP delivers it before the close.
       res.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'pings') {
+      const ping = request.format === 'anthropic' ? 'event: ping\ndata: {"type": "ping"}\n\n' : ': ping\n\n';
+      while (!gone.aborted) {
+        await writeChunk(res, ping);
+        pings++;
+        await wait(fault.intervalMs ?? 5, gone, timers);
+      }
       return;
     }
     if (fault?.kind === 'malformed') {
@@ -370,12 +396,14 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     pending: () => queue.length,
     inFlight: (filter) => countInFlight(filter, false),
     maxInFlight: (filter) => countInFlight(filter, true),
+    pingsSent: () => pings,
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       log.length = 0;
       responder = undefined;
       latencyMs = 0;
+      pings = 0;
     },
     close: async () => {
       shutdown.abort();
@@ -383,4 +411,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A loopback URL where nothing listens: connecting to it is refused. */
+export async function refusedURL(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

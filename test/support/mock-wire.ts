@@ -32,6 +32,16 @@ export interface ResolvedReply {
   /** Raw stop reason for the wire, or undefined for the natural default. */
   stopReason?: string;
   includeUsage: boolean;
+  /** Anthropic: content blocks sent as written after the scripted ones (malformed output). */
+  rawBlocks: RawBlock[];
+  /** OpenAI: chunk deltas sent as written before the finish chunk (malformed output). */
+  rawDeltas: unknown[];
+}
+
+/** One Anthropic content block as the wire carries it: the start event's block, then its deltas. */
+export interface RawBlock {
+  start: unknown;
+  deltas?: unknown[];
 }
 
 /** One SSE event as written to the socket. */
@@ -101,11 +111,15 @@ export function anthropicStream(reply: ResolvedReply): SseChunk[] {
   ];
   let index = 0;
   if (reply.thinking) {
-    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    chunks.push(
+      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    );
     for (const piece of splitChunks(reply.thinking, TEXT_CHUNK)) {
       chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }));
     }
-    chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.signature } }));
+    chunks.push(
+      anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.signature } }),
+    );
     chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
     index++;
   }
@@ -120,11 +134,23 @@ export function anthropicStream(reply: ResolvedReply): SseChunk[] {
   }
   for (const call of reply.toolCalls) {
     chunks.push(
-      anthropicEvent({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+      anthropicEvent({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      }),
     );
     for (const piece of splitArgs(call.args)) {
-      chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      chunks.push(
+        anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }),
+      );
     }
+    chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index++;
+  }
+  for (const block of reply.rawBlocks) {
+    chunks.push(anthropicEvent({ type: 'content_block_start', index, content_block: block.start }));
+    for (const delta of block.deltas ?? []) chunks.push(anthropicEvent({ type: 'content_block_delta', index, delta }));
     chunks.push(anthropicEvent({ type: 'content_block_stop', index }));
     index++;
   }
@@ -204,6 +230,7 @@ export function openaiStream(reply: ResolvedReply): SseChunk[] {
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });
+  for (const delta of reply.rawDeltas) chunks.push(chunk(delta as Record<string, unknown>));
   chunks.push(chunk({}, openaiStopReason(reply)));
   if (reply.includeUsage) {
     chunks.push(
@@ -274,9 +301,7 @@ export function errorBody(
     const type = options.type ?? anthropicErrorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
     return { type: 'error', error: { type, message } };
   }
-  const type =
-    options.type ??
-    (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error');
+  const type = options.type ?? (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error');
   const code =
     options.code !== undefined
       ? options.code

@@ -55,3 +55,49 @@ export function runCli(
     child.stdin.end(options.stdin ?? '');
   });
 }
+
+/** A running binary: output so far, and its exit. */
+export interface LiveCli {
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  signal(name: NodeJS.Signals): void;
+  /** Resolves when the process has exited; rejects (and kills it) after `timeoutMs`. */
+  exited(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built binary with a clean environment and leaves it running; for tests that signal it. */
+export function startCli(args: string[], options: { cwd: string; env: Record<string, string>; stdin?: string }): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: options.env.OUTRIDER_HOME ?? os.tmpdir(), ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(options.stdin ?? '');
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    pid: child.pid!,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    signal: (name) => void child.kill(name),
+    exited: (timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(
+            new Error(`outrider ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+          );
+        }, timeoutMs);
+        void exit.then((result) => {
+          clearTimeout(timer);
+          resolve(result);
+        });
+      }),
+  };
+}

@@ -34,11 +34,12 @@ export function useTestSessions() {
 
   return async function open(
     respond: (request: ModelRequest, index: number) => FakeReply | Promise<FakeReply>,
-    options: { flags?: SessionSetup['flags']; dirs?: TestDirs } = {},
+    options: { flags?: SessionSetup['flags']; dirs?: TestDirs; sandboxProbe?: SessionSetup['sandboxProbe'] } = {},
   ) {
     const dirs = options.dirs ?? testDirs();
     const stream = fakeStream(respond);
-    const session = await openSession({ ...dirs, headless: true, flags: options.flags ?? {}, stream });
+    const probe = options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {};
+    const session = await openSession({ ...dirs, headless: true, flags: options.flags ?? {}, stream, ...probe });
     opened.push(session);
     const events: SessionEvent[] = [];
     const seqs: number[] = [];

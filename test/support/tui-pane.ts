@@ -11,19 +11,21 @@ import { until } from './until.js';
  * the screen comes back with capture-pane. A private tmux server (`-L`), so these tests never
  * touch the user's own tmux sessions; `useTuiPanes()` kills its panes and folders after each test.
  */
-const socket = `outrider-e2e-${process.pid}`;
+// One tmux server per pane, named for it: a server whose last session was just killed exits
+// on its own, and a new session on the same name could reach it while it dies ("server exited
+// unexpectedly"). Fresh names never meet a dying server.
+let socket = `outrider-e2e-${process.pid}-0`;
 
 export const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 let counter = 0;
-let current: string | undefined;
+const servers: string[] = [];
 const dirs: string[] = [];
 
 /** Registers the clean-up of this file's panes (after each test) and tmux server (after all). */
 export function useTuiPanes(): void {
   afterEach(() => {
-    if (current) spawnSync('tmux', ['-L', socket, 'kill-session', '-t', current]);
-    current = undefined;
+    for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   afterAll(() => {
@@ -55,6 +57,8 @@ export function launch(variables: string[], options: LaunchOptions = {}): string
   const project = options.project ?? tempDir('outrider-project-');
   for (const [file, text] of Object.entries(options.files ?? {})) writeFileSync(path.join(project, file), text);
   const name = `tui-${counter++}`;
+  socket = `outrider-e2e-${process.pid}-${name}`;
+  servers.push(socket);
   // `env -i` keeps the developer's own API keys out of the run.
   const command = [
     'env',
@@ -69,7 +73,6 @@ export function launch(variables: string[], options: LaunchOptions = {}): string
   ].join(' ');
   // tmux runs the command through sh: the echo leaves the exit status on the dead pane.
   tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', name, '-c', project, `${command}; echo "[exit status $?]"`);
-  current = name;
   tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
   return name;

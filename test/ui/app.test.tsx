@@ -250,7 +250,9 @@ describe('the app', () => {
 
     // A child's 300 events and its end, all inside one window: one render.
     await keys(rendered, 'delegate', KEY.enter);
-    await waitFor(() => s.opened.agents.manager.list()[0]?.state === 'done' && busy() >= 6, { what: 'the child and the turn to end' });
+    await waitFor(() => s.opened.agents.manager.list()[0]?.state === 'done' && busy() >= 6, {
+      what: 'the child and the turn to end',
+    });
     before = rendered.frames.length;
     clock.advance(50);
     await settle();
@@ -282,7 +284,7 @@ describe('the app', () => {
     expect(frame(again)).toContain('· resumed: the model remembers 2 earlier messages');
   });
 
-  it('lists a resumed session\'s earlier jobs in /agents, from the session\'s store', async () => {
+  it("lists a resumed session's earlier jobs in /agents, from the session's store", async () => {
     const first = await openTestSession((request) => {
       if (fromChild(request.system)) return { text: 'the loader is in src/config.ts' };
       if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'find the loader' } }] };

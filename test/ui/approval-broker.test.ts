@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../src/ui/approval-broker.js';
 
-const request = (label: string, jobId?: string) => ({ toolName: 'bash', label, args: {}, reason: 'asks', ...(jobId ? { jobId } : {}) });
+const request = (label: string, jobId?: string) => ({
+  toolName: 'bash',
+  label,
+  args: {},
+  reason: 'asks',
+  ...(jobId ? { jobId } : {}),
+});
 
 describe('ApprovalBroker', () => {
   it('queues requests in order and resolves each with its answer', async () => {

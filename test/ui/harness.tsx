@@ -126,7 +126,10 @@ export async function openTestSession(
     cwd: dir,
     env: { OUTRIDER_HOME: path.join(dir, '.home'), ANTHROPIC_API_KEY: 'test' },
     headless: false,
-    flags: { ...(options.continue ? { continue: true } : {}), ...(options.wakeOnComplete !== undefined ? { wakeOnComplete: options.wakeOnComplete } : {}) },
+    flags: {
+      ...(options.continue ? { continue: true } : {}),
+      ...(options.wakeOnComplete !== undefined ? { wakeOnComplete: options.wakeOnComplete } : {}),
+    },
     approver: approvals.approver,
     stream: options.stream ?? fakeStream(script),
   });

@@ -11,6 +11,7 @@ describe('parseSlashCommand', () => {
     ['/agents stop all', { name: 'agents-stop', target: 'all' }],
     ['/compact', { name: 'compact' }],
     ['/cost', { name: 'cost' }],
+    ['/mcp', { name: 'mcp' }],
     ['/quit', { name: 'quit' }],
     ['/exit', { name: 'quit' }],
     ['/frob x', { name: 'unknown', command: '/frob' }],

@@ -1,3 +1,5 @@
+import type { PermissionMode } from '../permissions/types.js';
+
 /** Data describing a kind of sub-agent: who it is, what it may use, how long it may run. */
 export interface AgentDefinition {
   name: string;
@@ -7,14 +9,28 @@ export interface AgentDefinition {
   /** Allowlist of tool names; undefined means the default read-only set. */
   tools?: string[];
   disallowedTools: string[];
-  /** 'inherit' or a model id. */
+  /** 'inherit', a model id, or a Claude Code alias (`sonnet`…) kept as written; see `childModel`. */
   model: string;
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
+  /** The file's `permissionMode`: a ceiling on the session's mode for this agent's children. */
+  permissions?: ChildPermissions;
   source: 'builtin' | 'user' | 'project' | 'claude';
   /** File it came from (not for built-ins). */
   path?: string;
+}
+
+/**
+ * The most a definition's children may do: they run in the narrower of `mode` and the
+ * session's own mode, so a file can take rights away and never add any. `ask: false`
+ * (Claude Code's `dontAsk`) denies what would otherwise be asked.
+ */
+export interface ChildPermissions {
+  mode: PermissionMode;
+  ask: boolean;
+  /** The value as the file wrote it (`acceptEdits`), for messages. */
+  asWritten: string;
 }
 
 /** Where a definition read from a file came from. */

@@ -101,7 +101,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
   });
   const list = defineTool({
     name: 'agent_list',
-    description: 'List the agents agent_start can run, with their whole descriptions; a query keeps those whose name or description holds every word of it.',
+    description:
+      'List the agents agent_start can run, with their whole descriptions; a query keeps those whose name or description holds every word of it.',
     kind: 'read-only',
     schema: z.object({ query: z.string().optional().describe('words to look for, e.g. "security review"') }),
     label: (args) => args.query ?? '',
@@ -110,7 +111,9 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       if (found.length === 0) {
         return `No agent matches "${args.query ?? ''}". ${agents.length} agents exist; call agent_list without a query to see them.`;
       }
-      const shown = found.slice(0, LIST_LIMIT).map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description.trim()}`);
+      const shown = found
+        .slice(0, LIST_LIMIT)
+        .map((a) => `${a.name}${a.name === defaultAgent ? ' (default)' : ''}: ${a.description.trim()}`);
       const more = found.length > LIST_LIMIT ? `\n…and ${found.length - LIST_LIMIT} more: narrow the query.` : '';
       return `${shown.join('\n\n')}${more}`;
     },

@@ -41,8 +41,7 @@ export function builtinDefinitions(): AgentDefinition[] {
     },
     {
       name: 'general',
-      description:
-        'General-purpose agent for multi-step tasks: may edit files and run commands when the permission mode allows.',
+      description: 'General-purpose agent for multi-step tasks: may edit files and run commands when the permission mode allows.',
       systemPrompt: GENERAL_PROMPT,
       tools: ['read_file', 'write_file', 'edit_file', 'bash', 'grep', 'glob', 'list_dir'],
       disallowedTools: [],

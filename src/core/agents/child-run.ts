@@ -5,12 +5,17 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
-import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition } from './definitions.js';
+import { toolNameMatcher } from '../tools/tool-patterns.js';
+import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
 
 /** Default limits of one child run, per the spec. */
-export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = { maxTurns: 10, maxTotalTokens: 1_000_000, maxDuration: 300_000 };
+export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
+  maxTurns: 10,
+  maxTotalTokens: 1_000_000,
+  maxDuration: 300_000,
+};
 export const NUDGE = 'Reply with your final answer as text.';
 const MAX_NUDGES = 2;
 
@@ -30,12 +35,14 @@ export interface ChildRunDeps {
   maxTokens: number;
   workspace: Workspace;
   limits?: Partial<Limits>;
-  /** A permission gate labelled with the job id (approvals name the job). */
-  gateFor?: (jobId: string) => ToolGate;
+  /** A permission gate labelled with the job id (approvals name the job), within the definition's `permissions`. */
+  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
   /** The clock the duration limit is measured with (tests pass a fake). */
   now?: () => number;
+  /** Environment facts and project instructions, appended to a typed child's system prompt. */
+  sharedContext?: string;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -52,7 +59,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     };
 
     const now = deps.now ?? Date.now;
-    const context = childContext(request, definition, { tools, workspace: deps.workspace });
+    const context = childContext(request, definition, { tools, workspace: deps.workspace }, deps.sharedContext);
     // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
@@ -66,7 +73,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
         context,
         {
           stream: deps.stream,
-          model: definition.model === 'inherit' ? deps.model : definition.model,
+          model: childModel(definition, deps.model),
           maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.
           limits: {
@@ -74,7 +81,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
             maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
             maxDuration: limits.maxDuration - (now() - startedAt),
           },
-          gate: deps.gateFor?.(request.id),
+          gate: deps.gateFor?.(request.id, definition),
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
@@ -101,12 +108,18 @@ function childContext(
   request: ChildRunRequest,
   definition: AgentDefinition,
   parts: { tools: ToolRegistry; workspace: Workspace },
+  shared: string | undefined,
 ): LoopContext {
   const task = taskMessage(request);
   if (request.resume) {
     // The same system prompt and tools as its first run, so a fork keeps its cache prefix too.
-    const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition);
-    return { ...parts, system, schemas: request.mode === 'fork' ? request.fork?.schemas : undefined, messages: [...request.resume] };
+    const system = request.mode === 'fork' && request.fork ? request.fork.system : typedSystem(definition, shared);
+    return {
+      ...parts,
+      system,
+      schemas: request.mode === 'fork' ? request.fork?.schemas : undefined,
+      messages: [...request.resume],
+    };
   }
   if (request.mode === 'fork') {
     const snapshot = request.fork;
@@ -118,19 +131,34 @@ function childContext(
       messages: [...snapshot.messages, forkTaskMessage(snapshot.messages, task)],
     };
   }
-  return { ...parts, system: typedSystem(definition), messages: [{ role: 'user', content: [{ type: 'text', text: task }] }] };
+  return {
+    ...parts,
+    system: typedSystem(definition, shared),
+    messages: [{ role: 'user', content: [{ type: 'text', text: task }] }],
+  };
 }
 
-function typedSystem(definition: AgentDefinition): string {
-  return `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
+function typedSystem(definition: AgentDefinition, shared: string | undefined): string {
+  const base = `${definition.systemPrompt.trim()}\n\n${ROLE_CONTRACT}`;
+  return shared ? `${base}\n\n${shared}` : base;
 }
 
-/** allowlist ∩ registry − disallowed − agent_*; read_result always comes along. */
+/**
+ * allowlist ∩ registry − disallowed − agent_*; read_result always comes along. Entries may be
+ * patterns (`mcp__github__*`). A definition in plan mode (`permissionMode: plan`) keeps only the
+ * read-only tools, whatever it lists.
+ */
 export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
-  const allowed = new Set(definition.tools ?? DEFAULT_READ_ONLY_TOOLS);
-  allowed.add('read_result');
-  const disallowed = new Set(definition.disallowedTools);
-  return parent.filter((tool) => allowed.has(tool.name) && !disallowed.has(tool.name) && !tool.name.startsWith('agent_'));
+  const allowed = toolNameMatcher([...(definition.tools ?? DEFAULT_READ_ONLY_TOOLS), 'read_result']);
+  const disallowed = toolNameMatcher(definition.disallowedTools);
+  const readOnlyOnly = definition.permissions?.mode === 'plan';
+  return parent.filter(
+    (tool) =>
+      allowed(tool.name) &&
+      !disallowed(tool.name) &&
+      !tool.name.startsWith('agent_') &&
+      (!readOnlyOnly || tool.kind === 'read-only'),
+  );
 }
 
 /** The child's one user message. */

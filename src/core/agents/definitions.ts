@@ -1,15 +1,26 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import * as z from 'zod';
 import { describeIssue, valueAt } from '../config/zod-issues.js';
+import { isWithin } from '../tools/paths.js';
 import type { AgentDefinition, FileSource } from './agent-definition.js';
 import { builtinDefinitions } from './builtin-agents.js';
+import {
+  PERMISSION_MODE_WORDS,
+  childPermissions,
+  claudeAllowed,
+  claudeDenied,
+  ignoredFields,
+  isModelAlias,
+  splitToolList,
+  unescapeDescription,
+} from './claude-compat.js';
+import { readDefinitionFolder } from './definition-files.js';
 import { parseFrontMatter } from './front-matter.js';
-import { errnoCode } from '../tools/fs-errors.js';
 
-export type { AgentDefinition, FileSource } from './agent-definition.js';
+export type { AgentDefinition, ChildPermissions, FileSource } from './agent-definition.js';
+export { CLAUDE_TOOL_NAMES } from './claude-compat.js';
 
-/** Folders of `*.md` definitions; a folder that does not exist is simply skipped. */
+/** Folders of `*.md` definitions (sub-folders included); a folder that does not exist is simply skipped. */
 export interface DefinitionSources {
   /** `~/.outrider/agents/` */
   userDir?: string;
@@ -17,6 +28,8 @@ export interface DefinitionSources {
   projectDir?: string;
   /** Claude Code's `agents/` folders, e.g. `~/.claude/agents/` then `<project>/.claude/agents/`; later wins. */
   claudeDirs?: string[];
+  /** The project's folder: a folder under it must really lie in it (a repository's link out is not followed). */
+  projectRoot?: string;
   /** Tool names a definition may list; defaults to the built-in tools plus `read_result`. */
   knownTools?: readonly string[];
 }
@@ -35,26 +48,10 @@ export const ALL_TOOLS: readonly string[] = Object.freeze([
   'list_dir',
 ]);
 
-/** Claude Code tool names that have an outrider equivalent. */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Bash: 'bash',
-  Grep: 'grep',
-  Glob: 'glob',
-  LS: 'list_dir',
-  NotebookRead: 'read_file',
-});
-
-/** Claude Code's model tiers: they do not name any of our models, so they mean "the parent's model". */
-const CLAUDE_MODEL_ALIASES: readonly string[] = Object.freeze(['sonnet', 'opus', 'haiku', 'inherit']);
-
 /**
  * Built-ins, then `.claude` folders, then the user's folder, then the project's, each
  * overriding earlier definitions of the same name. Malformed files are skipped with one
- * warning each; everything else still loads.
+ * warning each; everything else still loads. Each file gives at most one warning line.
  */
 export function loadDefinitions(sources: DefinitionSources): {
   definitions: Map<string, AgentDefinition>;
@@ -70,40 +67,28 @@ export function loadDefinitions(sources: DefinitionSources): {
   ];
   for (const [dir, source] of layers) {
     if (!dir) continue;
-    for (const definition of readFolder(dir, source, sources.knownTools, warnings)) {
+    const within = sources.projectRoot !== undefined && isWithin(sources.projectRoot, dir) ? sources.projectRoot : undefined;
+    for (const definition of readFolder(dir, source, { knownTools: sources.knownTools, within }, warnings)) {
       definitions.set(definition.name, definition);
     }
   }
+  const aliases = modelAliasWarning([...definitions.values()]);
+  if (aliases) warnings.push(aliases);
   return { definitions, warnings };
 }
 
-function readFolder(dir: string, source: FileSource, knownTools: readonly string[] | undefined, warnings: string[]) {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code !== 'ENOENT') {
-      warnings.push(
-        code === 'ENOTDIR'
-          ? `${dir}: not a folder; agent definitions go in a folder of .md files`
-          : `${dir}: cannot read the folder (${(error as Error).message})`,
-      );
-    }
-    return [];
-  }
+function readFolder(
+  dir: string,
+  source: FileSource,
+  options: { knownTools: readonly string[] | undefined; within: string | undefined },
+  warnings: string[],
+) {
+  const folder = readDefinitionFolder(dir, { within: options.within });
+  warnings.push(...folder.warnings);
   const byName = new Map<string, AgentDefinition>();
-  // Plain code-unit order, not locale order, so every machine loads the same way.
-  for (const file of entries.filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()) {
-    const path = join(dir, file);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      warnings.push(`${path}: cannot read the file (${(error as Error).message})`);
-      continue;
-    }
-    const parsed = parseDefinition(text, { path, source, knownTools });
+  for (const { path, text } of folder.files) {
+    if (isDocumentation(path, text)) continue;
+    const parsed = parseDefinition(text, { path, source, knownTools: options.knownTools });
     warnings.push(...parsed.warnings);
     if (!parsed.definition) continue;
     const earlier = byName.get(parsed.definition.name);
@@ -113,6 +98,35 @@ function readFolder(dir: string, source: FileSource, knownTools: readonly string
     byName.set(parsed.definition.name, parsed.definition);
   }
   return byName.values();
+}
+
+/**
+ * Collections of agents keep a README.md (CONTRIBUTING.md…) beside them: a capitalised name
+ * and no front matter is documentation, skipped without a word. Any other file without
+ * front matter is reported.
+ */
+function isDocumentation(path: string, text: string): boolean {
+  const name = path.slice(path.lastIndexOf(sep) + 1, -'.md'.length);
+  return /^[A-Z][A-Z0-9_-]*$/.test(name) && !/^\s*---/.test(text);
+}
+
+/**
+ * One line for every definition in use that names a Claude Code model alias: they run on the
+ * session's model for now, and the user hears of it once, not once per file or per run.
+ */
+function modelAliasWarning(definitions: AgentDefinition[]): string | undefined {
+  const byAlias = new Map<string, string[]>();
+  for (const definition of definitions) {
+    if (definition.model === 'inherit' || !isModelAlias(definition.model)) continue;
+    const alias = definition.model.trim().toLowerCase();
+    byAlias.set(alias, [...(byAlias.get(alias) ?? []), definition.name]);
+  }
+  if (byAlias.size === 0) return undefined;
+  const listed = [...byAlias].map(([alias, names]) => {
+    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
+    return `"${alias}" (${shown})`;
+  });
+  return `agent files name Claude Code model aliases that outrider does not resolve yet: ${listed.join(', ')}; these agents run on the session's model`;
 }
 
 // The front matter's schema. Each node carries the "expected …" phrase the user reads (see
@@ -127,7 +141,10 @@ const textField = (expected: string) =>
   z.union([z.string(), z.number()], { error: expected }).transform((value) => String(value).trim());
 
 const requiredText = (expected: string) =>
-  z.preprocess(notGiven, textField(expected).refine((value) => value !== '', { error: expected }));
+  z.preprocess(
+    notGiven,
+    textField(expected).refine((value) => value !== '', { error: expected }),
+  );
 
 /** A positive whole number; `"5"` is accepted, as a quoted number is still a number to the writer. */
 const positiveWholeNumber = () => {
@@ -141,7 +158,7 @@ const positiveWholeNumber = () => {
   return z.preprocess((value) => digits(notGiven(value)), number.optional());
 };
 
-/** A list of names, or Claude Code's comma string `Read, Grep, Glob`. */
+/** A list of names, or Claude Code's comma string `Read, Grep, Agent(worker, researcher)`. */
 const toolList = () =>
   z.preprocess(
     notGiven,
@@ -149,14 +166,26 @@ const toolList = () =>
       .union([z.array(z.union([z.string(), z.number(), z.null()])), z.string()], {
         error: 'a list of tool names such as [read_file, grep]',
       })
-      .transform((value) => (typeof value === 'string' ? value.split(',') : value.filter((item) => item !== null)))
+      .transform((value) => (typeof value === 'string' ? splitToolList(value) : value.filter((item) => item !== null)))
       .transform((items) => items.map((item) => String(item).trim()).filter(Boolean))
+      .optional(),
+  );
+
+const permissionMode = () =>
+  z.preprocess(
+    notGiven,
+    z
+      .string({ error: `one of ${PERMISSION_MODE_WORDS}` })
+      .refine((value) => childPermissions(value) !== undefined, { error: `one of ${PERMISSION_MODE_WORDS}` })
       .optional(),
   );
 
 const frontMatterSchema = z.object({
   name: requiredText('text').pipe(
-    z.string().regex(/^[a-z0-9_-]+$/, { error: 'lowercase letters, digits, "-" or "_" (e.g. "code-reviewer")' }),
+    // Dots as in `dotnet-framework-4.8-expert`; never a path separator, never a leading dot.
+    z.string().regex(/^[a-z0-9_][a-z0-9._-]*$/, {
+      error: 'lowercase letters, digits, "-", "_" or "." (e.g. "code-reviewer")',
+    }),
   ),
   description: requiredText('text'),
   tools: toolList(),
@@ -164,13 +193,26 @@ const frontMatterSchema = z.object({
   disallowedTools: toolList(),
   model: z.preprocess(notGiven, textField('a model id or "inherit"').optional()),
   max_turns: positiveWholeNumber(),
+  maxTurns: positiveWholeNumber(),
   max_total_tokens: positiveWholeNumber(),
   max_duration_s: positiveWholeNumber(),
+  permission_mode: permissionMode(),
+  permissionMode: permissionMode(),
 });
 
 const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']);
 
-/** Parses one definition file. A malformed file yields no definition and exactly one warning. */
+/** Fields with two spellings, ours and Claude Code's; a file gives one of them. */
+const SPELLINGS: ReadonlyArray<readonly [string, string]> = [
+  ['disallowed_tools', 'disallowedTools'],
+  ['max_turns', 'maxTurns'],
+  ['permission_mode', 'permissionMode'],
+];
+
+/**
+ * Parses one definition file. A malformed file yields no definition and exactly one warning;
+ * a loaded one at most one warning line, gathering what was dropped or ignored.
+ */
 export function parseDefinition(
   text: string,
   options: { path: string; source: FileSource; knownTools?: readonly string[] },
@@ -180,39 +222,48 @@ export function parseDefinition(
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) return refuse(parsed.error);
   const data = parsed.data;
-  if (Object.hasOwn(data, 'disallowed_tools') && Object.hasOwn(data, 'disallowedTools')) {
-    return refuse('disallowed_tools: given twice, also as "disallowedTools"; keep one');
-  }
+  const twice = SPELLINGS.find(([ours, claude]) => Object.hasOwn(data, ours) && Object.hasOwn(data, claude));
+  if (twice) return refuse(`${twice[0]}: given twice, also as "${twice[1]}"; keep one`);
   const result = frontMatterSchema.safeParse(data);
   if (!result.success) return refuse(issueMessage(result.error.issues[0], data));
   const fields = result.data;
   if (parsed.body === '') return refuse('missing the system prompt: write it after the closing "---"');
 
-  const warnings: string[] = [];
+  const notes: string[] = [];
   const known = (options.knownTools ?? [...ALL_TOOLS, 'read_result']).filter((tool) => !tool.startsWith('agent_'));
-  const resolve = (key: string, names: string[] | undefined) => {
-    if (names === undefined) return undefined;
-    const { kept, dropped } = resolveTools(names, source, known);
-    if (dropped.length) warnings.push(`${path}: ${key}: ${droppedMessage(dropped, source, known)}`);
-    return kept;
-  };
-  const disallowedKey = Object.hasOwn(data, 'disallowedTools') ? 'disallowedTools' : 'disallowed_tools';
-  const model = fields.model ?? '';
+  const spelled = (ours: string, claude: string) => (Object.hasOwn(data, claude) ? claude : ours);
+  const allowed = fields.tools && allowedTools(fields.tools, source, known);
+  if (allowed?.note) notes.push(`tools: ${allowed.note}`);
+  const denied = deniedTools(fields.disallowed_tools ?? fields.disallowedTools ?? [], source, known);
+  if (denied.note) notes.push(`${spelled('disallowed_tools', 'disallowedTools')}: ${denied.note}`);
+  const ignored = ignoredFields(data);
+  if (ignored.length) notes.push(`ignored ${ignored.join(', ')}: no meaning for an outrider sub-agent`);
+
+  const mode = fields.permission_mode ?? fields.permissionMode;
   const definition: AgentDefinition = {
     name: fields.name,
-    description: fields.description,
+    description: unescapeDescription(fields.description),
     systemPrompt: parsed.body,
     // Claude Code reads a missing `tools:` as "every tool"; ours as the read-only default.
-    tools: resolve('tools', fields.tools) ?? (source === 'claude' ? [...ALL_TOOLS] : undefined),
-    disallowedTools: resolve(disallowedKey, fields.disallowed_tools ?? fields.disallowedTools) ?? [],
-    model: model === '' || CLAUDE_MODEL_ALIASES.includes(model) ? 'inherit' : model,
+    tools: allowed?.kept ?? (source === 'claude' ? [...ALL_TOOLS] : undefined),
+    disallowedTools: denied.kept,
+    // An alias (`sonnet`) is kept as written: the child runs it on the parent's model (childModel).
+    model: fields.model || 'inherit',
     source,
     path,
   };
-  if (fields.max_turns !== undefined) definition.maxTurns = fields.max_turns;
+  const maxTurns = fields.max_turns ?? fields.maxTurns;
+  if (maxTurns !== undefined) definition.maxTurns = maxTurns;
   if (fields.max_total_tokens !== undefined) definition.maxTotalTokens = fields.max_total_tokens;
   if (fields.max_duration_s !== undefined) definition.maxDurationMs = fields.max_duration_s * 1000;
-  return { definition, warnings };
+  if (mode !== undefined) definition.permissions = childPermissions(mode);
+  return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
+}
+
+/** The model a child of `definition` runs on: the parent's for `inherit` and for Claude Code's aliases. */
+export function childModel(definition: Pick<AgentDefinition, 'model'>, parentModel: string): string {
+  const model = definition.model.trim();
+  return model === '' || model === 'inherit' || isModelAlias(model) ? parentModel : model;
 }
 
 /** `missing "name" …` for an absent or empty required field, else `field: expected …, got …`. */
@@ -224,22 +275,55 @@ function issueMessage(issue: z.core.$ZodIssue, data: Record<string, unknown>): s
   return describeIssue(issue, data).text;
 }
 
-function resolveTools(names: string[], source: FileSource, known: readonly string[]) {
+/** `tools:` as outrider tools; `note` names what was dropped and why, grouped by reason. */
+function allowedTools(names: string[], source: FileSource, known: readonly string[]): { kept: string[]; note?: string } {
   const kept: string[] = [];
-  const dropped: string[] = [];
+  const dropped = new Map<string, string[]>();
+  const drop = (reason: string, name: string) => dropped.set(reason, [...(dropped.get(reason) ?? []), name]);
   for (const name of names) {
-    const claudeName = source === 'claude' && Object.hasOwn(CLAUDE_TOOL_NAMES, name) ? CLAUDE_TOOL_NAMES[name] : undefined;
-    const tool = claudeName ?? (known.includes(name) ? name : undefined);
-    if (tool === undefined) dropped.push(name);
-    else if (!kept.includes(tool)) kept.push(tool);
+    // MCP tools are not known when definitions load (servers start later): `mcp__…` names and patterns are kept.
+    if (name.startsWith('mcp__')) {
+      if (!kept.includes(name)) kept.push(name);
+      continue;
+    }
+    const claude = source === 'claude' && !known.includes(name) ? claudeAllowed(name) : undefined;
+    const tool = claude ? ('tool' in claude ? claude.tool : undefined) : known.includes(name) ? name : undefined;
+    if (tool !== undefined) {
+      if (!kept.includes(tool)) kept.push(tool);
+    } else if (claude && 'reason' in claude) drop(claude.reason, name);
+    else drop(name.startsWith('agent_') ? 'sub-agents cannot start sub-agents' : 'unknown', name);
   }
-  return { kept, dropped };
+  if (dropped.size === 0) return { kept };
+  const quoted = (list: string[]) => list.map((name) => JSON.stringify(name)).join(', ');
+  const clauses = [...dropped].map(([reason, list]) => {
+    if (reason !== 'unknown') return `${quoted(list)}: ${reason}`;
+    return `unknown ${list.length === 1 ? 'tool' : 'tools'} ${quoted(list)} (known tools: ${known.join(', ')})`;
+  });
+  return { kept, note: `dropped ${clauses.join('; ')}` };
 }
 
-function droppedMessage(dropped: string[], source: FileSource, known: readonly string[]): string {
-  const list = dropped.map((name) => JSON.stringify(name)).join(', ');
-  const nesting = dropped.some((name) => name.startsWith('agent_')) ? '; sub-agents cannot start sub-agents' : '';
-  if (source === 'claude') return `dropped ${list}: no outrider equivalent${nesting}`;
-  const noun = dropped.length === 1 ? 'tool' : 'tools';
-  return `dropped unknown ${noun} ${list}${nesting} (known tools: ${known.join(', ')})`;
+/**
+ * `disallowedTools:` as outrider tools to remove. Children never get the agent tools, and a
+ * Claude Code tool outrider lacks is not there to remove, so those need no word; a name
+ * nobody knows might be a typo that leaves a tool in, so it is reported.
+ */
+function deniedTools(names: string[], source: FileSource, known: readonly string[]): { kept: string[]; note?: string } {
+  const kept: string[] = [];
+  const notes: string[] = [];
+  const unknown: string[] = [];
+  for (const name of names) {
+    let tool: string | undefined;
+    if (known.includes(name)) tool = name;
+    else if (source === 'claude') {
+      const denied = claudeDenied(name);
+      tool = denied.tool;
+      if (denied.note) notes.push(denied.note);
+    } else if (!name.startsWith('agent_')) unknown.push(name);
+    if (tool !== undefined && !kept.includes(tool)) kept.push(tool);
+  }
+  if (unknown.length) {
+    const quoted = unknown.map((name) => JSON.stringify(name)).join(', ');
+    notes.push(`unknown ${unknown.length === 1 ? 'tool' : 'tools'} ${quoted} not removed (known tools: ${known.join(', ')})`);
+  }
+  return notes.length ? { kept, note: notes.join('; ') } : { kept };
 }

@@ -8,9 +8,7 @@ import { type YAMLError, parseDocument } from 'yaml';
  */
 
 /** The front matter's fields as YAML gave them, and the trimmed body; or one line saying what is wrong. */
-export type FrontMatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string }
-  | { ok: false; error: string };
+export type FrontMatterResult = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; error: string };
 
 /** Splits `---` front matter from the body and parses it. Error lines count from the file's first line. */
 export function parseFrontMatter(text: string): FrontMatterResult {
@@ -30,11 +28,21 @@ export function parseFrontMatter(text: string): FrontMatterResult {
   }
   const parsed = parseFields(lines.slice(start + 1, end).join('\n'), start + 2);
   if (!parsed.ok) return parsed;
-  return { ok: true, data: parsed.data, body: lines.slice(end + 1).join('\n').trim() };
+  return {
+    ok: true,
+    data: parsed.data,
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+  };
 }
 
 /** The block's top-level map; `firstLine` is the file line of the block's first line. */
-function parseFields(block: string, firstLine: number): { ok: true; data: Record<string, unknown> } | { ok: false; error: string } {
+function parseFields(
+  block: string,
+  firstLine: number,
+): { ok: true; data: Record<string, unknown> } | { ok: false; error: string } {
   let parsed = readYaml(block);
   if (!parsed.ok) {
     const lenient = quoteColonValues(block);
@@ -100,7 +108,7 @@ function describeYamlError(error: YAMLError | Error, block: string, firstLine: n
       : code === 'MISSING_CHAR' && /quote/.test(error.message)
         ? ' (close the string with the quote it opens with)'
         : code === 'TAB_AS_INDENT'
-        ? ' (indent with spaces, not tabs)'
+          ? ' (indent with spaces, not tabs)'
           : code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY'
             ? ' (put a value that holds ": " in quotes)'
             : '';

@@ -2,10 +2,10 @@ import PQueue from 'p-queue';
 import type { LoopEvent } from '../loop/events.js';
 import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../providers/types.js';
 import { DeliveryTracker } from './delivery.js';
+import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
 import type {
   ChildOutcome,
-  ForkSnapshot,
   Job,
   JobManagerOptions,
   JobState,
@@ -16,6 +16,8 @@ import type {
   Timers,
 } from './job-types.js';
 
+export { isEnded } from './job-record.js';
+export type { RestoredJob } from './job-record.js';
 export type {
   ChildOutcome,
   ChildRunRequest,
@@ -38,29 +40,6 @@ export class JobError extends Error {
 }
 
 const CLOSE_GRACE_MS = 2000;
-
-interface JobRecord extends Job {
-  controller: AbortController;
-  /** Resolves when the job's state becomes final (at once on stop). */
-  finished: Promise<void>;
-  markFinished: () => void;
-  /** Resolves when its run has really returned (or it was dropped from the queue). */
-  settled: Promise<unknown>;
-  fork?: ForkSnapshot;
-  instructions?: string;
-  /** Messages sent while it runs, for its next step boundary. */
-  inbox: Message[];
-  /** Its conversation as its last run left it: what a message resumes. */
-  history?: Message[];
-  /** Why the run was cut short as a failure (a budget cap), when it was. */
-  failure?: string;
-}
-
-/** A job of an earlier run of this session, as the store read it back. */
-export interface RestoredJob {
-  job: Job;
-  messages: Message[];
-}
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
 export class JobManager {
@@ -114,28 +93,24 @@ export class JobManager {
     if (options.callId !== undefined) this.reservations.delete(options.callId);
     const number = reserved ?? this.nextNumber++;
     const id = `sub-${number}`;
-    const job: JobRecord = {
-      id,
-      number,
-      state: 'queued',
-      definition,
-      mode,
-      task,
-      createdAt: this.now(),
-      turns: 0,
-      toolCalls: 0,
-      contextTokens: 0,
-      usage: emptyUsage(),
-      controller: new AbortController(),
-      finished: Promise.resolve(),
-      markFinished: () => {},
-      settled: Promise.resolve(),
-      fork,
-      instructions: options.instructions,
-      inbox: [],
-      ...(options.budget ? { budget: { ...options.budget } } : {}),
-      ...(options.callId !== undefined ? { callId: options.callId } : {}),
-    };
+    const job = newRecord(
+      {
+        id,
+        number,
+        state: 'queued',
+        definition,
+        mode,
+        task,
+        createdAt: this.now(),
+        turns: 0,
+        toolCalls: 0,
+        contextTokens: 0,
+        usage: emptyUsage(),
+        ...(options.budget ? { budget: { ...options.budget } } : {}),
+        ...(options.callId !== undefined ? { callId: options.callId } : {}),
+      },
+      { fork, instructions: options.instructions },
+    );
     this.jobs.set(id, job);
     this.enqueue(job, undefined);
     return this.snapshot(job);
@@ -190,16 +165,7 @@ export class JobManager {
   restore(stored: readonly RestoredJob[]): void {
     for (const { job, messages } of stored) {
       if (this.jobs.has(job.id)) continue;
-      this.jobs.set(job.id, {
-        ...job,
-        usage: { ...job.usage },
-        controller: new AbortController(),
-        finished: Promise.resolve(),
-        markFinished: () => {},
-        settled: Promise.resolve(),
-        inbox: [],
-        history: messages,
-      });
+      this.jobs.set(job.id, newRecord(job, { history: messages }));
       this.delivery.claim(job.id);
       this.nextNumber = Math.max(this.nextNumber, job.number + 1);
     }
@@ -213,21 +179,7 @@ export class JobManager {
       return { kind: 'ended', job: this.snapshot(job) };
     }
     this.delivery.pollStarted(job.id);
-    let handle: unknown;
-    let onAbort = () => {};
-    const outcome = await Promise.race([
-      job.finished.then(() => 'ended' as const),
-      new Promise<'timeout'>((resolve) => {
-        handle = this.timers.setTimeout(() => resolve('timeout'), this.options.pollTimeoutMs ?? 600_000);
-      }),
-      new Promise<'interrupted'>((resolve) => {
-        onAbort = () => resolve('interrupted');
-        if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-    this.timers.clearTimeout(handle);
-    signal.removeEventListener('abort', onAbort);
+    const outcome = await waitForEnd(job, { timers: this.timers, timeoutMs: this.options.pollTimeoutMs ?? 600_000, signal });
     // A job that ended in the same tick as a timeout is returned, not left for a notice.
     const ended = isEnded(job.state) && outcome !== 'interrupted';
     if (this.delivery.pollEnded(job.id, ended)) this.emitDelivered([job.id], 'poll');
@@ -470,21 +422,6 @@ export class JobManager {
   }
 
   private snapshot(job: JobRecord): Job {
-    const {
-      controller: _c,
-      finished: _f,
-      markFinished: _m,
-      settled: _s,
-      fork: _k,
-      instructions: _i,
-      inbox: _b,
-      history: _h,
-      ...rest
-    } = job;
-    return { ...rest, usage: { ...rest.usage } };
+    return snapshotOf(job);
   }
-}
-
-export function isEnded(state: JobState): boolean {
-  return state === 'done' || state === 'error' || state === 'aborted';
 }

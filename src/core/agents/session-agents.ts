@@ -31,12 +31,15 @@ export interface SessionAgentsOptions {
   config: AgentLimitsConfig;
   ledger: SessionLedger;
   emit: (event: JobEvent) => void;
-  gateFor?: (jobId: string) => ToolGate;
+  /** The gate a job's tool calls pass: labelled with its id, within its definition's `permissions`. */
+  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
   costOf?: (usage: Usage) => number | undefined;
+  /** Environment facts and project instructions for typed children's system prompts. */
+  sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
   firstJobNumber?: number;
   now?: () => number;
@@ -102,7 +105,9 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
       gateFor: options.gateFor,
       limitOutput: options.limitOutput,
-      transcriptFor: options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      transcriptFor:
+        options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+      sharedContext: options.sharedContext,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
@@ -132,7 +137,9 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     budgetSpent = true;
     const stopped = manager.active().map((job) => job.id);
     manager.stopAll();
-    notes.push(`${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
+    notes.push(
+      `${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`,
+    );
     options.emit({ type: 'budget_reached', limit: reached.limit, budget: reached.budget, used: reached.used, stopped });
   }
 

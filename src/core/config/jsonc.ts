@@ -2,8 +2,7 @@ import { type Node, type ParseError, SyntaxKind, createScanner, parseTree, print
 
 /** A parsed JSONC text, or where and why it is not one (line and column 1-based). */
 export type JsoncResult =
-  | { ok: true; value: unknown }
-  | { ok: false; line: number; column: number; reason: string; tooDeep?: true };
+  { ok: true; value: unknown } | { ok: false; line: number; column: number; reason: string; tooDeep?: true };
 
 /** Deeper than any settings file needs; parsing recurses once per level, so the stack sets a bound anyway. */
 export const MAX_JSONC_DEPTH = 64;
@@ -16,7 +15,12 @@ export const MAX_JSONC_DEPTH = 64;
 export function parseJsonc(text: string): JsoncResult {
   const tooDeep = firstTooDeep(text);
   if (tooDeep !== undefined) {
-    return { ok: false, ...lineAndColumn(text, tooDeep), reason: `nested more than ${MAX_JSONC_DEPTH} levels deep`, tooDeep: true };
+    return {
+      ok: false,
+      ...lineAndColumn(text, tooDeep),
+      reason: `nested more than ${MAX_JSONC_DEPTH} levels deep`,
+      tooDeep: true,
+    };
   }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });

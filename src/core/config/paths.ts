@@ -21,6 +21,8 @@ export interface ProjectPaths {
   /** Definitions written for Claude Code, read too so a project needs them only once. */
   claudeAgentsDir: string;
   agentsMd: string;
+  /** MCP servers as Claude Code reads them: `.mcp.json` at the root. */
+  mcpJson: string;
 }
 
 /**
@@ -47,5 +49,6 @@ export function projectPaths(root: string): ProjectPaths {
     agentsDir: path.join(absolute, '.outrider', 'agents'),
     claudeAgentsDir: path.join(absolute, '.claude', 'agents'),
     agentsMd: path.join(absolute, 'AGENTS.md'),
+    mcpJson: path.join(absolute, '.mcp.json'),
   };
 }

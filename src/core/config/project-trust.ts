@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 import { SETTING_TRUST, type Settings, type TrustRule, mergeSettings } from './settings.js';
+
+export { canonicalJson } from './canonical-json.js';
 
 /** The settings layers, lowest first; `project` is the one that may not be the user's word. */
 export interface SettingsLayers {
@@ -68,22 +71,16 @@ function isWithin(rule: Extract<TrustRule<unknown>, { kind: 'guarded' }>, projec
  * Names the values of every guarded key in a project file (within the user's or not, flags
  * aside): a trust answer holds for these values only, so a file changed after the answer
  * (by the model, by a pull) is asked about again. Independent of key order and whitespace.
+ * `otherFiles` adds the guarded content of the project's other files, by file name.
  */
-export function guardedFingerprint(project: Settings): string {
+export function guardedFingerprint(project: Settings, otherFiles?: Record<string, unknown>): string {
   const guardedValues: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(project)) {
     if (value !== undefined && SETTING_TRUST[key as keyof Settings].kind === 'guarded') guardedValues[key] = value;
   }
+  // Other project files that need trust (`.mcp.json`), under their file names; none leaves older answers valid.
+  for (const [file, value] of Object.entries(otherFiles ?? {})) guardedValues[file] = value;
   return `sha256:${createHash('sha256').update(canonicalJson(guardedValues)).digest('hex')}`;
-}
-
-/** JSON with object keys sorted, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 /** Characters that would hide or reorder what a prompt shows: controls, bidi overrides, zero-width marks. */

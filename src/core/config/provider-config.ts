@@ -51,7 +51,9 @@ export function resolveProviderConfig({ flags, settings, env }: ProviderConfigIn
 function pickProvider(named: string | undefined, baseURL: string | undefined, env: NodeJS.ProcessEnv): ProviderName {
   if (named !== undefined) {
     if (named === 'anthropic' || named === 'openai') return named;
-    throw new ConfigError(`unknown provider "${named}": use anthropic or openai (openai also covers Ollama, vLLM, llama.cpp, OpenRouter)`);
+    throw new ConfigError(
+      `unknown provider "${named}": use anthropic or openai (openai also covers Ollama, vLLM, llama.cpp, OpenRouter)`,
+    );
   }
   if (baseURL) return 'openai';
   if (nonEmpty(env.ANTHROPIC_API_KEY)) return 'anthropic';
@@ -61,7 +63,8 @@ function pickProvider(named: string | undefined, baseURL: string | undefined, en
 }
 
 function missingKeyMessage(provider?: ProviderName): string {
-  const local = 'or run a local OpenAI-compatible server and pass --provider openai --base-url http://localhost:11434/v1 --model <name>';
+  const local =
+    'or run a local OpenAI-compatible server and pass --provider openai --base-url http://localhost:11434/v1 --model <name>';
   if (provider) return `no API key for ${provider}: set ${KEY_VARIABLE[provider]}, ${local}`;
   return `no API key: set ANTHROPIC_API_KEY or OPENAI_API_KEY, ${local}`;
 }

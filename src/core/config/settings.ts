@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { canonicalJson } from './canonical-json.js';
 import { parseJsonc } from './jsonc.js';
+import { mcpServersSchema } from './mcp-servers.js';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { describeIssue, formatKeyPath } from './zod-issues.js';
 
@@ -48,6 +50,24 @@ const agentsShape = {
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
 };
 
+const mcpShape = {
+  /** How long a server may take to start and list its tools. */
+  startupTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  /** How long one tool call may run. */
+  toolTimeoutMs: wholeNumber({ min: 1 }).optional(),
+};
+
+const permissionsShape = {
+  /** Tool name patterns (picomatch) that run without asking where the mode would ask: `mcp__github__*`. */
+  allow: z
+    .array(z.string({ error: 'a tool name or pattern (a string)' }), {
+      error: 'a list of tool names or patterns such as ["mcp__github__*"]',
+    })
+    .optional(),
+  /** Believe an MCP tool's own `readOnlyHint`: such a tool then runs without asking, like read_file. */
+  mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
+};
+
 const settingsShape = {
   provider: oneOf(['anthropic', 'openai']).optional(),
   model: z.string({ error: 'a model id (a string)' }).min(1, { error: 'a model id (a non-empty string)' }).optional(),
@@ -55,6 +75,8 @@ const settingsShape = {
   toolMode: oneOf(['native', 'text']).optional(),
   permissionMode: oneOf(['default', 'accept-edits', 'plan', 'yolo']).optional(),
   maxRetries: wholeNumber({ min: 0, max: 10 }).optional(),
+  firstByteTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
@@ -71,6 +93,13 @@ const settingsShape = {
     )
     .optional(),
   agents: z.object(agentsShape, { error: 'an object such as { "maxConcurrent": 4 }' }).strict().optional(),
+  // The OS sandbox for bash commands someone approved; a project's value needs the folder's
+  // trust unless it is stricter than the user's (SETTING_TRUST below).
+  sandbox: oneOf(['read-only', 'workspace-write', 'off']).optional(),
+  sandboxNetwork: z.boolean({ error: 'true or false' }).optional(),
+  mcpServers: mcpServersSchema.optional(),
+  mcp: z.object(mcpShape, { error: 'an object such as { "toolTimeoutMs": 120000 }' }).strict().optional(),
+  permissions: z.object(permissionsShape, { error: 'an object such as { "allow": ["mcp__github__*"] }' }).strict().optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
@@ -82,6 +111,11 @@ export type Settings = z.infer<typeof settingsSchema>;
 /** One model's figures as settings may give them; prices per million tokens. */
 export type ModelSettings = NonNullable<Settings['models']>[string];
 export type AgentSettings = NonNullable<Settings['agents']>;
+export type McpSettings = NonNullable<Settings['mcp']>;
+export type PermissionSettings = NonNullable<Settings['permissions']>;
+
+/** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -142,6 +176,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     within: (project, user) => MODE_ORDER.indexOf(project) <= MODE_ORDER.indexOf(user ?? 'default'),
   },
   maxRetries: { kind: 'free' },
+  // Timeouts change how long a request may take, not what runs or where it goes.
+  firstByteTimeoutMs: { kind: 'free' },
+  idleTimeoutMs: { kind: 'free' },
   maxTurns: { kind: 'free' },
   maxTokens: { kind: 'free' },
   addDirs: {
@@ -149,13 +186,38 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     why: 'lets the agent edit files outside this folder',
     within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
   },
+  sandbox: {
+    kind: 'guarded',
+    why: 'chooses the OS sandbox for approved commands ("off" runs them unfenced)',
+    within: (project, user) => SANDBOX_ORDER.indexOf(project) >= SANDBOX_ORDER.indexOf(user ?? 'off'),
+  },
+  sandboxNetwork: { kind: 'guarded', why: 'lets sandboxed commands reach the network', within: (project) => project === false },
   wakeOnComplete: { kind: 'free' },
   // Limits only: whether a fetch happens at all is the user's approval, not a setting.
   webFetchMaxBytes: { kind: 'free' },
   webFetchTimeoutMs: { kind: 'free' },
   models: { kind: 'free' },
   agents: { kind: 'free' },
+  mcpServers: {
+    kind: 'guarded',
+    why: 'starts these programs (MCP servers) with your environment, or connects to these servers',
+    within: (project, user) =>
+      Object.entries(project).every(
+        ([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry),
+      ),
+  },
+  mcp: { kind: 'free' },
+  permissions: {
+    kind: 'guarded',
+    why: 'lets these tools run without asking you',
+    within: (project, user) =>
+      (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
+      (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
+  },
 };
+
+/** Sandbox modes from the loosest to the strictest. */
+const SANDBOX_ORDER: readonly string[] = ['off', 'workspace-write', 'read-only'];
 
 /** A settings file may be at most this big; real ones are a few hundred bytes. */
 export const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -227,7 +289,7 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
-      if (key === 'models' || key === 'agents') {
+      if (MERGED_BY_ENTRY.has(key)) {
         const own = Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined));
         merged[key] = { ...(merged[key] as object | undefined), ...structuredClone(own) };
       } else {
@@ -250,6 +312,8 @@ function readSettingsFile(file: string): string | undefined {
 function knownKeysAt(path: PropertyKey[]): string[] {
   if (path[0] === 'agents') return Object.keys(agentsShape);
   if (path[0] === 'models') return Object.keys(modelEntryShape);
+  if (path[0] === 'mcp') return Object.keys(mcpShape);
+  if (path[0] === 'permissions') return Object.keys(permissionsShape);
   return Object.keys(settingsShape);
 }
 

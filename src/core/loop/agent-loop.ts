@@ -82,7 +82,11 @@ export interface LoopResult {
  * or `signal` aborts, appending every message to `context.messages`. Yields every event.
  * Failures of tools become tool results; only provider failures and aborts end the run early.
  */
-export async function* agentLoop(context: LoopContext, config: LoopConfig, signal: AbortSignal): AsyncGenerator<LoopEvent, LoopResult> {
+export async function* agentLoop(
+  context: LoopContext,
+  config: LoopConfig,
+  signal: AbortSignal,
+): AsyncGenerator<LoopEvent, LoopResult> {
   const now = config.now ?? Date.now;
   const limits = config.limits ?? {};
   const startedAt = now();
@@ -256,7 +260,13 @@ export async function* agentLoop(context: LoopContext, config: LoopConfig, signa
           onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
         });
         results[index] = result;
-        events.push({ type: 'tool_end', id: p.call.id, name: p.call.name, content: result.content, isError: result.isError ?? false });
+        events.push({
+          type: 'tool_end',
+          id: p.call.id,
+          name: p.call.name,
+          content: result.content,
+          isError: result.isError ?? false,
+        });
       };
       const done = Promise.all(batch.map(runOne)).finally(() => events.close());
       for await (const event of events) yield event;

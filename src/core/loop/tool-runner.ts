@@ -1,4 +1,4 @@
-import { INVALID_JSON_KEY, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
+import { INVALID_JSON_KEY, INVALID_TOOL_NAME, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
 import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
 import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
 
@@ -28,6 +28,16 @@ export type PreparedCall =
 /** Resolves the tool and validates its arguments, without running anything. */
 export function prepareCall(call: ToolUseBlock, tools: ToolRegistry): PreparedCall {
   const tool = tools.get(call.name);
+  if (!tool && call.name === INVALID_TOOL_NAME) {
+    // The provider boundary gives this name to a call that had none (or one no API accepts).
+    const available = tools.names().join(', ') || '(none)';
+    return {
+      ok: false,
+      call,
+      label: '',
+      error: `This tool call had no valid tool name. Call a tool by its exact name: ${available}.`,
+    };
+  }
   if (!tool) {
     return {
       ok: false,
@@ -77,7 +87,12 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
 
 /** The result a call gets when the run stopped before it finished. */
 export function interruptedResult(call: ToolUseBlock): ToolResultBlock {
-  return { type: 'tool_result', toolUseId: call.id, content: 'Interrupted: the user stopped this turn before the tool finished.', isError: true };
+  return {
+    type: 'tool_result',
+    toolUseId: call.id,
+    content: 'Interrupted: the user stopped this turn before the tool finished.',
+    isError: true,
+  };
 }
 
 /** A one-line label for a call: the tool's own, else its first string argument. */

@@ -1,3 +1,4 @@
+import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { commandOf, decide } from './policy.js';
 import type { Approver, PermissionMode, PermissionRequest } from './types.js';
 
@@ -21,6 +22,11 @@ export interface ApprovalGateOptions {
   approver?: Approver;
   /** No one is at the terminal: every "ask" becomes a denial naming the flag that allows it. */
   headless: boolean;
+  /**
+   * Tool names and patterns the user allows without asking (setting `permissions.allow`): an
+   * "allow always" given in advance. What asks every time, and what the policy denies, is untouched.
+   */
+  allow?: readonly string[];
 }
 
 /**
@@ -34,11 +40,13 @@ export class ApprovalGate {
   /** Tools the user allowed for the session; bash is remembered per command instead. */
   private readonly alwaysTools = new Set<string>();
   private readonly alwaysCommands = new Set<string>();
+  private readonly allowedBySettings: (toolName: string) => boolean;
 
   constructor(options: ApprovalGateOptions) {
     this.currentMode = options.mode;
     this.approver = options.approver;
     this.headless = options.headless;
+    this.allowedBySettings = toolNameMatcher(options.allow ?? []);
   }
 
   get mode(): PermissionMode {
@@ -54,7 +62,7 @@ export class ApprovalGate {
     if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
     const sticky = !decision.askEveryTime;
-    if (sticky && this.isAlwaysAllowed(request)) return { allowed: true };
+    if (sticky && (this.isAlwaysAllowed(request) || this.allowedBySettings(request.toolName))) return { allowed: true };
 
     if (!this.approver || this.headless) {
       return { allowed: false, message: this.noOneToAsk(request, sticky ? undefined : decision.reason) };

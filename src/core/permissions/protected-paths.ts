@@ -15,7 +15,8 @@ export function protectedReason(p: ResolvedPath): string | undefined {
   ] as const) {
     for (const name of names) {
       const parts = name.split(path.sep).map(normalizeName);
-      const shown = from === 'real' && !p.relative.absolute.includes(name) ? `${p.requested} (really ${toSlashes(name)})` : toSlashes(name);
+      const shown =
+        from === 'real' && !p.relative.absolute.includes(name) ? `${p.requested} (really ${toSlashes(name)})` : toSlashes(name);
       if (parts.includes('.git')) {
         return `${shown} is inside .git: git's config and hooks there make git run programs, so writing it always asks`;
       }
@@ -37,7 +38,11 @@ const IGNORABLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/
  * NFC, lower case, ignorable code points dropped, trailing dots and spaces dropped (Windows).
  */
 function normalizeName(name: string): string {
-  return name.normalize('NFC').replace(IGNORABLE, '').toLowerCase().replace(/[. ]+$/, '');
+  return name
+    .normalize('NFC')
+    .replace(IGNORABLE, '')
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
 }
 
 const toSlashes = (p: string): string => p.split(path.sep).join('/');

@@ -9,7 +9,7 @@ import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
-import { emptyUsage, ProviderError } from './types.js';
+import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
 
 type WireParams = Anthropic.Messages.MessageCreateParamsStreaming;
 type WireMessage = Anthropic.Messages.MessageParam;
@@ -97,6 +97,10 @@ type Slot =
   | { type: 'thinking'; thinking: string; signature?: string }
   | { type: 'tool_use'; id: string; name: string; json: string; initial: unknown; toolIndex: number };
 
+function stringOr(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** Folds the SSE events of one message into StreamEvents and the final Message. */
 export class AnthropicAssembler {
   private readonly slots = new Map<number, Slot>();
@@ -133,16 +137,21 @@ export class AnthropicAssembler {
   }
 
   private *start(index: number, block: Anthropic.Messages.RawContentBlockStartEvent['content_block']): Generator<StreamEvent> {
+    // The wire is not trusted to match the SDK's types: a field may be missing (valid-output.ts settles the rest).
     if (block.type === 'text') {
-      this.slots.set(index, { type: 'text', text: block.text });
-      if (block.text) yield { type: 'text_delta', text: block.text };
+      const text = stringOr(block.text);
+      this.slots.set(index, { type: 'text', text });
+      if (text) yield { type: 'text_delta', text };
     } else if (block.type === 'thinking') {
-      this.slots.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature || undefined });
-      if (block.thinking) yield { type: 'thinking_delta', text: block.thinking };
+      const thinking = stringOr(block.thinking);
+      this.slots.set(index, { type: 'thinking', thinking, signature: stringOr(block.signature) || undefined });
+      if (thinking) yield { type: 'thinking_delta', text: thinking };
     } else if (block.type === 'tool_use') {
       const toolIndex = this.toolCount++;
-      this.slots.set(index, { type: 'tool_use', id: block.id, name: block.name, json: '', initial: block.input, toolIndex });
-      yield { type: 'tool_call_start', index: toolIndex, id: block.id, name: block.name };
+      const id = stringOr(block.id);
+      const name = stringOr(block.name) || INVALID_TOOL_NAME;
+      this.slots.set(index, { type: 'tool_use', id, name, json: '', initial: block.input, toolIndex });
+      yield { type: 'tool_call_start', index: toolIndex, id, name };
     }
     // Server-side tool blocks and redacted thinking have no normalized form; they are skipped.
   }
@@ -151,16 +160,21 @@ export class AnthropicAssembler {
     const slot = this.slots.get(index);
     if (!slot) return;
     if (delta.type === 'text_delta' && slot.type === 'text') {
-      slot.text += delta.text;
-      yield { type: 'text_delta', text: delta.text };
+      const text = stringOr(delta.text);
+      if (!text) return;
+      slot.text += text;
+      yield { type: 'text_delta', text };
     } else if (delta.type === 'thinking_delta' && slot.type === 'thinking') {
-      slot.thinking += delta.thinking;
-      yield { type: 'thinking_delta', text: delta.thinking };
+      const thinking = stringOr(delta.thinking);
+      if (!thinking) return;
+      slot.thinking += thinking;
+      yield { type: 'thinking_delta', text: thinking };
     } else if (delta.type === 'signature_delta' && slot.type === 'thinking') {
-      slot.signature = (slot.signature ?? '') + delta.signature;
+      slot.signature = (slot.signature ?? '') + stringOr(delta.signature);
     } else if (delta.type === 'input_json_delta' && slot.type === 'tool_use') {
-      slot.json += delta.partial_json;
-      yield { type: 'tool_call_delta', index: slot.toolIndex, argsDelta: delta.partial_json };
+      const json = stringOr(delta.partial_json);
+      slot.json += json;
+      if (json) yield { type: 'tool_call_delta', index: slot.toolIndex, argsDelta: json };
     }
   }
 
@@ -202,19 +216,30 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
     client ??= import('@anthropic-ai/sdk').then((mod) => {
       sdk = mod;
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, logLevel: 'off' });
+      return new mod.default({
+        apiKey: config.apiKey,
+        baseURL: config.baseURL,
+        maxRetries: 0,
+        timeout: config.sdkTimeoutMs,
+        logLevel: 'off',
+      });
     });
     return client;
   }
 
   return {
     errorClasses: () => sdk,
-    async *stream(request, signal) {
+    async *stream(request, signal, progress) {
       if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
       const anthropic = await getClient();
       const stream = await anthropic.messages.create(toAnthropicParams(request), { signal });
+      progress.responded();
       const assembler = new AnthropicAssembler();
-      for await (const event of stream) yield* assembler.push(event);
+      for await (const event of stream) {
+        // The SDK drops `ping` events itself; this keeps them from counting if one ever gets through.
+        if ((event.type as string) !== 'ping') progress.content();
+        yield* assembler.push(event);
+      }
       // The SDK ends the iteration quietly on abort; that is not a finished message.
       if (signal.aborted) throw abortError();
       if (!assembler.done) throw new StreamCutError('no message_stop');

@@ -1,10 +1,14 @@
 import type { SdkErrorClasses } from './errors.js';
+import type { AttemptProgress } from './timeouts.js';
 import type { ModelRequest, StreamEvent } from './types.js';
 
 /** One provider's single try at a model call, wrapped by the retry layer. */
 export interface ProviderBackend {
-  /** Yields deltas and ends with `message_end`, or throws (the retry layer classifies it). */
-  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+  /**
+   * Yields deltas and ends with `message_end`, or throws (the retry layer classifies it).
+   * Reports to `progress` when the server answers and on every content event (pings are not).
+   */
+  stream(request: ModelRequest, signal: AbortSignal, progress: AttemptProgress): AsyncIterable<StreamEvent>;
   /** The SDK's error classes, once the SDK has been loaded. */
   errorClasses(): SdkErrorClasses | undefined;
 }
@@ -12,4 +16,9 @@ export interface ProviderBackend {
 export interface BackendConfig {
   apiKey: string;
   baseURL?: string;
+  /**
+   * The SDK's own request timeout, a backstop behind the watchdog (timeouts.ts): it runs on
+   * real time and covers only the wait for headers.
+   */
+  sdkTimeoutMs: number;
 }

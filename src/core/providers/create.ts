@@ -9,6 +9,8 @@ import { classifyError, type ErrorContext } from './errors.js';
 import { openaiBackend } from './openai.js';
 import { DEFAULT_DELAYS, sleep as realSleep, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
+import { type Clock, DEFAULT_TIMEOUTS, realClock, watchAttempt } from './timeouts.js';
+import { withValidOutput } from './valid-output.js';
 import type { ProviderName, StreamFn } from './types.js';
 
 export { INVALID_JSON_KEY } from './tool-args.js';
@@ -24,19 +26,33 @@ export interface ProviderOptions {
   toolMode?: 'native' | 'text';
   /** Delay of the first retry before jitter; default 1000 ms. */
   retryBaseDelayMs?: number;
+  /** How long to wait for the server to answer at all; default 60 s. */
+  firstByteTimeoutMs?: number;
+  /** How long a stream may go without content (pings do not count); default 180 s. */
+  idleTimeoutMs?: number;
   /** Injected by tests to record delays instead of waiting. */
   sleep?: Sleep;
   random?: () => number;
+  /** The watchdog's timers; tests pass a fake clock. */
+  clock?: Clock;
 }
+
+/** The SDK's own timeout stays behind ours, so the watchdog's message is the one users see. */
+const SDK_TIMEOUT_SLACK_MS = 30_000;
 
 const labels: Record<ProviderName, { label: string; keyEnv: string }> = {
   anthropic: { label: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY' },
   openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY' },
 };
 
-/** A StreamFn for the chosen provider. Throws ProviderError on a failure it gave up on. */
+/** A StreamFn for the chosen provider: valid output only. Throws ProviderError on a failure it gave up on. */
 export function createProvider(options: ProviderOptions): StreamFn {
-  const config = { apiKey: options.apiKey, baseURL: options.baseURL };
+  const timeouts = {
+    firstByteMs: options.firstByteTimeoutMs ?? DEFAULT_TIMEOUTS.firstByteMs,
+    idleMs: options.idleTimeoutMs ?? DEFAULT_TIMEOUTS.idleMs,
+  };
+  const clock = options.clock ?? realClock;
+  const config = { apiKey: options.apiKey, baseURL: options.baseURL, sdkTimeoutMs: timeouts.firstByteMs + SDK_TIMEOUT_SLACK_MS };
   const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
   const { label, keyEnv } = labels[options.provider];
   const delays = {
@@ -46,7 +62,9 @@ export function createProvider(options: ProviderOptions): StreamFn {
 
   const stream: StreamFn = (request, signal) => {
     const context: ErrorContext = { label, keyEnv, model: request.model, baseURL: options.baseURL, apiKey: options.apiKey };
-    return withRetries(() => backend.stream(request, signal), signal, {
+    // Each attempt on its own signal, linked to the caller's and unlinked after (timeouts.ts).
+    const attempt = () => watchAttempt((own, progress) => backend.stream(request, own, progress), signal, { timeouts, clock });
+    return withRetries(attempt, signal, {
       ...delays,
       maxRetries: options.maxRetries ?? 4,
       sleep: options.sleep ?? realSleep,
@@ -55,5 +73,6 @@ export function createProvider(options: ProviderOptions): StreamFn {
       context,
     });
   };
-  return options.toolMode === 'text' ? withTextTools(stream) : stream;
+  // Outermost: text-mode calls are checked like native ones.
+  return withValidOutput(options.toolMode === 'text' ? withTextTools(stream) : stream);
 }

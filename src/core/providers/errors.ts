@@ -3,6 +3,7 @@
  * on" and "the user aborted". Works on the SDK errors by shape (status, headers, body,
  * cause codes); the SDK's error classes are passed in, since the SDKs load lazily.
  */
+import { StreamTimeoutError } from './timeouts.js';
 import { ProviderError } from './types.js';
 
 /** What the classifier needs to phrase a message. */
@@ -28,6 +29,10 @@ export type Classified =
       retryAfterMs?: number;
       /** Appended to the "failed after N retries" message. */
       hint?: string;
+      /** At most this many retries for this kind of failure, whatever the setting says. */
+      maxRetries?: number;
+      /** A fixed delay before the retry, instead of the backoff. */
+      delayMs?: number;
     }
   | { kind: 'fatal'; error: ProviderError };
 
@@ -187,6 +192,8 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
       hint: ctx.baseURL
         ? `check --base-url (${ctx.baseURL}) and that the server there is running.`
         : 'check your network connection.',
+      // Nothing listens on this machine's port: one quick look in case it was restarting, then say so.
+      ...(isLoopback(ctx.baseURL) ? { maxRetries: 1, delayMs: LOOPBACK_RETRY_MS } : {}),
     };
   }
   if (codes.includes('ENOTFOUND')) {
@@ -215,6 +222,26 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
   return undefined;
 }
 
+const LOOPBACK_RETRY_MS = 250;
+
+/** True for a URL on this machine: localhost, 127.0.0.0/8, ::1, 0.0.0.0. */
+export function isLoopback(url: string | undefined): boolean {
+  if (!url) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    host === '0.0.0.0' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** The error classes both SDKs export under the same names. */
@@ -231,6 +258,7 @@ export function classifyError(error: unknown, ctx: ErrorContext, sdk?: SdkErrorC
   if (err.name === 'AbortError' || (sdk && error instanceof sdk.APIUserAbortError)) return { kind: 'abort' };
   if (error instanceof ProviderError) return { kind: 'fatal', error };
   if (error instanceof StreamCutError) return { kind: 'retry', reason: error.message };
+  if (error instanceof StreamTimeoutError) return { kind: 'retry', reason: error.message, hint: error.hint };
   if (sdk && error instanceof sdk.APIConnectionTimeoutError) return { kind: 'retry', reason: 'request timed out' };
   if (sdk && error instanceof sdk.APIConnectionError) {
     return networkError(error, ctx) ?? { kind: 'retry', reason: `connection error: ${causeChain(error).messages.join(': ')}` };
@@ -253,7 +281,8 @@ export function exhaustedError(
   last: { reason: string; status?: number; hint?: string },
 ): ProviderError {
   const hint = last.hint ? `: ${last.hint}` : '';
-  return new ProviderError(`${ctx.label} failed after ${retries} retries: ${last.reason}${hint}`, {
+  const count = retries === 1 ? '1 retry' : `${retries} retries`;
+  return new ProviderError(`${ctx.label} failed after ${count}: ${last.reason}${hint}`, {
     status: last.status,
     retryable: true,
   });

@@ -9,7 +9,7 @@ import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
-import { emptyUsage, ProviderError } from './types.js';
+import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
 
 type WireMessage = OpenAI.ChatCompletionMessageParam;
 type WireParams = OpenAI.ChatCompletionCreateParamsStreaming;
@@ -118,7 +118,10 @@ export class OpenAIAssembler {
     if (chunk.usage) this.readUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
-    const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+    const delta = (choice.delta ?? {}) as OpenAI.ChatCompletionChunk.Choice.Delta & {
+      reasoning_content?: unknown;
+      reasoning?: unknown;
+    };
     // Reasoning servers (DeepSeek, Ollama, OpenRouter) stream thinking under one of these names.
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') {
@@ -143,9 +146,9 @@ export class OpenAIAssembler {
       slot = { index: this.calls.size, id: '', name: '', args: '', started: false, ended: false };
       this.calls.set(key, slot);
     }
-    if (call.id && !slot.id) slot.id = call.id;
-    if (call.function?.name && !slot.name) slot.name = call.function.name;
-    const fragment = call.function?.arguments ?? '';
+    if (typeof call.id === 'string' && call.id && !slot.id) slot.id = call.id;
+    if (typeof call.function?.name === 'string' && call.function.name && !slot.name) slot.name = call.function.name;
+    const fragment = typeof call.function?.arguments === 'string' ? call.function.arguments : '';
     slot.args += fragment;
     if (!slot.started) {
       if (!slot.name) return;
@@ -158,9 +161,8 @@ export class OpenAIAssembler {
 
   private *startCall(slot: CallSlot): Generator<StreamEvent> {
     slot.started = true;
-    // Some compatible servers send no call id; the loop needs one to pair the result.
-    slot.id ||= `call_${slot.index}`;
-    slot.name ||= 'invalid_tool_call';
+    // A missing id or name is settled by the normalizer (valid-output.ts), which sees the whole history.
+    slot.name ||= INVALID_TOOL_NAME;
     yield { type: 'tool_call_start', index: slot.index, id: slot.id, name: slot.name };
   }
 
@@ -216,7 +218,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
       // A local server needs no key, but the SDK insists on one.
       const apiKey = config.apiKey || 'no-key';
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({ apiKey, baseURL: config.baseURL, maxRetries: 0, logLevel: 'off' });
+      return new mod.default({ apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.sdkTimeoutMs, logLevel: 'off' });
     });
     return client;
   }
@@ -234,14 +236,19 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
 
   return {
     errorClasses: () => sdk,
-    async *stream(request, signal) {
+    async *stream(request, signal, progress) {
       if (config.apiKey === '' && !config.baseURL) {
         throw new ProviderError('No OpenAI API key: set OPENAI_API_KEY (or pass --base-url for a local server).');
       }
       const openai = await getClient();
       const stream = await open(openai, request, signal);
+      progress.responded();
       const assembler = new OpenAIAssembler();
-      for await (const chunk of stream) yield* assembler.push(chunk);
+      for await (const chunk of stream) {
+        // SSE comments (the usual keep-alive) never reach here; a chunk with neither choices nor usage is one too.
+        if ((chunk.choices?.length ?? 0) > 0 || chunk.usage) progress.content();
+        yield* assembler.push(chunk);
+      }
       // The SDK ends the iteration quietly on abort; that is not a finished message.
       if (signal.aborted) throw abortError();
       if (!assembler.done) throw new StreamCutError('no finish_reason');

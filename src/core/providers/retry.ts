@@ -89,12 +89,13 @@ export async function* withRetries(
     const verdict = options.classify(failure);
     if (verdict.kind === 'abort') throw abortError();
     if (verdict.kind === 'fatal') throw scrubError(verdict.error, key);
-    if (retry >= options.maxRetries) throw scrubError(exhaustedError(options.context, retry, verdict), key);
-    const delayMs = retryDelay(retry + 1, verdict.retryAfterMs, options);
+    const maxRetries = Math.min(options.maxRetries, verdict.maxRetries ?? options.maxRetries);
+    if (retry >= maxRetries) throw scrubError(exhaustedError(options.context, retry, verdict), key);
+    const delayMs = verdict.delayMs ?? retryDelay(retry + 1, verdict.retryAfterMs, options);
     yield {
       type: 'retry',
       attempt: retry + 1,
-      maxRetries: options.maxRetries,
+      maxRetries,
       delayMs,
       reason: scrubSecret(verdict.reason, key),
     };

@@ -5,13 +5,21 @@
  * rest of the agent never knows the difference.
  */
 import { INVALID_JSON_KEY, invalidToolArgs } from './tool-args.js';
-import type { ContentBlock, Message, ModelRequest, StreamEvent, StreamFn, ToolSchema } from './types.js';
+import {
+  type ContentBlock,
+  INVALID_TOOL_NAME,
+  type Message,
+  type ModelRequest,
+  type StreamEvent,
+  type StreamFn,
+  type ToolSchema,
+} from './types.js';
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call>';
 
 /** Name given to a call whose block names no tool. */
-export const INVALID_TOOL_CALL = 'invalid_tool_call';
+export const INVALID_TOOL_CALL = INVALID_TOOL_NAME;
 
 /**
  * The block appended to the system prompt. Built only from the tool list, so the
@@ -21,7 +29,7 @@ export function describeTools(tools: ToolSchema[]): string {
   if (tools.length === 0) return '';
   const lines = [
     '# Tools',
-    'To call a tool, write one block per call, exactly like this (the arguments are JSON matching the tool\'s parameters):',
+    "To call a tool, write one block per call, exactly like this (the arguments are JSON matching the tool's parameters):",
     `${OPEN}{"name": "tool_name", "arguments": {"param": "value"}}${CLOSE}`,
     'You may write several blocks in one reply. After your calls, stop and wait: the results come back in the next message as <tool_result name="tool_name">…</tool_result> blocks. When no tool is needed, just answer.',
     '',

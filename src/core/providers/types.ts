@@ -14,6 +14,9 @@ export type ToolResultBlock = {
 /** The key a provider puts in a tool call's input when its arguments were not valid JSON. */
 export const INVALID_JSON_KEY = '__invalid_json';
 
+/** The name a tool call gets when the model gave none (or one no API accepts); the loop answers it with an error. */
+export const INVALID_TOOL_NAME = 'invalid_tool_call';
+
 export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
 
 /** One conversation message. Tool results travel in user messages, as Anthropic does. */

@@ -1,11 +1,4 @@
-import {
-  type Message,
-  type StreamFn,
-  type Usage,
-  type ToolUseBlock,
-  emptyUsage,
-  messageText,
-} from '../providers/types.js';
+import { type Message, type StreamFn, type Usage, type ToolUseBlock, emptyUsage, messageText } from '../providers/types.js';
 
 /** The first line of every summary message; a later compaction recognises its predecessor by it. */
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation]';
@@ -149,7 +142,8 @@ export async function compactHistory(options: CompactOptions, signal: AbortSigna
     throw new CompactionError('the conversation is too short to compact; start a new session or shorten the request');
   }
   const jobs = options.extraState?.trim() ? options.extraState : undefined;
-  const jobsIntro = 'The current state of every sub-agent job (reflect it in item 5; it is added after your summary as it stands):';
+  const jobsIntro =
+    'The current state of every sub-agent job (reflect it in item 5; it is added after your summary as it stands):';
   const jobsPart = jobs ? `\n\n${jobsIntro}\n<sub-agent-jobs>\n${jobs}\n</sub-agent-jobs>` : '';
   const frame = `${INSTRUCTIONS}\n\n<earlier-conversation>\n\n</earlier-conversation>${jobsPart}`;
   const budget =

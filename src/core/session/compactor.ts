@@ -31,7 +31,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
   // After a failed attempt, wait for the history to grow before paying for another one.
   let failedAtLength = -1;
   // The tool schemas never change in a session: their size is measured once.
-  let schemaTokens: number | undefined;
+  let schemaTokens = 0;
+  let countedSchemas: unknown;
 
   async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: LoopEvent; history: Message[] }> {
     const result = await compactHistory(
@@ -47,7 +48,11 @@ export function createCompactor(options: CompactorOptions): Compactor {
       signal,
     );
     session.ledger.addParent(result.usage);
-    options.transcript.compaction({ summary: result.summary, keptMessages: result.keptMessages, removedMessages: result.removedMessages });
+    options.transcript.compaction({
+      summary: result.summary,
+      keptMessages: result.keptMessages,
+      removedMessages: result.removedMessages,
+    });
     const summaryChars = result.summary.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
     return { event: { type: 'compact', removedMessages: result.removedMessages, summaryChars }, history: result.history };
   }
@@ -61,7 +66,10 @@ export function createCompactor(options: CompactorOptions): Compactor {
     async compactIfNeeded(history, signal) {
       // The last request's real count is the best figure, but it misses what was added since
       // (tool results can be large) and is unknown right after a resume: estimate too.
-      schemaTokens ??= Math.ceil(JSON.stringify(session.tools.schemas()).length / 4);
+      // Counted again when the tools change (MCP servers join between turns).
+      const schemas = session.tools.schemas();
+      if (schemas !== countedSchemas) schemaTokens = Math.ceil(JSON.stringify(schemas).length / 4);
+      countedSchemas = schemas;
       const estimate = estimateTokens(history, session.system) + schemaTokens;
       const due = needsCompaction({
         contextTokens: Math.max(session.contextTokens(), estimate),

@@ -4,6 +4,7 @@ import { finalText } from '../agents/child-run.js';
 import type { Job, JobState } from '../agents/job-types.js';
 import { type Message, type Usage, emptyUsage } from '../providers/types.js';
 import { errnoCode } from '../tools/fs-errors.js';
+import { repairHistory } from './repair-history.js';
 import type { SessionPaths } from './store.js';
 import { readTranscript } from './transcript.js';
 
@@ -78,6 +79,7 @@ function readStoredJob(file: string, number: number): StoredJob | undefined {
     return undefined;
   }
   const end = read.events.findLast((e) => e.name === 'job_end')?.data as Partial<JobEndRecord> | undefined;
+  const messages = repairHistory(read.history).history;
   const createdAt = Date.parse(read.meta.createdAt);
   const job: Job = {
     id: read.meta.jobId ?? `sub-${number}`,
@@ -89,12 +91,12 @@ function readStoredJob(file: string, number: number): StoredJob | undefined {
     createdAt: end?.createdAt ?? createdAt,
     startedAt: end?.startedAt,
     endedAt: end?.endedAt,
-    result: finalText(read.history),
+    result: finalText(messages),
     error: end ? end.error : 'the session ended while this sub-agent ran',
     turns: end?.turns ?? 0,
     toolCalls: end?.toolCalls ?? 0,
     contextTokens: 0,
     usage: end?.usage ?? emptyUsage(),
   };
-  return { job, messages: read.history };
+  return { job, messages };
 }

@@ -1,19 +1,27 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
+import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
+import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
 import type { Settings } from '../config/settings.js';
 import type { Limits } from '../loop/limits.js';
+import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
+import type { McpServerStatus } from '../mcp/types.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
+import type { SandboxProbe } from '../sandbox/plan.js';
+import { probeSandbox } from '../sandbox/probe.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -23,6 +31,7 @@ import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
 import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
+import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
@@ -36,8 +45,9 @@ import {
   newestEmptyTranscript,
   newestSessionFor,
 } from './store.js';
-import { answerDanglingToolCalls } from './repair-history.js';
-import { buildSystemPrompt, environmentFacts, readInstructionFiles } from './system-prompt.js';
+import { repairHistory } from './repair-history.js';
+import { type InstructionFileInfo, loadInstructionFiles } from './instruction-files.js';
+import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
 import { TranscriptWriter, readTranscript } from './transcript.js';
 
 /** What a front end asks for; every field maps to a flag or is injected by tests. */
@@ -51,9 +61,15 @@ export interface SessionSetup {
   review?: SettingsReview;
   /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
   trustProject?: boolean;
+  /** `--mcp-config` values: files (or JSON text) of `{ "mcpServers": … }`, the user's word. */
+  mcpConfig?: string[];
   approver?: Approver;
+  /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
+  agentsJson?: string;
   /** Replaces the provider (tests pass a fake stream). */
   stream?: StreamFn;
+  /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
+  sandboxProbe?: SandboxProbe;
 }
 
 /** A ready session and the machinery around it. */
@@ -87,6 +103,11 @@ export interface OpenedSession {
   modelLimits: { contextWindow: number; maxOutput: number };
   /** The agent definitions a sub-agent can be started as. */
   agentNames: string[];
+  /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
+  instructionFiles: InstructionFileInfo[];
+  /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
+  mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  /** Stops the sub-agents, then closes every MCP server. */
   close(): Promise<void>;
 }
 
@@ -107,9 +128,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const { continue: continueNewest, resume } = setup.flags;
   // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
   const review = setup.review ?? reviewSetup(setup);
-  const { settings, warning } = settingsFromReview(review, { trusted: setup.trustProject });
+  const { settings, warning, mcpJson } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
-  const warnings: string[] = warning ? [warning] : [];
+  const warnings: string[] = [...(warning ? [warning] : []), ...(mcpJson.warning ? [mcpJson.warning] : [])];
+  const mcpSpecs = mcpServerSpecs([
+    { source: 'settings', servers: settings.mcpServers },
+    { source: '.mcp.json', servers: mcpJson.servers },
+    { source: '--mcp-config', servers: setup.mcpConfig?.length ? readMcpConfigArgs(setup.mcpConfig, setup.cwd) : undefined },
+  ]);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
@@ -119,6 +145,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
+  // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
+  const sandbox = {
+    config: sandboxConfigFrom({ user: settings, flags: review.flags }),
+    probe: setup.sandboxProbe ?? (await probeSandbox({ workspace })),
+  };
+  warnings.push(...sandboxWarnings(sandbox.config, sandbox.probe));
   const stream =
     setup.stream ??
     createProvider({
@@ -127,12 +159,23 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       baseURL: providerConfig.baseURL,
       maxRetries: providerConfig.maxRetries,
       toolMode: providerConfig.toolMode,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
+  // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
+  const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
+  const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
+  const limitOutput = scrubbingLimiter(results.limiter(), scrub);
   const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
-  const baseTools = new ToolRegistry([...builtinTools({ webFetch }), readResultTool(results)]);
-  const gate = new ApprovalGate({ mode: permissionMode(settings), approver: setup.approver, headless: setup.headless });
+  const baseTools = new ToolRegistry([...builtinTools({ webFetch, bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
+  const gate = new ApprovalGate({
+    mode: permissionMode(settings),
+    approver: setup.approver,
+    headless: setup.headless,
+    allow: settings.permissions?.allow,
+  });
   const ledger = new SessionLedger();
 
   const events = new EventStream();
@@ -150,10 +193,22 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     projectDir: project.agentsDir,
     // Claude Code's own agent folders, the user's then the project's, so existing agents work unchanged.
     claudeDirs: [...(setup.env.HOME ? [path.join(setup.env.HOME, '.claude', 'agents')] : []), project.claudeAgentsDir],
+    projectRoot: setup.cwd,
   });
   warnings.push(...definitionWarnings);
+  if (setup.agentsJson !== undefined) {
+    const fromFlag = definitionsFromFlag(setup.agentsJson);
+    for (const definition of fromFlag.definitions) definitions.set(definition.name, definition);
+    warnings.push(...fromFlag.warnings);
+  }
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
+  // Read once: the parent's prompt is built from them (byte-stable for the session; a resumed one
+  // keeps its stored prompt), and typed children get the same facts and instructions.
+  const facts = environmentFacts(setup.cwd);
+  const loaded = loadInstructionFiles({ cwd: setup.cwd, outriderHome: home.home, home: setup.env.HOME || undefined });
+  const instructions = resumed?.system ? { files: loaded.files, info: resumed.instructionFiles, warnings: [] } : loaded;
+  warnings.push(...instructions.warnings);
   let session: Session | undefined = undefined;
   const agents = createSessionAgents({
     definitions,
@@ -165,8 +220,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     config: { ...settings.agents },
     ledger,
     emit: broadcast,
-    gateFor: (jobId) => toolGate(gate, workspace, jobId),
-    limitOutput: results.limiter(),
+    gateFor: (jobId, definition) =>
+      childGate({ session: gate, workspace, jobId, definition, approver: setup.approver, headless: setup.headless }),
+    limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
       const writer = new TranscriptWriter(
@@ -192,6 +248,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage) => costOf(usage, info),
+    sharedContext: childContextPrompt(facts, loaded.files),
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
@@ -201,17 +258,26 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (resumed) agents.manager.restore(resumed.storedJobs);
   // todo_write is the parent's plan: not among the tools a sub-agent can be given.
   const todoWrite = todoWriteTool({ publish: (todos) => events.publish({ type: 'todos', todos }) });
-  const tools = new ToolRegistry([...baseTools.all(), todoWrite, ...agents.tools]);
+  const coreTools = [...baseTools.all(), todoWrite, ...agents.tools];
 
-  const system =
-    resumed?.system ??
-    buildSystemPrompt(environmentFacts(setup.cwd), readInstructionFiles([home.userAgentsMd, project.agentsMd]));
+  const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
     paths.transcript,
     { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
     { env: setup.env },
   );
-  if (!resumed) transcript.event('system_prompt', { system });
+  if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
+
+  // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
+  // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
+  const mcp: SessionMcp | undefined = mcpSpecs.length
+    ? startSessionMcp({ specs: mcpSpecs, settings, env: setup.env, cwd: setup.cwd, events, childPool: baseTools })
+    : undefined;
+  if (mcp && setup.headless) {
+    await mcp.ready();
+    warnings.push(...failureWarnings(mcp.statuses()));
+  }
+  const tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
@@ -225,7 +291,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     maxTokens,
     limits,
     gate: toolGate(gate, workspace),
-    limitOutput: results.limiter(),
+    limitOutput,
     history: resumed?.history,
     ledger,
     events,
@@ -252,6 +318,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     onContextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
     beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
+    ...(mcp ? { toolsForTurn: () => mcp.toolsForTurn(coreTools) } : {}),
   });
 
   return {
@@ -280,7 +347,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     storedJobs: resumed?.storedJobs ?? [],
     modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
     agentNames: [...definitions.keys()],
-    close: () => agents.manager.close(),
+    instructionFiles: instructions.info,
+    mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
+    close: async () => {
+      await agents.manager.close();
+      await mcp?.close();
+    },
   };
 }
 
@@ -303,15 +375,19 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
   }
   const read = readTranscript(summary.paths.transcript);
   const systemEvent = read.events.find((e) => e.name === 'system_prompt');
-  const system = (systemEvent?.data as { system?: string } | undefined)?.system;
-  const { history, repaired } = answerDanglingToolCalls(read.history);
-  const warnings = [...read.warnings];
-  if (repaired > 0) warnings.push(`the session ended while ${repaired} tool call(s) ran; they are marked interrupted`);
+  const stored = systemEvent?.data as { system?: string; instructionFiles?: InstructionFileInfo[] } | undefined;
+  const system = stored?.system;
+  // Sessions written before the list was stored show none.
+  const instructionFiles = Array.isArray(stored?.instructionFiles) ? stored.instructionFiles : [];
+  // Before the first request: the file may hold anything (a crash, a hand edit, another version).
+  const { history, warnings: repairs } = repairHistory(read.history);
+  const warnings = [...read.warnings, ...repairs];
   return {
     id: summary.id,
     history,
     warnings,
     system,
+    instructionFiles,
     firstJobNumber: nextJobNumber(summary.paths),
     storedJobs: readStoredJobs(summary.paths),
   };

@@ -22,6 +22,11 @@ export interface SessionHooks {
   onContextTooLong?: LoopConfig['onContextTooLong'];
   /** Before every model call: compaction near the context limit. */
   beforeModelCall?: LoopConfig['beforeModelCall'];
+  /**
+   * At the start of each user turn: the tools to offer from now on, when they changed (MCP
+   * servers came up or went away). Asked only here, so the tools never change within a turn.
+   */
+  toolsForTurn?: (current: ToolRegistry) => ToolRegistry | undefined;
 }
 
 export interface SessionOptions {
@@ -51,7 +56,6 @@ export interface SessionOptions {
  */
 export class Session {
   readonly id: string;
-  readonly tools: ToolRegistry;
   readonly workspace: Workspace;
   readonly ledger: SessionLedger;
   /** The one ordered stream of the session's turn and job events. */
@@ -63,9 +67,13 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
-    this.tools = options.tools;
     this.workspace = options.workspace;
-    this.context = { system: options.system, tools: options.tools, workspace: options.workspace, messages: [...(options.history ?? [])] };
+    this.context = {
+      system: options.system,
+      tools: options.tools,
+      workspace: options.workspace,
+      messages: [...(options.history ?? [])],
+    };
     this.hooks = options.hooks ?? {};
     this.ledger = options.ledger ?? new SessionLedger();
     this.events = options.events ?? new EventStream();
@@ -73,6 +81,11 @@ export class Session {
 
   get system(): string {
     return this.context.system;
+  }
+
+  /** The tools of the current (or next) turn; the same registry, and bytes, for a whole turn. */
+  get tools(): ToolRegistry {
+    return this.context.tools;
   }
 
   /** Adds hooks after construction (the job manager needs the session to exist first). */
@@ -115,6 +128,7 @@ export class Session {
       hooks.onMessage?.(message);
     };
     this.events.publish(prompt === undefined ? { type: 'submit' } : { type: 'submit', prompt });
+    this.refreshTools(hooks);
     for (const message of hooks.turnStartMessages?.() ?? []) {
       record(message);
       this.events.publish({ type: 'injected', message });
@@ -150,5 +164,16 @@ export class Session {
     this.turnCount += result.turns;
     hooks.onTurnEnd?.(result);
     return result;
+  }
+
+  private refreshTools(hooks: SessionHooks): void {
+    const next = hooks.toolsForTurn?.(this.context.tools);
+    if (!next || next === this.context.tools) return;
+    const before = new Set(this.context.tools.names());
+    const after = new Set(next.names());
+    this.context.tools = next;
+    const added = [...after].filter((name) => !before.has(name));
+    const removed = [...before].filter((name) => !after.has(name));
+    if (added.length || removed.length) this.events.publish({ type: 'tools_changed', added, removed });
   }
 }

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Message } from '../providers/types.js';
-import { type TranscriptRecord, readTranscriptHead } from './transcript.js';
+import { draftBlock } from '../providers/normalize.js';
+import { type ReadRecord, readTranscriptHead } from './transcript.js';
 import { errnoCode } from '../tools/fs-errors.js';
 import { oneLine } from '../text.js';
 
@@ -41,7 +41,9 @@ export function newSessionId(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
   const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  const random = randomInt(36 ** 6).toString(36).padStart(6, '0');
+  const random = randomInt(36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
   return `${date}-${time}-${random}`;
 }
 
@@ -85,7 +87,9 @@ export function findSession(sessionsDir: string, idOrPrefix: string): SessionSum
   const ids = sessionIds(sessionsDir);
   const matches = ids.includes(wanted) ? [wanted] : wanted === '' ? [] : ids.filter((id) => id.startsWith(wanted));
   if (matches.length === 0) {
-    throw new SessionLookupError(`no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`);
+    throw new SessionLookupError(
+      `no session "${idOrPrefix}" in ${sessionsDir}; see ${sessionsDir} for the sessions stored there`,
+    );
   }
   if (matches.length > 1) {
     const shown = matches.sort().reverse().slice(0, 5).join(', ');
@@ -161,14 +165,23 @@ function summarize(sessionsDir: string, id: string): SessionSummary | undefined 
 }
 
 /** A message the user typed: a user message with text and no tool results. */
-function isUserPrompt(record: TranscriptRecord): boolean {
-  if (record.type !== 'message' || record.message.role !== 'user') return false;
-  const blocks = record.message.content;
+function isUserPrompt(record: ReadRecord): boolean {
+  if (record.type !== 'message' || (record.message as { role?: unknown }).role !== 'user') return false;
+  const blocks = userBlocks(record.message);
   return blocks.some((b) => b.type === 'text') && !blocks.some((b) => b.type === 'tool_result');
 }
 
-function promptText(message: Message): string {
-  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');
+function promptText(message: unknown): string {
+  return userBlocks(message)
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join(' ');
+}
+
+/** The valid blocks of a message as written (the listing reads transcripts it has not repaired). */
+function userBlocks(message: unknown) {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return [{ type: 'text' as const, text: content }];
+  return Array.isArray(content) ? content.map(draftBlock).filter((b) => b !== undefined) : [];
 }
 
 /** Empty, or only blank lines: nothing was ever recorded. */

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { type InstructionFile, repositoryRoot } from './instruction-files.js';
+
+export type { InstructionFile } from './instruction-files.js';
 
 /** Facts about the machine, frozen when the session starts so the prompt never changes. */
 export interface EnvironmentFacts {
@@ -9,20 +10,12 @@ export interface EnvironmentFacts {
   isGitRepo: boolean;
 }
 
-/** Instructions files the prompt includes, in order: the user's, then the project's. */
-export interface InstructionFile {
-  path: string;
-  content: string;
-}
-
-const MAX_INSTRUCTIONS_BYTES = 16 * 1024;
-
 export function environmentFacts(cwd: string, now: Date = new Date()): EnvironmentFacts {
   return {
     cwd,
     platform: `${process.platform} ${process.arch}`,
     date: localDate(now),
-    isGitRepo: insideGitRepo(cwd),
+    isGitRepo: repositoryRoot(cwd) !== undefined,
   };
 }
 
@@ -30,32 +23,6 @@ export function environmentFacts(cwd: string, now: Date = new Date()): Environme
 function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** True when `cwd` or a folder above it holds `.git` (running from a subfolder counts). */
-function insideGitRepo(cwd: string): boolean {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
-}
-
-/** Reads the AGENTS.md files that exist (user's first, project's last so it wins on conflict). */
-export function readInstructionFiles(paths: string[]): InstructionFile[] {
-  const files: InstructionFile[] = [];
-  for (const file of paths) {
-    try {
-      if (!statSync(file).isFile()) continue;
-      let content = readFileSync(file, 'utf8').trim();
-      if (content.length > MAX_INSTRUCTIONS_BYTES) {
-        content = `${content.slice(0, MAX_INSTRUCTIONS_BYTES)}\n[… cut: ${file} is over 16 KB]`;
-      }
-      if (content) files.push({ path: file, content });
-    } catch {
-      // A missing or unreadable file simply contributes nothing.
-    }
-  }
-  return files;
 }
 
 /** The parent agent's system prompt: built once per session, byte-identical across turns. */
@@ -79,7 +46,20 @@ Date: ${facts.date}
 Git repository: ${facts.isGitRepo ? 'yes' : 'no'}`,
   ];
   for (const file of instructions) {
-    parts.push(`# Instructions from ${file.path}\n${file.content}`);
+    const from = file.importedBy ? ` (imported by ${file.importedBy})` : '';
+    parts.push(`# Instructions from ${file.path}${from}\n${file.content}`);
   }
+  return parts.join('\n\n');
+}
+
+/**
+ * What a typed sub-agent is told of where it works: the same environment facts and project
+ * instructions as the parent (a fork has them already, in the parent's prompt it replays).
+ */
+export function childContextPrompt(facts: EnvironmentFacts, instructions: InstructionFile[]): string {
+  const parts = [
+    `# Environment\nWorking directory: ${facts.cwd}\nPlatform: ${facts.platform}\nDate: ${facts.date}\nGit repository: ${facts.isGitRepo ? 'yes' : 'no'}`,
+    ...instructions.map((file) => `# Instructions from ${file.path}\n${file.content}`),
+  ];
   return parts.join('\n\n');
 }

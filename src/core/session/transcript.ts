@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../providers/types.js';
@@ -28,6 +28,16 @@ export type TranscriptRecord =
   | { type: 'compaction'; summary: Message; keptMessages: number; removedMessages: number; at: string }
   | { type: 'event'; name: string; data?: unknown; at: string };
 
+/**
+ * A record as read back. Message contents are not trusted: a crash, a hand edit or another
+ * version may have left anything there; `repairHistory` (repair-history.ts) makes them valid.
+ */
+export type ReadRecord =
+  | TranscriptMeta
+  | { type: 'message'; message: unknown; at: string }
+  | { type: 'compaction'; summary: unknown; keptMessages: number; removedMessages: number; at: string }
+  | { type: 'event'; name: string; data?: unknown; at: string };
+
 export const TRANSCRIPT_VERSION = 1;
 
 /** What the caller gives to start a transcript; the type, version and (by default) the time are filled in. */
@@ -41,15 +51,27 @@ export interface TranscriptWriterOptions {
   now?: () => Date;
 }
 
+/** Closes the file of a writer nobody closed once it is collected (a sub-agent's, dropped at its end). */
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
 /**
  * Appends records to a JSONL transcript, one synchronous write per line, so a crash
- * loses at most the record being written. Opening an existing transcript (a resumed
+ * loses at most the record being written. The file is opened once, for appending, on the
+ * first write (a failed open is retried by the next one) and stays open until `close()`:
+ * a record costs one write, never a rewrite. Opening an existing transcript (a resumed
  * session) appends to it without a second meta line.
  */
 export class TranscriptWriter {
   readonly meta: TranscriptMeta;
   private readonly env: NodeJS.ProcessEnv;
   private readonly now: () => Date;
+  private fd: number | undefined;
 
   constructor(
     readonly path: string,
@@ -64,7 +86,7 @@ export class TranscriptWriter {
       const ending = lastByte(this.path);
       if (ending === undefined) this.write(this.meta);
       // A line cut by a crash must stay alone on its line, or the next record would be glued to it.
-      else if (ending !== '\n') appendFileSync(this.path, '\n');
+      else if (ending !== '\n') this.writeText('\n');
     });
   }
 
@@ -84,12 +106,32 @@ export class TranscriptWriter {
     this.guard(() => this.write(data === undefined ? { type: 'event', name, at } : { type: 'event', name, data, at }));
   }
 
+  /** Closes the file; a later record opens it again. */
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    unclosed.unregister(this);
+    this.guard(() => closeSync(fd));
+  }
+
   private at(): string {
     return this.now().toISOString();
   }
 
   private write(record: TranscriptRecord): void {
-    appendFileSync(this.path, `${redactSecrets(JSON.stringify(record), this.env)}\n`, { mode: 0o600 });
+    this.writeText(`${redactSecrets(JSON.stringify(record), this.env)}\n`);
+  }
+
+  private writeText(text: string): void {
+    if (this.fd === undefined) {
+      // O_APPEND: every write lands at the end, whoever else appended since.
+      this.fd = openSync(this.path, 'a', 0o600);
+      unclosed.register(this, this.fd, this);
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done);
   }
 
   private guard(action: () => void): void {
@@ -105,7 +147,8 @@ export class TranscriptWriter {
 /** A transcript replayed: the history as it stood when the file ends, and what could not be read. */
 export interface ReadTranscript {
   meta: TranscriptMeta;
-  history: Message[];
+  /** The messages as written (not checked): pass them through `repairHistory` before use. */
+  history: unknown[];
   events: { name: string; data?: unknown; at: string }[];
   /** 1-based numbers of lines that were skipped. */
   skippedLines: number[];
@@ -135,7 +178,7 @@ export function readTranscript(file: string): ReadTranscript {
   if (unterminated !== '') numbered.push({ line: unterminated, number: lines.length + 1, last: true });
 
   let meta: TranscriptMeta | undefined;
-  let history: Message[] = [];
+  let history: unknown[] = [];
   const events: ReadTranscript['events'] = [];
   const skippedLines: number[] = [];
   const warnings: string[] = [];
@@ -199,8 +242,8 @@ export function readTranscript(file: string): ReadTranscript {
  */
 export function readTranscriptHead(
   file: string,
-  wanted: (record: TranscriptRecord) => boolean,
-): { meta: TranscriptMeta | undefined; found: TranscriptRecord | undefined } {
+  wanted: (record: ReadRecord) => boolean,
+): { meta: TranscriptMeta | undefined; found: ReadRecord | undefined } {
   const fd = openSync(file, 'r');
   try {
     let meta: TranscriptMeta | undefined;
@@ -252,7 +295,7 @@ function lastByte(file: string): string | undefined {
   }
 }
 
-function parseRecord(line: string): TranscriptRecord | undefined {
+function parseRecord(line: string): ReadRecord | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -262,16 +305,16 @@ function parseRecord(line: string): TranscriptRecord | undefined {
   return isRecord(value) ? value : undefined;
 }
 
-function isRecord(value: unknown): value is TranscriptRecord {
+function isRecord(value: unknown): value is ReadRecord {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   switch (record.type) {
     case 'meta':
       return typeof record.sessionId === 'string' && typeof record.version === 'number';
     case 'message':
-      return isMessage(record.message);
+      return isObject(record.message);
     case 'compaction':
-      return isMessage(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
+      return isObject(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
     case 'event':
       return typeof record.name === 'string';
     default:
@@ -279,10 +322,9 @@ function isRecord(value: unknown): value is TranscriptRecord {
   }
 }
 
-function isMessage(value: unknown): value is Message {
-  if (value === null || typeof value !== 'object') return false;
-  const message = value as Record<string, unknown>;
-  return (message.role === 'user' || message.role === 'assistant') && Array.isArray(message.content);
+/** A message record only has to hold an object: what is in it is repairHistory's to judge. */
+function isObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 const REDACTED = '[redacted]';

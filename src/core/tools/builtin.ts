@@ -1,4 +1,4 @@
-import { bashTool } from './bash.js';
+import { type BashToolOptions, createBashTool } from './bash.js';
 import type { AnyTool } from './define.js';
 import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
@@ -13,6 +13,10 @@ export interface BuiltinToolOptions {
   findRg?: GrepToolOptions['findRg'];
   /** web_fetch's bounds (settings `webFetchMaxBytes`, `webFetchTimeoutMs`). */
   webFetch?: WebFetchOptions;
+  /** The JavaScript search's worker and deadline (tests build the worker from source). */
+  js?: GrepToolOptions['js'];
+  /** The session's OS sandbox and secrets for bash (default: none). */
+  bash?: BashToolOptions;
 }
 
 /** The built-in tools, in the order the model sees them. */
@@ -21,8 +25,8 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     readFileTool,
     writeFileTool,
     editFileTool,
-    bashTool,
-    grepTool({ findRg: options.findRg }),
+    createBashTool(options.bash),
+    grepTool({ findRg: options.findRg, js: options.js }),
     globTool,
     listDirTool,
     webFetchTool(options.webFetch),

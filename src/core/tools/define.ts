@@ -42,6 +42,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   schema: S;
+  /**
+   * A JSON Schema sent to the model as it is, instead of one made from `schema` (tools declared
+   * elsewhere, such as MCP servers'); `schema` then only checks that the arguments are an object.
+   */
+  inputSchema?: Record<string, unknown>;
   kind: ToolKind;
   /**
    * May run alongside the other calls of the same response. Independent of `kind`: a poll
@@ -60,6 +65,17 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDef
   return def;
 }
 
+/** The arguments of a tool whose schema is raw JSON Schema: any object (its own server validates them). */
+export const jsonObjectArgs = z.record(z.string(), z.unknown());
+export type JsonObjectArgs = z.infer<typeof jsonObjectArgs>;
+
+/** Declares a tool whose parameters are a JSON Schema written elsewhere (an MCP server's), sent as is. */
+export function defineJsonSchemaTool(
+  def: Omit<ToolDefinition<typeof jsonObjectArgs>, 'schema' | 'inputSchema'> & { inputSchema: Record<string, unknown> },
+): ToolDefinition<typeof jsonObjectArgs> {
+  return { ...def, schema: jsonObjectArgs };
+}
+
 /** Whether a call of `tool` may run at the same time as the other calls of its response. */
 export function runsAlongside(tool: AnyTool): boolean {
   return tool.parallel ?? tool.kind === 'read-only';
@@ -71,6 +87,7 @@ export type AnyTool = ToolDefinition<any>;
 
 /** The JSON Schema sent to the model, without zod's `$schema` noise. */
 export function toolSchema(tool: AnyTool): ToolSchema {
+  if (tool.inputSchema) return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
   const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, inputSchema: dropSafeIntegerBounds(inputSchema) };
 }

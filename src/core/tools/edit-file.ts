@@ -66,9 +66,7 @@ export const editFileTool = defineTool({
     }
 
     // split/join and slicing, never String.replace: `$&` in new_string must stay literal.
-    const updated = args.replace_all
-      ? content.split(oldString).join(newString)
-      : spliceFirst(content, oldString, newString);
+    const updated = args.replace_all ? content.split(oldString).join(newString) : spliceFirst(content, oldString, newString);
     ctx.signal.throwIfAborted();
     const locked = await notWritableReason(real, shown);
     if (locked) return { content: locked, isError: true };

@@ -89,8 +89,6 @@ export async function repositoryExcludeFile(dir: string): Promise<string | undef
   const first = (await readFile(dotGit, 'utf8').catch(() => '')).split(/\r?\n/, 1)[0];
   if (!first.startsWith('gitdir: ')) return undefined;
   const gitDir = path.resolve(dir, first.slice('gitdir: '.length).trim());
-  const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => ''))
-    .split(/\r?\n/, 1)[0]
-    .trim();
+  const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => '')).split(/\r?\n/, 1)[0].trim();
   return common === '' ? undefined : path.join(path.resolve(gitDir, common), 'info', 'exclude');
 }

@@ -27,7 +27,8 @@ export const globTool = defineTool({
       throw error;
     });
     if (!info) return { content: `Path not found: ${shown}. Use list_dir to see what exists.`, isError: true };
-    if (!info.isDirectory()) return { content: `${shown} is a file, not a directory; give its directory as path.`, isError: true };
+    if (!info.isDirectory())
+      return { content: `${shown} is a file, not a directory; give its directory as path.`, isError: true };
 
     let pattern = args.pattern.replace(/^(\.\/)+/, '');
     if (path.isAbsolute(pattern)) {
@@ -43,7 +44,10 @@ export const globTool = defineTool({
     if (startInfo?.isDirectory()) {
       for await (const entry of walkFiles({ root: ctx.workspace.root, start, signal: ctx.signal, skipDirs })) {
         if (!matches(toPosix(path.relative(base, entry.absolute)))) continue;
-        const mtime = await stat(entry.absolute).then((s) => s.mtimeMs, () => 0);
+        const mtime = await stat(entry.absolute).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        );
         found.push({ file: displayPath(ctx.workspace, entry.absolute), mtime });
       }
     }

@@ -23,7 +23,16 @@ export interface GrepQuery {
  * how many there were in all, and whether counting stopped early.
  */
 export type GrepOutcome =
-  | { ok: true; lines: string[]; total: number; countCapped: boolean; warning?: string }
+  | {
+      ok: true;
+      lines: string[];
+      total: number;
+      countCapped: boolean;
+      /** rg's first complaint when it exited with an error but found matches. */
+      warning?: string;
+      /** What the model should know about the search itself (stopped early, files left out). */
+      notes?: string[];
+    }
   | { ok: false; error: string };
 
 /** Results kept for the model. */

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
 import { findExecutable } from './find-executable.js';
 import { isMissing } from './fs-errors.js';
-import { searchWithJs } from './grep-js.js';
+import { type JsGrepOptions, searchWithJs } from './grep-js.js';
 import { GREP_RESULT_LIMIT, type GrepOutcome, type GrepQuery } from './grep-query.js';
 import { searchWithRg } from './grep-rg.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
@@ -11,6 +11,8 @@ import { displayPath, resolveWorkspacePath } from './paths.js';
 export interface GrepToolOptions {
   /** Where rg is, or undefined to search in JavaScript. Default: looked up on PATH once per tool. */
   findRg?: () => Promise<string | undefined> | string | undefined;
+  /** The JavaScript search's worker, deadline and timers (grep-js.ts). */
+  js?: JsGrepOptions;
 }
 
 const schema = z.object({
@@ -59,7 +61,7 @@ export function grepTool(options: GrepToolOptions = {}) {
       };
       rgLookup ??= Promise.resolve(findRg());
       const rg = await rgLookup;
-      const outcome = rg ? await searchWithRg(rg, query) : await searchWithJs(query);
+      const outcome = rg ? await searchWithRg(rg, query) : await searchWithJs(query, options.js);
       return formatOutcome(outcome, query, shown);
     },
   });
@@ -68,8 +70,9 @@ export function grepTool(options: GrepToolOptions = {}) {
 function formatOutcome(outcome: GrepOutcome, query: GrepQuery, shown: string): ToolOutput | string {
   if (!outcome.ok) return { content: outcome.error, isError: true };
   const where = query.glob ? `${shown} (files matching ${query.glob})` : shown;
-  const warning = outcome.warning ? `\n[rg: ${outcome.warning}]` : '';
-  if (outcome.total === 0) return `No matches for ${query.pattern} in ${where}${warning}`;
+  const trailer =
+    (outcome.warning ? `\n[rg: ${outcome.warning}]` : '') + (outcome.notes ?? []).map((note) => `\n[${note}]`).join('');
+  if (outcome.total === 0) return `No matches for ${query.pattern} in ${where}${trailer}`;
   let text = outcome.lines.join('\n');
   const hidden = outcome.total - outcome.lines.length;
   if (hidden > 0 || outcome.countCapped) {
@@ -77,5 +80,5 @@ function formatOutcome(outcome: GrepOutcome, query: GrepQuery, shown: string): T
     const amount = outcome.countCapped ? `at least ${hidden}` : `${hidden}`;
     text += `\n\n[${amount} more ${unit} not shown; narrow the pattern, path or glob.]`;
   }
-  return text + warning;
+  return text + trailer;
 }

@@ -68,10 +68,7 @@ export class IgnoreScope {
    * it are read, and the directory itself is not filtered. `workspaceRoot` anchors the user's
    * excludes file; `env` locates it.
    */
-  static async forDirectory(
-    dir: string,
-    options: { workspaceRoot: string; env?: NodeJS.ProcessEnv },
-  ): Promise<IgnoreScope> {
+  static async forDirectory(dir: string, options: { workspaceRoot: string; env?: NodeJS.ProcessEnv }): Promise<IgnoreScope> {
     const base = isWithin(options.workspaceRoot, dir) ? options.workspaceRoot : dir;
     const userFile = await userExcludesFile(options.env ?? process.env, base);
     const chain: string[] = [];
@@ -130,7 +127,12 @@ async function readLevel(dir: string, names?: ReadonlySet<string>): Promise<Leve
   const own = (name: string) => (names && !names.has(name) ? undefined : path.join(dir, name));
   // Most directories hold no ignore file: no reads, no waits.
   if (names && !RULE_FILE_NAMES.some((name) => names.has(name))) return { dir, isRepositoryRoot: false };
-  const isRepositoryRoot = names ? names.has('.git') : await stat(path.join(dir, '.git')).then(() => true, () => false);
+  const isRepositoryRoot = names
+    ? names.has('.git')
+    : await stat(path.join(dir, '.git')).then(
+        () => true,
+        () => false,
+      );
   return {
     dir,
     isRepositoryRoot,

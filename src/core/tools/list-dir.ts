@@ -43,14 +43,24 @@ export const listDirTool = defineTool({
       entries.map(async (entry) => {
         const isDir =
           entry.isDirectory() ||
-          (entry.isSymbolicLink() && (await stat(path.join(absolute, entry.name)).then((s) => s.isDirectory(), () => false)));
+          (entry.isSymbolicLink() &&
+            (await stat(path.join(absolute, entry.name)).then(
+              (s) => s.isDirectory(),
+              () => false,
+            )));
         const ignored = entry.name === '.git' || scope.ignores(entry.name, isDir);
         return { name: isDir ? `${entry.name}/` : entry.name, ignored };
       }),
     );
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    const names = listed.filter((e) => !e.ignored).map((e) => e.name).sort(byName);
-    const ignored = listed.filter((e) => e.ignored).map((e) => e.name).sort(byName);
+    const names = listed
+      .filter((e) => !e.ignored)
+      .map((e) => e.name)
+      .sort(byName);
+    const ignored = listed
+      .filter((e) => e.ignored)
+      .map((e) => e.name)
+      .sort(byName);
     const dirs = names.filter((n) => n.endsWith('/')).length;
     const files = names.length - dirs;
     let header = `${shown}: ${plural(names.length, 'entry', 'entries')} (${plural(dirs, 'directory', 'directories')}, ${plural(files, 'file', 'files')})`;

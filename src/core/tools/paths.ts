@@ -31,7 +31,14 @@ export function resolveWorkspacePath(workspace: Workspace, requested: string): R
   const dirs = [workspace.root, ...workspace.extraDirs];
   const relativeIn = (p: string): string[] => dirs.filter((dir) => isWithin(dir, p)).map((dir) => path.relative(dir, p));
   const relative = { absolute: relativeIn(absolute), real: followed === undefined ? [] : relativeIn(real) };
-  return { requested, absolute, real, inside: relative.real.length > 0, relative, ...(followed === undefined ? { loop: true } : {}) };
+  return {
+    requested,
+    absolute,
+    real,
+    inside: relative.real.length > 0,
+    relative,
+    ...(followed === undefined ? { loop: true } : {}),
+  };
 }
 
 export function isWithin(dir: string, target: string): boolean {

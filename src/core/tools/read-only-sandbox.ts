@@ -15,7 +15,7 @@ import { isWithin, realPathOf } from './paths.js';
 const refuse = (what: string, fix: string): string =>
   `echo "outrider: this repository's git config sets ${what}; it is switched off for commands that run without approval. ${fix}" >&2; false`;
 
-const EXTERNAL_DIFF_STAND_IN = refuse('an external diff program', 'Add --no-ext-diff to see git\'s own diff.');
+const EXTERNAL_DIFF_STAND_IN = refuse('an external diff program', "Add --no-ext-diff to see git's own diff.");
 
 /** Set for every sandboxed command, whatever the config says. */
 export const FIXED_GIT_OVERRIDES: readonly (readonly [string, string])[] = [

@@ -10,7 +10,14 @@ export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
   private schemaCache: ToolSchema[] | undefined;
 
-  constructor(tools: AnyTool[] = []) {
+  /**
+   * `schemaOf` holds each tool's JSON Schema once made: a filtered view (a sub-agent's
+   * tools) shares its parent's, so 32 sub-agents convert each zod schema once, not 32 times.
+   */
+  constructor(
+    tools: AnyTool[] = [],
+    private readonly schemaOf = new Map<AnyTool, ToolSchema>(),
+  ) {
     for (const tool of tools) this.add(tool);
   }
 
@@ -18,6 +25,13 @@ export class ToolRegistry {
     if (this.byName.has(tool.name)) throw new Error(`tool ${tool.name} is declared twice`);
     this.byName.set(tool.name, tool);
     this.schemaCache = undefined;
+  }
+
+  /** Takes a tool out (an MCP server that went away); false when there was none of that name. */
+  remove(name: string): boolean {
+    const removed = this.byName.delete(name);
+    if (removed) this.schemaCache = undefined;
+    return removed;
   }
 
   get(name: string): AnyTool | undefined {
@@ -32,14 +46,21 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
-  /** A registry holding only the tools `keep` accepts, in the same order. */
+  /** A registry holding only the tools `keep` accepts, in the same order (and sharing their schemas). */
   filter(keep: (tool: AnyTool) => boolean): ToolRegistry {
-    return new ToolRegistry(this.all().filter(keep));
+    return new ToolRegistry(this.all().filter(keep), this.schemaOf);
   }
 
-  /** The schemas sent to the model; the same array (and bytes) on every call. */
+  /** The schemas sent to the model; the same array (and bytes) on every call, made on the first. */
   schemas(): ToolSchema[] {
-    this.schemaCache ??= this.all().map(toolSchema);
+    this.schemaCache ??= this.all().map((tool) => {
+      let schema = this.schemaOf.get(tool);
+      if (!schema) {
+        schema = toolSchema(tool);
+        this.schemaOf.set(tool, schema);
+      }
+      return schema;
+    });
     return this.schemaCache;
   }
 

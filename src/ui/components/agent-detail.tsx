@@ -31,7 +31,9 @@ export function AgentDetail({ view, now, width }: AgentDetailProps) {
         <Text bold>Task: </Text>
         {job.task}
       </Text>
-      {!ended ? <Text wrap="truncate-end">{cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state))}`, inner)}</Text> : null}
+      {!ended ? (
+        <Text wrap="truncate-end">{cutLine(`Now: ${oneLine(describeActivity(view.activity, job.state))}`, inner)}</Text>
+      ) : null}
       {job.error ? <Text color="red">{`Error: ${job.error}`}</Text> : null}
       {ended && job.result ? (
         <Box flexDirection="column">

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Box, Text, useInput } from 'ink';
+import { describeEntry } from '../../core/config/mcp-servers.js';
 import { displayValue, safeText } from '../../core/config/project-trust.js';
 import type { SettingsReview } from '../../core/config/review-settings.js';
 
@@ -40,7 +41,7 @@ export function TrustPrompt({ review, onAnswer }: TrustPromptProps) {
       </Text>
       <Text>Its settings can run programs without asking, let the agent edit outside it, or send your API key elsewhere.</Text>
       {review.stored === 'changed' ? <Text color="yellow">They changed since you trusted this folder.</Text> : null}
-      <Text>{`${file} would apply:`}</Text>
+      {review.guarded.length > 0 ? <Text>{`${file} would apply:`}</Text> : null}
       {review.guarded.map((setting) => (
         <Box key={setting.key} flexDirection="column" paddingLeft={2}>
           <Text>
@@ -51,10 +52,35 @@ export function TrustPrompt({ review, onAnswer }: TrustPromptProps) {
           <Text dimColor>{`  ${setting.why}`}</Text>
         </Box>
       ))}
+      <McpServersToStart review={review} />
       <Text>
         <Text bold>y</Text> trust this folder · <Text bold>n</Text>/<Text bold>Esc</Text> don&apos;t trust (your own settings
         only) · <Text bold>Ctrl+C</Text> quit
       </Text>
     </Box>
   );
+}
+
+/** The `.mcp.json` servers that would start: each one runs a program or reaches a server as you. */
+function McpServersToStart({ review }: { review: SettingsReview }) {
+  const { file, servers, guarded } = review.mcpJson;
+  if (guarded.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      <Text>{`${safeText(path.relative(review.folder, file) || file)} would start MCP servers:`}</Text>
+      {guarded.map((name) => (
+        <Text key={name}>
+          {'  '}
+          <Text bold>{safeText(name)}</Text>
+          {` ${oneLineSafe(describeEntry(servers[name]!))}`}
+        </Text>
+      ))}
+      <Text dimColor>{'    each runs a program with your environment, or connects to a server'}</Text>
+    </Box>
+  );
+}
+
+function oneLineSafe(text: string, max = 120): string {
+  const safe = safeText(text);
+  return safe.length <= max ? safe : `${safe.slice(0, max - 1)}…`;
 }

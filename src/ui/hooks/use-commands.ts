@@ -1,8 +1,11 @@
 import { useCallback } from 'react';
 import { JobError } from '../../core/agents/job-manager.js';
+import type { InstructionFileInfo } from '../../core/session/instruction-files.js';
+import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
+import { type McpState, mcpLines } from '../state/mcp.js';
 import type { EntryBody } from '../state/transcript.js';
 import type { TurnRunner } from '../state/turn-runner.js';
 import type { UiSession } from '../ui-session.js';
@@ -12,11 +15,13 @@ export interface CommandContext {
   runner: TurnRunner;
   say: (entry: EntryBody) => void;
   openAgents: () => void;
+  /** The MCP servers as the UI state last heard of them. */
+  mcpServers: () => McpState;
   quit: () => void;
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, quit }: CommandContext) {
+export function useCommands({ session, runner, say, openAgents, mcpServers, quit }: CommandContext) {
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -51,6 +56,10 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
           const { rows, total } = session.costs();
           return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total) });
         }
+        case 'memory':
+          return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
+        case 'mcp':
+          return say({ kind: 'block', title: 'MCP servers', lines: mcpLines(mcpServers()) });
         case 'quit':
           return quit();
         case 'usage':
@@ -63,8 +72,22 @@ export function useCommands({ session, runner, say, openAgents, quit }: CommandC
         }
       }
     },
-    [session, runner, say, openAgents, stopJobs, quit],
+    [session, runner, say, openAgents, mcpServers, stopJobs, quit],
   );
 
   return { run, stopJobs };
+}
+
+/** /memory: one line per instruction file in the prompt, with what of it is there and why not all. */
+function memoryLines(files: readonly InstructionFileInfo[]): string[] {
+  if (files.length === 0)
+    return ['no instruction files: AGENTS.md (or CLAUDE.md) from the repository root down to here, ~/.outrider/AGENTS.md'];
+  // The notes say when a file is cut or left out; the size is the file's own.
+  return files.map((file) =>
+    [
+      `${file.path}  ${formatSize(file.size)}`,
+      ...(file.importedBy ? [`imported by ${file.importedBy}`] : []),
+      ...file.notes,
+    ].join(' · '),
+  );
 }

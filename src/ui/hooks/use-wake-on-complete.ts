@@ -9,7 +9,13 @@ import { WakeScheduler } from '../state/wake-scheduler.js';
  * Wake-on-complete: when a completion is owed to the model and the parent is idle, a turn
  * starts by itself (one per window, however many completions it covers). Does nothing when off.
  */
-export function useWakeOnComplete(options: { enabled: boolean; store: UiStore; runner: TurnRunner; clock: Clock; windowMs: number }): void {
+export function useWakeOnComplete(options: {
+  enabled: boolean;
+  store: UiStore;
+  runner: TurnRunner;
+  clock: Clock;
+  windowMs: number;
+}): void {
   const { enabled, store, runner, clock, windowMs } = options;
   useEffect(() => {
     if (!enabled) return;

@@ -95,10 +95,17 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
       return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };
     }
     case 'tool_start':
-      return { ...view, job: { ...job, toolCalls: job.toolCalls + 1 }, activity: { kind: 'tool', name: event.name, label: event.label } };
+      return {
+        ...view,
+        job: { ...job, toolCalls: job.toolCalls + 1 },
+        activity: { kind: 'tool', name: event.name, label: event.label },
+      };
     case 'usage': {
       const u = event.usage;
-      return { ...view, job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output } };
+      return {
+        ...view,
+        job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output },
+      };
     }
     case 'message_end':
       return withTail(view, describeMessage(event.message));

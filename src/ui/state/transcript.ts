@@ -155,6 +155,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
         text: `${budgetUsed(event)}, no new sub-agents${event.stopped.length ? `; stopped ${event.stopped.join(', ')}` : ''}`,
       });
     // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
+    // MCP states live in the UI state (ui-store.ts adds the failure line); new tools need no line.
     case 'turn_start':
     case 'turn_end':
     case 'usage':
@@ -162,6 +163,8 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'job_state':
     case 'job_delivered':
     case 'todos':
+    case 'mcp_server':
+    case 'tools_changed':
       return state;
     default: {
       const unhandled: never = event;

@@ -1,6 +1,7 @@
 import type { SequencedEvent } from '../../core/session/event-stream.js';
 import { type JobsState, applyJobEvent, jobsFromStore } from './jobs.js';
 import { completionLine } from './job-status.js';
+import { type McpState, applyMcpStatus } from './mcp.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import type { Todo } from '../../core/tools/todo-write.js';
 import {
@@ -24,6 +25,8 @@ export interface UiState {
   hintIdleCompletions: boolean;
   /** The model's plan, as its last todo_write left it. */
   todos: readonly Todo[];
+  /** The MCP servers as last reported (footer, /mcp). */
+  mcp: McpState;
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -40,13 +43,14 @@ export function initialUiState(options: {
     contextTokens: 0,
     hintIdleCompletions: !options.wakeOnComplete,
     todos: [],
+    mcp: [],
   };
 }
 
 /** Applies one batch in order: the pure reducer behind the store. */
 export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens, todos } = state;
+  let { jobs, contextTokens, todos, mcp } = state;
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
@@ -58,6 +62,11 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
     if (event.type === 'job_state' && (event.job.state === 'done' || event.job.state === 'error')) {
       transcript = jobEnded(transcript, event.job.id, completionLine(event.job));
     }
+    if (event.type === 'mcp_server') {
+      const applied = applyMcpStatus(mcp, event.server);
+      mcp = applied.state;
+      if (applied.failed) transcript = append(transcript, { kind: 'notice', level: 'warn', text: applied.failed });
+    }
     if (event.type === 'usage') {
       const u = event.usage;
       contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
@@ -65,7 +74,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[]): UiState {
     if (event.type === 'todos') todos = event.todos;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens, todos };
+  return { ...state, transcript, jobs, contextTokens, todos, mcp };
 }
 
 /**

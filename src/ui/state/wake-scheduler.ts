@@ -12,7 +12,6 @@ export interface WakeSchedulerOptions {
   timers?: Timers;
 }
 
-
 /**
  * Wake-on-complete: a sub-agent completing while the parent is idle starts one turn after
  * a short window, so completions arriving together cost one turn, not one each. A completion

@@ -22,7 +22,13 @@ describe('the agent catalogue', () => {
   });
 
   it('lists every agent when they fit', () => {
-    const text = catalogueText([{ name: 'a', description: 'One.' }, { name: 'b', description: 'Two.' }], 'a');
+    const text = catalogueText(
+      [
+        { name: 'a', description: 'One.' },
+        { name: 'b', description: 'Two.' },
+      ],
+      'a',
+    );
     expect(text).toBe('Agents: a (default): One.; b: Two.');
   });
 

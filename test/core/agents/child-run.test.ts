@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '../../../src/core/agents/child-run.js';
 import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
-import type { AgentDefinition } from '../../../src/core/agents/definitions.js';
+import { ALL_TOOLS, type AgentDefinition, childModel } from '../../../src/core/agents/definitions.js';
 import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -21,7 +21,10 @@ function definitions(extra: AgentDefinition[] = []) {
   return new Map([...builtinDefinitions(), ...extra].map((d) => [d.name, d]));
 }
 
-function runChild(script: FakeScript, options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {}) {
+function runChild(
+  script: FakeScript,
+  options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {},
+) {
   const stream = fakeStream(script);
   const events: LoopEvent[] = [];
   const transcript: Message[] = [];
@@ -89,8 +92,28 @@ describe('child runs', () => {
     expect(names(custom({}))).toEqual(['read_file', 'grep', 'glob', 'list_dir', 'read_result']);
   });
 
+  it('takes MCP tools by name or pattern (mcp__github__*)', () => {
+    const like = (name: string) => ({ ...parentTools.get('read_file')!, name });
+    const registry = new ToolRegistry([
+      like('read_file'),
+      like('mcp__github__search'),
+      like('mcp__github__create'),
+      like('mcp__db__query'),
+    ]);
+    const names = (def: AgentDefinition) => childTools(registry, def).names();
+    expect(names(custom({ tools: ['read_file', 'mcp__github__*'], disallowedTools: ['mcp__github__create'] }))).toEqual([
+      'read_file',
+      'mcp__github__search',
+    ]);
+    expect(names(custom({ tools: ['mcp__db__query'] }))).toEqual(['mcp__db__query']);
+    expect(names(custom({}))).toEqual(['read_file']);
+  });
+
   it('a call outside the allowlist gets an error naming the available tools, and the child goes on', async () => {
-    const { outcome, stream } = runChild([{ toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] }, { text: 'could not write' }]);
+    const { outcome, stream } = runChild([
+      { toolCalls: [{ name: 'write_file', args: { path: 'x', content: 'y' } }] },
+      { text: 'could not write' },
+    ]);
     expect((await outcome).status).toBe('done');
     const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
     expect(result.isError).toBe(true);
@@ -109,7 +132,14 @@ describe('child runs', () => {
   it('returns the last assistant message that has text, joined by newlines', () => {
     const history: Message[] = [
       { role: 'assistant', content: [{ type: 'text', text: 'early' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'tool_use', id: '1', name: 'x', input: {} }, { type: 'text', text: 'b' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'tool_use', id: '1', name: 'x', input: {} },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', toolUseId: '1', content: 'r' }] },
       { role: 'assistant', content: [] },
     ];
@@ -121,7 +151,10 @@ describe('child runs', () => {
     const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: {} }] }));
     expect(await outcome).toMatchObject({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
     expect(stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
-    const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), { extra: [custom({ maxTurns: 2 })], request: { definition: 'custom' } });
+    const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), {
+      extra: [custom({ maxTurns: 2 })],
+      request: { definition: 'custom' },
+    });
     expect((await tight.outcome).error).toBe('reached the limit of 2 turns');
   });
 
@@ -158,5 +191,58 @@ describe('child runs', () => {
     const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^Tool "bash" is not available/);
+  });
+
+  it('a definition in plan mode keeps only read-only tools, whatever it lists (a Claude reviewer without tools:)', () => {
+    const reviewer = custom({ tools: [...ALL_TOOLS], permissions: { mode: 'plan', ask: true, asWritten: 'plan' } });
+    expect(childTools(parentTools, reviewer).names()).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
+    const accepting = custom({
+      tools: [...ALL_TOOLS],
+      permissions: { mode: 'accept-edits', ask: true, asWritten: 'acceptEdits' },
+    });
+    expect(childTools(parentTools, accepting).names()).toEqual([...ALL_TOOLS]);
+  });
+
+  it('a plan-mode child that calls write_file gets an error result and writes nothing', async () => {
+    const reviewer = custom({
+      name: 'reviewer',
+      tools: [...ALL_TOOLS],
+      permissions: { mode: 'plan', ask: true, asWritten: 'plan' },
+    });
+    const { outcome, stream } = runChild(
+      [{ toolCalls: [{ name: 'write_file', args: { path: 'pwned.txt', content: 'x' } }] }, { text: 'reviewed' }],
+      { extra: [reviewer], request: { definition: 'reviewer' } },
+    );
+    expect(await outcome).toMatchObject({ status: 'done', text: 'reviewed' });
+    expect(stream.requests[0]!.tools.map((t) => t.name)).toEqual(['read_file', 'grep', 'glob', 'list_dir']);
+    const result = stream.requests[1]!.messages.at(-1)!.content[0] as { content: string; isError: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Tool "write_file" is not available/);
+    expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
+  });
+
+  it('runs a Claude model alias on the parent model, and a model id as written', async () => {
+    for (const [model, sent] of [
+      ['sonnet', 'parent-model'],
+      ['OPUS', 'parent-model'],
+      ['sonnet[1m]', 'parent-model'],
+      ['inherit', 'parent-model'],
+      ['gpt-5-mini', 'gpt-5-mini'],
+    ]) {
+      const { outcome, stream } = runChild([{ text: 'ok' }], { extra: [custom({ model })], request: { definition: 'custom' } });
+      await outcome;
+      expect(stream.requests[0]!.model).toBe(sent);
+    }
+    expect(childModel({ model: 'haiku' }, 'claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
+  });
+
+  it("takes a definition's maxTurns over the default of 10", async () => {
+    const long = custom({ maxTurns: 12 });
+    const { outcome, stream } = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), {
+      extra: [long],
+      request: { definition: 'custom' },
+    });
+    expect((await outcome).error).toBe('reached the limit of 12 turns');
+    expect(stream.requests).toHaveLength(12);
   });
 });

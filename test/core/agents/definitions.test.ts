@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { ALL_TOOLS, DEFAULT_READ_ONLY_TOOLS, loadDefinitions, parseDefinition } from '../../../src/core/agents/definitions.js';
 import {
-  ALL_TOOLS,
-  DEFAULT_READ_ONLY_TOOLS,
-  loadDefinitions,
-  parseDefinition,
-} from '../../../src/core/agents/definitions.js';
+  MAX_AGENT_FILES,
+  MAX_AGENT_FILE_BYTES,
+  MAX_AGENT_FOLDER_BYTES,
+  MAX_AGENT_FOLDER_DEPTH,
+} from '../../../src/core/agents/definition-files.js';
 
 let root: string;
 let dirs: { user: string; project: string; claudeUser: string; claudeProject: string };
@@ -73,7 +75,11 @@ describe('loadDefinitions precedence', () => {
   it('project beats user beats .claude beats built-in for the same name', () => {
     const claudePath = write(dirs.claudeUser, 'explore.md', agentFile('explore', '', 'claude prompt'));
     let result = load();
-    expect(result.definitions.get('explore')).toMatchObject({ source: 'claude', systemPrompt: 'claude prompt', path: claudePath });
+    expect(result.definitions.get('explore')).toMatchObject({
+      source: 'claude',
+      systemPrompt: 'claude prompt',
+      path: claudePath,
+    });
 
     const userPath = write(dirs.user, 'explore.md', agentFile('explore', '', 'user prompt'));
     result = load();
@@ -138,7 +144,7 @@ When invoked:
 3. Begin review immediately
 `;
 
-  it('maps Read, Grep, Glob, Bash to our tools, drops WebFetch with a warning, ignores color, and maps sonnet to inherit', () => {
+  it('maps Read, Grep, Glob, Bash to our tools; one line names the dropped WebFetch and the ignored color; sonnet is kept', () => {
     const path = write(dirs.claudeProject, 'code-reviewer.md', claudeReviewer);
     const { definitions, warnings } = load();
     expect(definitions.get('code-reviewer')).toEqual({
@@ -149,11 +155,14 @@ When invoked:
         'You are a senior code reviewer ensuring high standards of code quality and security.\n\nWhen invoked:\n1. Run git diff to see recent changes\n2. Focus on modified files\n3. Begin review immediately',
       tools: ['read_file', 'grep', 'glob', 'bash'],
       disallowedTools: [],
-      model: 'inherit',
+      model: 'sonnet',
       source: 'claude',
       path,
     });
-    expect(warnings).toEqual([`${path}: tools: dropped "WebFetch": no outrider equivalent`]);
+    expect(warnings).toEqual([
+      `${path}: tools: dropped "WebFetch": no outrider equivalent; ignored color: no meaning for an outrider sub-agent`,
+      `agent files name Claude Code model aliases that outrider does not resolve yet: "sonnet" (code-reviewer); these agents run on the session's model`,
+    ]);
   });
 
   it('maps every known Claude tool name, merging duplicates, and names every dropped one', () => {
@@ -164,31 +173,35 @@ When invoked:
     );
     const { definitions, warnings } = load();
     expect(definitions.get('all')!.tools).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'grep', 'glob', 'list_dir']);
-    expect(warnings).toEqual([`${path}: tools: dropped "Task", "WebSearch": no outrider equivalent`]);
+    expect(warnings).toEqual([
+      `${path}: tools: dropped "Task": sub-agents cannot start sub-agents; "WebSearch": no outrider equivalent`,
+    ]);
   });
 
-  it('reads the lenient descriptions Claude Code accepts (colons, quotes, <example> tags) and drops MCP tools', () => {
+  it('reads the lenient descriptions Claude Code accepts (colons, quotes, <example> tags) and keeps MCP tools', () => {
     const path = write(
       dirs.claudeProject,
       'test-runner.md',
       `---
 name: test-runner
 description: Use this agent when code changes need testing. Examples:\\n\\n<example>\\nContext: The user wrote code.\\nuser: "Run the tests"\\nassistant: "I'll use the test-runner agent"\\n</example>
-tools: Bash, Read, Edit, mcp__github__get_issue
+tools: Bash, Read, Edit, mcp__github__get_issue, mcp__db__*, WebSearch
 ---
 You run tests.`,
     );
     const { definitions, warnings } = load();
     expect(definitions.get('test-runner')).toMatchObject({
+      // Claude Code turns the literal \n into line breaks.
       description:
-        'Use this agent when code changes need testing. Examples:\\n\\n<example>\\nContext: The user wrote code.\\nuser: "Run the tests"\\nassistant: "I\'ll use the test-runner agent"\\n</example>',
-      tools: ['bash', 'read_file', 'edit_file'],
+        'Use this agent when code changes need testing. Examples:\n\n<example>\nContext: The user wrote code.\nuser: "Run the tests"\nassistant: "I\'ll use the test-runner agent"\n</example>',
+      // MCP servers start after definitions load: their names and patterns are kept as written.
+      tools: ['bash', 'read_file', 'edit_file', 'mcp__github__get_issue', 'mcp__db__*'],
     });
-    expect(warnings).toEqual([`${path}: tools: dropped "mcp__github__get_issue": no outrider equivalent`]);
+    expect(warnings).toEqual([`${path}: tools: dropped "WebSearch": no outrider equivalent`]);
   });
 
   it('a Claude file without tools: gets every tool, as in Claude Code', () => {
-    write(dirs.claudeUser, 'helper.md', agentFile('helper', 'model: opus\ncolor: green\n'));
+    write(dirs.claudeUser, 'helper.md', agentFile('helper', 'model: inherit\n'));
     const { definitions, warnings } = load();
     expect(definitions.get('helper')).toMatchObject({ tools: [...ALL_TOOLS], model: 'inherit' });
     expect(warnings).toEqual([]);
@@ -244,7 +257,7 @@ Audit carefully.
     const { definitions, warnings } = load();
     expect(definitions.get('x')!.tools).toEqual(['read_file', 'read_result']);
     expect(warnings).toEqual([
-      `${path}: tools: dropped unknown tools "Read", "agent_start"; sub-agents cannot start sub-agents (known tools: read_file, write_file, edit_file, bash, grep, glob, list_dir, read_result)`,
+      `${path}: tools: dropped unknown tool "Read" (known tools: read_file, write_file, edit_file, bash, grep, glob, list_dir, read_result); "agent_start": sub-agents cannot start sub-agents`,
     ]);
   });
 
@@ -257,33 +270,84 @@ Audit carefully.
     expect(warnings).toEqual([]);
   });
 
-  it('maps Claude model tiers to inherit in our files too, and defaults the model to inherit', () => {
+  it('keeps a Claude model tier as written in our files too (the child runs it on the parent model), and defaults to inherit', () => {
     write(dirs.user, 'a.md', agentFile('a', 'model: haiku\n'));
     write(dirs.user, 'b.md', agentFile('b'));
-    const { definitions } = load();
-    expect(definitions.get('a')!.model).toBe('inherit');
+    const { definitions, warnings } = load();
+    expect(definitions.get('a')!.model).toBe('haiku');
     expect(definitions.get('b')!.model).toBe('inherit');
+    expect(warnings).toEqual([
+      `agent files name Claude Code model aliases that outrider does not resolve yet: "haiku" (a); these agents run on the session's model`,
+    ]);
   });
 });
 
 describe('malformed files', () => {
   const cases: Array<[string, string, string]> = [
-    ['no front matter', '# Reviewer\n\nYou review code.\n', 'no front matter: the file must start with a line "---", then fields such as "name: …", then "---"'],
-    ['unclosed front matter', '---\nname: x\ndescription: y\n', 'front matter opened on line 1 is never closed: add a line "---" after the fields'],
-    ['bad YAML line', '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n', 'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")'],
+    [
+      'no front matter',
+      '# Reviewer\n\nYou review code.\n',
+      'no front matter: the file must start with a line "---", then fields such as "name: …", then "---"',
+    ],
+    [
+      'unclosed front matter',
+      '---\nname: x\ndescription: y\n',
+      'front matter opened on line 1 is never closed: add a line "---" after the fields',
+    ],
+    [
+      'bad YAML line',
+      '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n',
+      'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")',
+    ],
     ['missing name', '---\ndescription: y\n---\nPrompt.\n', 'missing "name" in the front matter'],
     ['missing description', '---\nname: x\n---\nPrompt.\n', 'missing "description" in the front matter'],
     ['empty description', '---\nname: x\ndescription: ""\n---\nPrompt.\n', 'missing "description" in the front matter'],
-    ['bad name', '---\nname: Code Reviewer\ndescription: y\n---\nPrompt.\n', 'name: expected lowercase letters, digits, "-" or "_" (e.g. "code-reviewer"), got "Code Reviewer"'],
+    [
+      'bad name',
+      '---\nname: Code Reviewer\ndescription: y\n---\nPrompt.\n',
+      'name: expected lowercase letters, digits, "-", "_" or "." (e.g. "code-reviewer"), got "Code Reviewer"',
+    ],
     ['list description', '---\nname: x\ndescription: [a, b]\n---\nPrompt.\n', 'description: expected text, got a list ["a","b"]'],
-    ['word limit', '---\nname: x\ndescription: y\nmax_turns: ten\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got "ten"'],
-    ['fractional limit', '---\nname: x\ndescription: y\nmax_total_tokens: 1.5\n---\nPrompt.\n', 'max_total_tokens: expected a positive whole number, got 1.5'],
-    ['zero limit', '---\nname: x\ndescription: y\nmax_duration_s: 0\n---\nPrompt.\n', 'max_duration_s: expected a positive whole number, got 0'],
-    ['negative limit', '---\nname: x\ndescription: y\nmax_turns: -2\n---\nPrompt.\n', 'max_turns: expected a positive whole number, got -2'],
-    ['tools not a list', '---\nname: x\ndescription: y\ntools: true\n---\nPrompt.\n', 'tools: expected a list of tool names such as [read_file, grep], got true'],
-    ['unclosed tools list', '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n', 'line 4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-    ['model a list', '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n', 'model: expected a model id or "inherit", got a list ["a"]'],
-    ['both disallowed spellings', '---\nname: x\ndescription: y\ndisallowed_tools: [bash]\ndisallowedTools: [bash]\n---\nPrompt.\n', 'disallowed_tools: given twice, also as "disallowedTools"; keep one'],
+    [
+      'word limit',
+      '---\nname: x\ndescription: y\nmax_turns: ten\n---\nPrompt.\n',
+      'max_turns: expected a positive whole number, got "ten"',
+    ],
+    [
+      'fractional limit',
+      '---\nname: x\ndescription: y\nmax_total_tokens: 1.5\n---\nPrompt.\n',
+      'max_total_tokens: expected a positive whole number, got 1.5',
+    ],
+    [
+      'zero limit',
+      '---\nname: x\ndescription: y\nmax_duration_s: 0\n---\nPrompt.\n',
+      'max_duration_s: expected a positive whole number, got 0',
+    ],
+    [
+      'negative limit',
+      '---\nname: x\ndescription: y\nmax_turns: -2\n---\nPrompt.\n',
+      'max_turns: expected a positive whole number, got -2',
+    ],
+    [
+      'tools not a list',
+      '---\nname: x\ndescription: y\ntools: true\n---\nPrompt.\n',
+      'tools: expected a list of tool names such as [read_file, grep], got true',
+    ],
+    [
+      'unclosed tools list',
+      '---\nname: x\ndescription: y\ntools: [read_file, grep\n---\nPrompt.\n',
+      'line 4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
+    [
+      'model a list',
+      '---\nname: x\ndescription: y\nmodel: [a]\n---\nPrompt.\n',
+      'model: expected a model id or "inherit", got a list ["a"]',
+    ],
+    [
+      'both disallowed spellings',
+      '---\nname: x\ndescription: y\ndisallowed_tools: [bash]\ndisallowedTools: [bash]\n---\nPrompt.\n',
+      'disallowed_tools: given twice, also as "disallowedTools"; keep one',
+    ],
     ['duplicate key', '---\nname: x\ndescription: y\nname: z\n---\nPrompt.\n', 'line 4: "name" is given twice; keep one'],
     ['no system prompt', '---\nname: x\ndescription: y\n---\n\n', 'missing the system prompt: write it after the closing "---"'],
   ];
@@ -317,21 +381,27 @@ describe('malformed files', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('an unreadable file is reported and the others load', () => {
-    // A folder named like a definition: unreadable as a file for any user, root included.
-    const path = join(dirs.project, 'folder.md');
-    mkdirSync(path, { recursive: true });
+  it('a link that leads nowhere is reported and the others load', () => {
+    const path = join(dirs.project, 'gone.md');
+    mkdirSync(dirs.project, { recursive: true });
+    symlinkSync(join(root, 'nowhere.md'), path);
     write(dirs.project, 'open.md', agentFile('open'));
     const { definitions, warnings } = load();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0].startsWith(`${path}: cannot read the file (EISDIR`)).toBe(true);
+    expect(warnings).toEqual([`${path}: a link that leads nowhere; skipped`]);
     expect(definitions.has('open')).toBe(true);
   });
 
-  it('ignores keys it does not read, whatever they hold (Claude hooks and the like)', () => {
-    write(dirs.claudeUser, 'x.md', agentFile('x', 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\n'));
+  it('names the Claude Code fields it cannot honour, once, and ignores other keys whatever they hold', () => {
+    const path = write(
+      dirs.claudeUser,
+      'x.md',
+      agentFile(
+        'x',
+        'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\ntags: [a, b]\nversion: 2\n',
+      ),
+    );
     const { definitions, warnings } = load();
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual([`${path}: ignored hooks, color: no meaning for an outrider sub-agent`]);
     expect(definitions.has('x')).toBe(true);
   });
 
@@ -339,7 +409,9 @@ describe('malformed files', () => {
     // YAML cannot tell where an unclosed string ends, so no field of the block can be trusted.
     const path = write(dirs.claudeUser, 'x.md', agentFile('x', 'color: "unterminated\n'));
     const { definitions, warnings } = load();
-    expect(warnings).toEqual([`${path}: line 4: invalid YAML: Missing closing "quote (close the string with the quote it opens with)`]);
+    expect(warnings).toEqual([
+      `${path}: line 4: invalid YAML: Missing closing "quote (close the string with the quote it opens with)`,
+    ]);
     expect(definitions.has('x')).toBe(false);
   });
 
@@ -347,8 +419,14 @@ describe('malformed files', () => {
     const cases: Array<[string, string]> = [
       ['max_turns: [3]', 'max_turns: expected a positive whole number, got a list [3]'],
       ['max_duration_s: 1e300', 'max_duration_s: expected a positive whole number, got 1e+300'],
-      ['tools: {read_file: true}', 'tools: expected a list of tool names such as [read_file, grep], got an object {"read_file":true}'],
-      ['tools: [read_file, [grep]]', 'tools: expected a list of tool names such as [read_file, grep], got a list ["read_file",["grep"]]'],
+      [
+        'tools: {read_file: true}',
+        'tools: expected a list of tool names such as [read_file, grep], got an object {"read_file":true}',
+      ],
+      [
+        'tools: [read_file, [grep]]',
+        'tools: expected a list of tool names such as [read_file, grep], got a list ["read_file",["grep"]]',
+      ],
       ['model: true', 'model: expected a model id or "inherit", got true'],
     ];
     for (const [field, message] of cases) {
@@ -381,7 +459,9 @@ Prompt.
       maxTurns: 3,
     });
     // A bare 007 is the number 7 in YAML; the name is its text.
-    expect(parseDefinition(agentFile('x').replace('name: x', 'name: 7'), { path: '/p/b.md', source: 'user' }).definition?.name).toBe('7');
+    expect(
+      parseDefinition(agentFile('x').replace('name: x', 'name: 7'), { path: '/p/b.md', source: 'user' }).definition?.name,
+    ).toBe('7');
   });
 
   it('gives a "__proto__" key no power over the fields', () => {
@@ -408,5 +488,201 @@ Prompt.
       },
       warnings: [],
     });
+  });
+});
+
+describe('folders of agents', () => {
+  it('reads sub-folders (a collection sorted into categories/), in path order', () => {
+    const a = write(join(dirs.claudeProject, 'categories/01-core'), 'api-designer.md', agentFile('api-designer'));
+    const b = write(join(dirs.claudeProject, 'categories/02-lang'), 'typescript-pro.md', agentFile('typescript-pro'));
+    write(join(dirs.project, 'team/review'), 'reviewer.md', agentFile('reviewer'));
+    const { definitions, warnings } = load();
+    expect(warnings).toEqual([]);
+    expect(definitions.get('api-designer')!.path).toBe(a);
+    expect(definitions.get('typescript-pro')!.path).toBe(b);
+    expect(definitions.get('reviewer')!.source).toBe('project');
+  });
+
+  it('reports a name used twice across sub-folders, naming both files', () => {
+    const nested = write(
+      join(dirs.claudeProject, 'categories/quality'),
+      'code-reviewer.md',
+      agentFile('code-reviewer', '', 'nested'),
+    );
+    const top = write(dirs.claudeProject, 'code-reviewer.md', agentFile('code-reviewer', '', 'top'));
+    const { definitions, warnings } = load();
+    // "categories" sorts before "code-reviewer.md": the top-level file comes later and wins.
+    expect(definitions.get('code-reviewer')!.systemPrompt).toBe('top');
+    expect(warnings).toEqual([`${top}: name "code-reviewer" is also used by ${nested}; using ${top}`]);
+  });
+
+  it(`reads ${MAX_AGENT_FOLDER_DEPTH} levels of sub-folders and says what lies deeper`, () => {
+    const levels = Array.from({ length: MAX_AGENT_FOLDER_DEPTH }, (_, i) => `l${i + 1}`);
+    write(join(dirs.claudeProject, ...levels), 'deepest.md', agentFile('deepest'));
+    const tooDeep = join(dirs.claudeProject, ...levels, 'l6');
+    write(tooDeep, 'lost.md', agentFile('lost'));
+    const { definitions, warnings } = load();
+    expect(definitions.has('deepest')).toBe(true);
+    expect(definitions.has('lost')).toBe(false);
+    expect(warnings).toEqual([`${tooDeep}: not read: agent folders are read at most ${MAX_AGENT_FOLDER_DEPTH} levels deep`]);
+  });
+
+  it('does not follow links out of the folder; links inside it are fine, and a loop is walked once', () => {
+    const secret = write(join(root, 'elsewhere'), 'secret.md', agentFile('secret', '', 'SECRET NOTES'));
+    write(join(root, 'elsewhere/more'), 'other.md', agentFile('other-secret'));
+    mkdirSync(dirs.claudeProject, { recursive: true });
+    symlinkSync(secret, join(dirs.claudeProject, 'linked.md'));
+    symlinkSync(join(root, 'elsewhere/more'), join(dirs.claudeProject, 'linked-folder'));
+    const inside = write(join(dirs.claudeProject, 'real'), 'inner.md', agentFile('inner'));
+    symlinkSync(inside, join(dirs.claudeProject, 'alias.md'));
+    symlinkSync(dirs.claudeProject, join(dirs.claudeProject, 'real', 'loop'));
+    const { definitions, warnings } = load();
+    expect([...definitions.values()].some((d) => d.systemPrompt.includes('SECRET'))).toBe(false);
+    expect(definitions.has('other-secret')).toBe(false);
+    expect(definitions.get('inner')).toBeDefined();
+    const alias = join(dirs.claudeProject, 'alias.md');
+    expect(warnings).toEqual([
+      `${join(dirs.claudeProject, 'linked-folder')}: links outside ${dirs.claudeProject} (to ${join(root, 'elsewhere/more')}); not read`,
+      `${join(dirs.claudeProject, 'linked.md')}: links outside ${dirs.claudeProject} (to ${secret}); not read`,
+      // The link inside the folder is read like a file: the same definition twice, reported once.
+      `${inside}: name "inner" is also used by ${alias}; using ${inside}`,
+    ]);
+  });
+
+  it("refuses a project's agents folder that is a link out of the project; the user's own may be a link", () => {
+    write(join(root, 'dotfiles/agents'), 'mine.md', agentFile('mine'));
+    mkdirSync(join(root, 'proj/.claude'), { recursive: true });
+    symlinkSync(join(root, 'dotfiles/agents'), dirs.claudeProject);
+    mkdirSync(join(root, 'home/.outrider'), { recursive: true });
+    symlinkSync(join(root, 'dotfiles/agents'), dirs.user);
+    const result = loadDefinitions({ userDir: dirs.user, claudeDirs: [dirs.claudeProject], projectRoot: join(root, 'proj') });
+    expect(result.warnings).toEqual([
+      `${dirs.claudeProject}: a link to ${join(root, 'dotfiles/agents')}, outside the project; its agents are not read`,
+    ]);
+    expect(result.definitions.get('mine')!.source).toBe('user');
+  });
+
+  it('skips a huge file without reading it whole, and a FIFO without blocking', () => {
+    const huge = write(dirs.project, 'huge.md', agentFile('huge', '', 'x'.repeat(MAX_AGENT_FILE_BYTES + 10)));
+    const fifo = join(dirs.project, 'pipe.md');
+    execFileSync('mkfifo', [fifo]);
+    write(dirs.project, 'fine.md', agentFile('fine'));
+    const { definitions, warnings } = load();
+    expect(definitions.has('huge')).toBe(false);
+    expect(definitions.has('fine')).toBe(true);
+    expect(warnings).toEqual([
+      `${huge}: ${MAX_AGENT_FILE_BYTES + 10 + agentFile('huge', '', '').length} bytes; agent files over 256 KB are not read`,
+      `${fifo}: cannot read the file (not a regular file)`,
+    ]);
+  });
+
+  it(`stops after ${MAX_AGENT_FILES} files and says so`, () => {
+    mkdirSync(dirs.project, { recursive: true });
+    for (let i = 0; i <= MAX_AGENT_FILES; i += 1)
+      writeFileSync(join(dirs.project, `a${String(i).padStart(5, '0')}.md`), agentFile(`a${i}`));
+    const { definitions, warnings } = load();
+    expect(definitions.size).toBe(2 + MAX_AGENT_FILES);
+    expect(warnings).toEqual([
+      `${dirs.project}: more than ${MAX_AGENT_FILES} agent files; the rest (from ${join(dirs.project, `a${String(MAX_AGENT_FILES).padStart(5, '0')}.md`)} on) are not read`,
+    ]);
+  });
+
+  it(`stops reading a folder past ${MAX_AGENT_FOLDER_BYTES / 1024 / 1024} MB of agent files and says so`, () => {
+    const body = 'y'.repeat(MAX_AGENT_FILE_BYTES - 1000);
+    const count = Math.ceil(MAX_AGENT_FOLDER_BYTES / body.length) + 2;
+    for (let i = 0; i < count; i += 1) write(dirs.project, `b${String(i).padStart(3, '0')}.md`, agentFile(`b${i}`, '', body));
+    const { definitions, warnings } = load();
+    const read = Math.ceil(MAX_AGENT_FOLDER_BYTES / (body.length + 60));
+    expect(definitions.size).toBeLessThan(2 + count);
+    expect(definitions.size).toBeGreaterThanOrEqual(2 + read - 1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^${dirs.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its agent files pass 8 MB; the rest \\(from .*b\\d{3}\\.md on\\) are not read$`,
+      ),
+    );
+  });
+
+  it('skips README.md and its kin without front matter, but not a lowercase file without it', () => {
+    write(dirs.claudeProject, 'README.md', '# Agents\n\nCopy these into .claude/agents.\n');
+    write(join(dirs.claudeProject, 'categories'), 'CONTRIBUTING.md', 'Add one agent per file.\n');
+    const notes = write(dirs.claudeProject, 'notes.md', '# Notes\n');
+    const { warnings } = load();
+    expect(warnings).toEqual([
+      `${notes}: no front matter: the file must start with a line "---", then fields such as "name: …", then "---"`,
+    ]);
+  });
+});
+
+describe('Claude Code fields', () => {
+  const parse = (extra: string, source: 'claude' | 'project' = 'claude') =>
+    parseDefinition(agentFile('x', extra), { path: '/p/x.md', source });
+
+  it('accepts names with dots, never a leading dot or a slash', () => {
+    expect(
+      parseDefinition(agentFile('dotnet-framework-4.8-expert'), { path: '/p/d.md', source: 'claude' }).definition?.name,
+    ).toBe('dotnet-framework-4.8-expert');
+    for (const name of ['.hidden', '../up', 'a/b']) {
+      expect(parseDefinition(agentFile(name), { path: '/p/d.md', source: 'claude' }).definition).toBeUndefined();
+    }
+  });
+
+  it('reads maxTurns (Claude Code) and max_turns (ours), refusing both at once', () => {
+    expect(parse('maxTurns: 50\n').definition?.maxTurns).toBe(50);
+    expect(parse('max_turns: 7\n', 'project').definition?.maxTurns).toBe(7);
+    expect(parse('maxTurns: 5\nmax_turns: 6\n').warnings).toEqual([
+      '/p/x.md: max_turns: given twice, also as "maxTurns"; keep one',
+    ]);
+    expect(parse('maxTurns: lots\n').warnings).toEqual(['/p/x.md: maxTurns: expected a positive whole number, got "lots"']);
+  });
+
+  it('maps permissionMode in either spelling and case; refuses a mode it does not know', () => {
+    expect(parse('permissionMode: plan\n').definition?.permissions).toEqual({ mode: 'plan', ask: true, asWritten: 'plan' });
+    expect(parse('permission_mode: accept-edits\n', 'project').definition?.permissions).toMatchObject({ mode: 'accept-edits' });
+    expect(parse('permissionMode: BypassPermissions\n').definition?.permissions).toMatchObject({ mode: 'yolo' });
+    expect(parse('permissionMode: dontAsk\n').definition?.permissions).toMatchObject({ mode: 'default', ask: false });
+    expect(parse('permissionMode:\n').definition?.permissions).toBeUndefined();
+    expect(parse('permissionMode: [plan]\n').warnings[0]).toMatch(
+      /^\/p\/x\.md: permissionMode: expected one of default, acceptEdits/,
+    );
+  });
+
+  it('splits a tools string only at top-level commas', () => {
+    const result = parse('tools: Read, Agent(worker, researcher), Bash(git diff:*), mcp__github__*, Grep\n');
+    // An MCP pattern is kept as written: the servers start later, and the child's filter matches it.
+    expect(result.definition?.tools).toEqual(['read_file', 'mcp__github__*', 'grep']);
+    expect(result.warnings).toEqual([
+      '/p/x.md: tools: dropped "Agent(worker, researcher)": sub-agents cannot start sub-agents; "Bash(git diff:*)": outrider cannot limit bash to a pattern',
+    ]);
+  });
+
+  it('disallows quietly what outrider lacks anyway, reports a name nobody knows, and removes a tool denied in part', () => {
+    expect(parse('disallowedTools: Agent, Task(explore), WebFetch, mcp__slack__post\n')).toMatchObject({
+      // An MCP tool is removed by its name when its server is up.
+      definition: { disallowedTools: ['mcp__slack__post'] },
+      warnings: [],
+    });
+    expect(parse('disallowedTools: Bassh, Write\n')).toMatchObject({
+      definition: { disallowedTools: ['write_file'] },
+      warnings: ['/p/x.md: disallowedTools: "Bassh" is not a Claude Code tool; nothing removed'],
+    });
+    expect(parse('disallowed_tools: [agent_start]\n', 'project').warnings).toEqual([]);
+  });
+
+  it('turns a literal \\n of a description into a line break', () => {
+    expect(parse('').definition?.description).toBe('The x agent.');
+    const text = '---\nname: x\ndescription: First line.\\nSecond: line.\\n\\nThird.\n---\nPrompt.\n';
+    expect(parseDefinition(text, { path: '/p/x.md', source: 'claude' }).definition?.description).toBe(
+      'First line.\nSecond: line.\n\nThird.',
+    );
+  });
+
+  it('names the fields it cannot honour in one line with the other notes; background: true is what outrider does', () => {
+    const result = parse('tools: Read, WebFetch\ncolor: red\nbackground: true\neffort: high\nmemory: user\n');
+    expect(result.warnings).toEqual([
+      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color, effort, memory: no meaning for an outrider sub-agent',
+    ]);
+    expect(parse('background: false\n').warnings).toEqual(['/p/x.md: ignored background: no meaning for an outrider sub-agent']);
+    expect(parse('color:\n').warnings).toEqual([]);
   });
 });

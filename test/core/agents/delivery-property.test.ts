@@ -184,8 +184,13 @@ describe('completion delivery, as a property over random interleavings', () => {
           const where = `${label}: ${job.id} run ${index + 1}`;
           expect(notices, `${where} announced ${notices} times`).toBeLessThanOrEqual(1);
           // A notice invites a poll, so poll-after-notice is normal; a notice after a poll is not.
-          if (notices && polled) expect(run.indexOf('notice'), `${where} announced after its poll returned`).toBeLessThan(run.indexOf('poll'));
-          if (notices || polled) expect(run.includes('end') || index < runs.length - 1 || job.state !== 'aborted', `${where} delivered though stopped`).toBe(true);
+          if (notices && polled)
+            expect(run.indexOf('notice'), `${where} announced after its poll returned`).toBeLessThan(run.indexOf('poll'));
+          if (notices || polled)
+            expect(
+              run.includes('end') || index < runs.length - 1 || job.state !== 'aborted',
+              `${where} delivered though stopped`,
+            ).toBe(true);
         }
         const last = runs.at(-1)!;
         if (job.state === 'aborted') {
@@ -193,7 +198,9 @@ describe('completion delivery, as a property over random interleavings', () => {
           continue;
         }
         expect(isEnded(job.state), `${label}: ${job.id} still ${job.state}`).toBe(true);
-        expect(last.includes('notice') || last.includes('poll'), `${label}: ${job.id}'s last run never reached the model`).toBe(true);
+        expect(last.includes('notice') || last.includes('poll'), `${label}: ${job.id}'s last run never reached the model`).toBe(
+          true,
+        );
         delivered += 1;
       }
       expect(manager.undelivered(), label).toEqual([]);

@@ -82,19 +82,32 @@ describe('parseFrontMatter: YAML', () => {
 
   it('drops comments: whole lines and after whitespace in plain scalars, not inside words or quotes', () => {
     expect(
-      valuesOf(['# a comment', 'a: value # trailing', '  # indented comment', 'b: issue#3', 'c: "x # y"  # after', 'd: [a, b] # list'].join('\n')),
+      valuesOf(
+        [
+          '# a comment',
+          'a: value # trailing',
+          '  # indented comment',
+          'b: issue#3',
+          'c: "x # y"  # after',
+          'd: [a, b] # list',
+        ].join('\n'),
+      ),
     ).toEqual({ a: 'value', b: 'issue#3', c: 'x # y', d: ['a', 'b'] });
   });
 
   it('reads flow lists, with quotes, numbers, a trailing comma and spread over lines', () => {
     expect(
-      valuesOf(['a: [read_file, grep, "glob", \'list_dir\']', 'b: []', 'c: [1, two, true,]', 'd: [read_file,', '    grep]'].join('\n')),
+      valuesOf(
+        ['a: [read_file, grep, "glob", \'list_dir\']', 'b: []', 'c: [1, two, true,]', 'd: [read_file,', '    grep]'].join('\n'),
+      ),
     ).toEqual({ a: ['read_file', 'grep', 'glob', 'list_dir'], b: [], c: [1, 'two', true], d: ['read_file', 'grep'] });
   });
 
   it('reads block lists, indented or at the key indentation, with comments between items', () => {
     expect(
-      valuesOf(['tools:', '  - read_file', '  # grep later', '  - "glob"', '', 'other:', '- a', '- b  # note', 'last: 1'].join('\n')),
+      valuesOf(
+        ['tools:', '  - read_file', '  # grep later', '  - "glob"', '', 'other:', '- a', '- b  # note', 'last: 1'].join('\n'),
+      ),
     ).toEqual({ tools: ['read_file', 'glob'], other: ['a', 'b'], last: 1 });
   });
 
@@ -159,8 +172,14 @@ describe('parseFrontMatter: YAML', () => {
 describe('parseFrontMatter: errors', () => {
   it('names the file line of a YAML syntax error in one line', () => {
     const cases: Array<[string, string]> = [
-      ['name: x\nthis is not yaml', 'line 3: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")'],
-      ['name: x\ncolor: "unterminated', 'line 3: invalid YAML: Missing closing "quote (close the string with the quote it opens with)'],
+      [
+        'name: x\nthis is not yaml',
+        'line 3: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")',
+      ],
+      [
+        'name: x\ncolor: "unterminated',
+        'line 3: invalid YAML: Missing closing "quote (close the string with the quote it opens with)',
+      ],
       ['name: x\nafter: "x" junk', 'line 3: invalid YAML: Unexpected scalar at node end'],
       ['escape: "\\q"', 'line 2: invalid YAML: Invalid escape sequence \\q'],
       ['tools:\n\t- read_file', 'line 3: invalid YAML: Tabs are not allowed as indentation (indent with spaces, not tabs)'],
@@ -182,10 +201,13 @@ describe('parseFrontMatter: errors', () => {
   });
 
   it('refuses aliases that expand without end', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd'].map((key, i) => {
-      const previous = ['a', 'b', 'c'][i];
-      return `${key}: &${key} [${Array(10).fill(`*${previous}`).join(', ')}]`;
-    })].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...['b', 'c', 'd'].map((key, i) => {
+        const previous = ['a', 'b', 'c'][i];
+        return `${key}: &${key} [${Array(10).fill(`*${previous}`).join(', ')}]`;
+      }),
+    ].join('\n');
     expect(errorOf(bomb)).toBe('invalid YAML: Excessive alias count indicates a resource exhaustion attack');
   });
 });

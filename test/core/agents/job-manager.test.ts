@@ -84,7 +84,12 @@ const never = new AbortController().signal;
 describe('JobManager: ids and the queue', () => {
   it('reserves ids in the order the model wrote its agent_start calls', () => {
     const { manager } = setup();
-    manager.reserve([startCall('c1'), { type: 'tool_use', id: 'r', name: 'read_file', input: {} }, startCall('c2'), startCall('c3')]);
+    manager.reserve([
+      startCall('c1'),
+      { type: 'tool_use', id: 'r', name: 'read_file', input: {} },
+      startCall('c2'),
+      startCall('c3'),
+    ]);
     // The calls execute in parallel and may reach start() in any order.
     expect(manager.start('third', { callId: 'c3' }).id).toBe('sub-3');
     expect(manager.start('first', { callId: 'c1' }).id).toBe('sub-1');
@@ -278,7 +283,9 @@ describe('JobManager: outcomes and polls', () => {
     clock.advance(250_000);
     const result = await poll;
     expect(result.kind).toBe('running');
-    expect(manager.describePoll(result).content).toBe('sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens');
+    expect(manager.describePoll(result).content).toBe(
+      'sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens',
+    );
   });
 
   it('a result that lands in the same tick as the poll timeout is returned, not lost', async () => {
@@ -380,7 +387,7 @@ describe('JobManager: completion delivery', () => {
     expect(manager.undelivered()).toEqual([]);
   });
 
-  it('reports facts only: a snapshot per state change, the child\'s own events, and each delivery', async () => {
+  it("reports facts only: a snapshot per state change, the child's own events, and each delivery", async () => {
     const { manager, runner, events } = setup();
     manager.start('first task');
     manager.start('second task');
@@ -424,11 +431,15 @@ describe('JobManager: completion delivery', () => {
     expect(events.filter((e) => e.type === 'job_delivered')).toHaveLength(1);
   });
 
-  it('takes a fork\'s snapshot when it is started, not when a slot frees up', async () => {
+  it("takes a fork's snapshot when it is started, not when a slot frees up", async () => {
     let conversation = ['before'];
     const { manager, runner } = setup({
       maxConcurrent: 1,
-      forkSnapshot: () => ({ system: 's', schemas: [], messages: conversation.map((text) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] })) }),
+      forkSnapshot: () => ({
+        system: 's',
+        schemas: [],
+        messages: conversation.map((text) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] })),
+      }),
     });
     manager.start('blocker');
     manager.start('fork me', { mode: 'fork' });
@@ -488,7 +499,11 @@ describe('JobManager: messages to jobs (agent_send)', () => {
     expect(sent).toMatchObject({ kind: 'resumed', job: { id: 'sub-1', state: 'queued' } });
     await settle();
     const { request } = runner.running.get('sub-1')!;
-    expect(texts(request.resume!)).toEqual(['Task:\ntask of sub-1', 'report of sub-1', 'Message from the parent agent:\nnow look at tests too']);
+    expect(texts(request.resume!)).toEqual([
+      'Task:\ntask of sub-1',
+      'report of sub-1',
+      'Message from the parent agent:\nnow look at tests too',
+    ]);
     expect(manager.get('sub-1')).toMatchObject({ state: 'running', result: undefined });
     expect(manager.list()).toHaveLength(1);
 
@@ -533,11 +548,24 @@ describe('JobManager: messages to jobs (agent_send)', () => {
     expect(request.task).toBe('b\n\nThe parent adds: do b after all');
   });
 
-  it('takes in an earlier run\'s jobs: listed, not owed, resumable, numbering after them', async () => {
+  it("takes in an earlier run's jobs: listed, not owed, resumable, numbering after them", async () => {
     const { manager, runner } = setup();
     manager.restore([
       {
-        job: { id: 'sub-3', number: 3, state: 'done', definition: 'explore', mode: 'typed', task: 'old task', createdAt: 0, turns: 2, toolCalls: 1, contextTokens: 0, usage: { input: 5, output: 1, cacheRead: 0, cacheWrite: 0 }, result: 'old report' },
+        job: {
+          id: 'sub-3',
+          number: 3,
+          state: 'done',
+          definition: 'explore',
+          mode: 'typed',
+          task: 'old task',
+          createdAt: 0,
+          turns: 2,
+          toolCalls: 1,
+          contextTokens: 0,
+          usage: { input: 5, output: 1, cacheRead: 0, cacheWrite: 0 },
+          result: 'old report',
+        },
         messages: conversation('sub-3'),
       },
     ]);
@@ -558,7 +586,11 @@ describe('JobManager: budgets', () => {
     expect(manager.get('sub-1').budget).toEqual({ maxTokens: 100 });
     manager.fail('sub-1', 'budget: tokens reached (150 of 100)');
     await settle();
-    expect(manager.get('sub-1')).toMatchObject({ state: 'error', error: 'budget: tokens reached (150 of 100)', result: 'partial text after abort' });
+    expect(manager.get('sub-1')).toMatchObject({
+      state: 'error',
+      error: 'budget: tokens reached (150 of 100)',
+      result: 'partial text after abort',
+    });
     expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
     expect(manager.describePoll(await manager.poll('sub-1', never)).content).toBe(
       'sub-agent sub-1 failed: budget: tokens reached (150 of 100)\nPartial result:\npartial text after abort',

@@ -17,8 +17,10 @@ describe('sub-agents in a session', () => {
   it('rolls job usage into the session totals, leaving the parent context figure alone', async () => {
     const { session, submit } = await open((request) => {
       if (isChild(request)) return { text: 'child report', usage: { input: 5000, output: 500 } };
-      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 100, output: 10 } };
-      if (lastText(request).includes('agent_poll') || request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }], usage: { input: 200, output: 10 } };
+      if (request.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }], usage: { input: 100, output: 10 } };
+      if (lastText(request).includes('agent_poll') || request.messages.length === 3)
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }], usage: { input: 200, output: 10 } };
       return { text: 'summary', usage: { input: 300, output: 20 } };
     });
     await submit('investigate');
@@ -26,6 +28,25 @@ describe('sub-agents in a session', () => {
     expect(session.totals()).toMatchObject({ input: 5600, output: 540 });
     expect(session.session.contextTokens()).toBe(320);
     expect(session.session.ledger.breakdown().map((r) => r.name)).toEqual(['parent', 'sub-1']);
+  });
+
+  it('tells a typed child where it works: the environment facts and the project instructions the parent has', async () => {
+    const dirs = testDirs();
+    writeFileSync(path.join(dirs.cwd, 'AGENTS.md'), 'Always run npm test before saying done.\n');
+    const { stream, submit } = await openWith(
+      (request) => {
+        if (isChild(request)) return { text: 'child report' };
+        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'look around' } }] };
+        return { text: 'done' };
+      },
+      { dirs },
+    );
+    await submit('go');
+    const child = stream.requests.find(isChild)!;
+    expect(child.system).toContain(`Working directory: ${dirs.cwd}`);
+    expect(child.system).toContain('Always run npm test before saying done.');
+    // The parent's own prompt has them too, once.
+    expect(stream.requests[0]!.system.split('Always run npm test').length).toBe(2);
   });
 
   it('writes each child transcript to agents/sub-N.jsonl with its lineage', async () => {
@@ -37,8 +58,17 @@ describe('sub-agents in a session', () => {
     });
     await submit('go');
     const file = path.join(session.paths.agentsDir, 'sub-1.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'meta', parentSessionId: session.session.id, jobId: 'sub-1', definition: 'explore', task: 'look around' });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      type: 'meta',
+      parentSessionId: session.session.id,
+      jobId: 'sub-1',
+      definition: 'explore',
+      task: 'look around',
+    });
     expect(lines.slice(1, 3).map((l) => l.message.role)).toEqual(['user', 'assistant']);
     // How it ended is kept with it, so a resumed session can list it.
     expect(lines[3]).toMatchObject({ type: 'event', name: 'job_end', data: { state: 'done', turns: 1 } });
@@ -68,7 +98,10 @@ describe('sub-agents in a session', () => {
     expect(childCalls).toBe(2);
     const reached = events.find((e) => e.type === 'budget_reached');
     expect(reached).toMatchObject({ stopped: ['sub-1'] });
-    const refusal = session.session.messages().flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
+    const refusal = session.session
+      .messages()
+      .flatMap((m) => m.content)
+      .find((b) => b.type === 'tool_result' && b.content.includes('session budget'));
     expect(refusal).toMatchObject({ isError: true });
     expect(JSON.stringify(session.session.messages())).toContain('Token budget reached');
   });
@@ -76,9 +109,12 @@ describe('sub-agents in a session', () => {
   it('denies a sub-agent write in headless mode without --yolo, with a clear error result', async () => {
     const { stream, submit, cwd } = await open((request) => {
       if (isChild(request)) {
-        return request.messages.length === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] } : { text: 'denied' };
+        return request.messages.length === 1
+          ? { toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }
+          : { text: 'denied' };
       }
-      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'write x', agent: 'general' } }] };
+      if (request.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'write x', agent: 'general' } }] };
       if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
       return { text: 'done' };
     });
@@ -95,14 +131,17 @@ describe('sub-agents in a session', () => {
     const { session, submit, cwd } = await open(
       (request) => {
         if (isChild(request)) return { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > pid.txt; wait' } }] };
-        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
+        if (request.messages.length === 1)
+          return { toolCalls: [{ name: 'agent_start', args: { task: 'run it', agent: 'general' } }] };
         return { text: 'started', wait: new Promise<void>((r) => (release = r)) };
       },
       { permissionMode: 'yolo' },
     );
     const turn = submit('go');
     const pidFile = path.join(cwd, 'pid.txt');
-    const pid = await until(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), { what: 'the child bash to write pid.txt' });
+    const pid = await until(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), {
+      what: 'the child bash to write pid.txt',
+    });
     session.agents.manager.stop('sub-1');
     await expectExited(pid);
     release();

@@ -29,6 +29,7 @@ describe('paths', () => {
       agentsDir: '/repo/.outrider/agents',
       claudeAgentsDir: '/repo/.claude/agents',
       agentsMd: '/repo/AGENTS.md',
+      mcpJson: '/repo/.mcp.json',
     });
   });
 });

@@ -33,17 +33,25 @@ describe('resolveProviderConfig: flags over settings over environment', () => {
   const cases: Array<{ name: string; layers: Layers; expected: Partial<ProviderConfig> }> = [
     {
       name: 'provider: the flag beats the setting',
-      layers: { flags: { provider: 'openai' }, settings: { provider: 'anthropic' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, OPENAI_API_KEY: OPENAI_KEY } },
+      layers: {
+        flags: { provider: 'openai' },
+        settings: { provider: 'anthropic' },
+        env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, OPENAI_API_KEY: OPENAI_KEY },
+      },
       expected: { provider: 'openai', apiKey: OPENAI_KEY },
     },
     {
-      name: 'provider: the setting beats the environment\'s ANTHROPIC_API_KEY',
+      name: "provider: the setting beats the environment's ANTHROPIC_API_KEY",
       layers: { settings: { provider: 'openai' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, OPENAI_API_KEY: OPENAI_KEY } },
       expected: { provider: 'openai', apiKey: OPENAI_KEY },
     },
     {
       name: 'model: the flag beats the setting and OUTRIDER_MODEL',
-      layers: { flags: { model: 'from-flag' }, settings: { model: 'from-settings' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, OUTRIDER_MODEL: 'from-env' } },
+      layers: {
+        flags: { model: 'from-flag' },
+        settings: { model: 'from-settings' },
+        env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, OUTRIDER_MODEL: 'from-env' },
+      },
       expected: { model: 'from-flag' },
     },
     {
@@ -79,8 +87,14 @@ describe('resolveProviderConfig: flags over settings over environment', () => {
       expected: { baseURL: 'http://settings.test/v1' },
     },
     {
-      name: 'baseURL: the chosen provider\'s variable is used, not the other one\'s',
-      layers: { env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: 'http://proxy.test', OPENAI_BASE_URL: 'http://other.test/v1' } },
+      name: "baseURL: the chosen provider's variable is used, not the other one's",
+      layers: {
+        env: {
+          ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+          ANTHROPIC_BASE_URL: 'http://proxy.test',
+          OPENAI_BASE_URL: 'http://other.test/v1',
+        },
+      },
       expected: { provider: 'anthropic', baseURL: 'http://proxy.test' },
     },
     {
@@ -212,7 +226,9 @@ describe('resolveProviderConfig: keys for local servers', () => {
   });
 
   it('a real key is used even for a local base URL', () => {
-    expect(resolve({ flags: { provider: 'openai', baseURL: LOCAL }, env: { OPENAI_API_KEY: OPENAI_KEY } }).apiKey).toBe(OPENAI_KEY);
+    expect(resolve({ flags: { provider: 'openai', baseURL: LOCAL }, env: { OPENAI_API_KEY: OPENAI_KEY } }).apiKey).toBe(
+      OPENAI_KEY,
+    );
   });
 
   it('api.openai.com without a key is an error naming OPENAI_API_KEY', () => {

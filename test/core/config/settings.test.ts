@@ -52,6 +52,16 @@ describe('settings errors', () => {
     expect(errorOf('{ "agents": { "maxConcurrent": 2.5 } }').message).toMatch(/got 2\.5$/);
     expect(errorOf('{ "maxRetries": -1 }').message).toMatch(/: maxRetries: expected a whole number from 0 to 10, got -1$/);
     expect(errorOf('{ "maxTurns": 0 }').message).toMatch(/: maxTurns: expected a whole number of at least 1, got 0$/);
+    expect(errorOf('{ "firstByteTimeoutMs": 0 }').message).toMatch(
+      /: firstByteTimeoutMs: expected a whole number of at least 1, got 0$/,
+    );
+    expect(errorOf('{ "idleTimeoutMs": "3m" }').message).toMatch(
+      /: idleTimeoutMs: expected a whole number of at least 1, got "3m"$/,
+    );
+    expect(parseSettings('{ "firstByteTimeoutMs": 90000, "idleTimeoutMs": 300000 }', '/x')).toEqual({
+      firstByteTimeoutMs: 90000,
+      idleTimeoutMs: 300000,
+    });
   });
 
   it('reports wrong types with what was found', () => {
@@ -97,19 +107,32 @@ describe('settings errors', () => {
     expect(errorOf('{ "model": "x" "maxTurns": 3 }').message).toMatch(
       /: invalid JSON at line 1, column 16: expected "," between two entries, found "\\"maxTurns\\""$/,
     );
-    expect(errorOf('{ "model": "x"').message).toMatch(/line 1, column 15: expected "}" to close the object, found the end of the file$/);
-    expect(errorOf('{ "addDirs": ["a"').message).toMatch(/line 1, column 18: expected "]" to close the list, found the end of the file$/);
+    expect(errorOf('{ "model": "x"').message).toMatch(
+      /line 1, column 15: expected "}" to close the object, found the end of the file$/,
+    );
+    expect(errorOf('{ "addDirs": ["a"').message).toMatch(
+      /line 1, column 18: expected "]" to close the list, found the end of the file$/,
+    );
     expect(errorOf('{ "model" "x" }').message).toMatch(/line 1, column 11: expected ":" after the key, found "\\"x\\""$/);
-    expect(errorOf("{ 'model': 'x' }").message).toMatch(/line 1, column 3: expected a value \(a string in double quotes, .*found "'model'"$/);
-    expect(errorOf('{ "model": "a\nb" }').message).toMatch(/line 1, column 12: a string is not closed before the end of the line; add the closing "$/);
-    expect(errorOf('{\n  "model": "x"\n}\n{}').message).toMatch(/line 4, column 1: expected nothing after the JSON value, found "{"$/);
+    expect(errorOf("{ 'model': 'x' }").message).toMatch(
+      /line 1, column 3: expected a value \(a string in double quotes, .*found "'model'"$/,
+    );
+    expect(errorOf('{ "model": "a\nb" }').message).toMatch(
+      /line 1, column 12: a string is not closed before the end of the line; add the closing "$/,
+    );
+    expect(errorOf('{\n  "model": "x"\n}\n{}').message).toMatch(
+      /line 4, column 1: expected nothing after the JSON value, found "{"$/,
+    );
     expect(errorOf('{\r\n  "model": "x",\r\n  "maxTurns": tru\r\n}').message).toMatch(/line 3, column 15: .*found "tru"$/);
-    expect(errorOf('{ /* "model": "x" }').message).toMatch(/line 1, column 3: a comment opened with \/\* is never closed; add \*\/$/);
+    expect(errorOf('{ /* "model": "x" }').message).toMatch(
+      /line 1, column 3: a comment opened with \/\* is never closed; add \*\/$/,
+    );
     for (const broken of ['{ "model": }', '[1, 2', '{ "a": "\\q" }']) expect(errorOf(broken).message).not.toContain('\n');
   });
 
   it('accepts comments and trailing commas, as editors write settings files', () => {
-    const text = '{\n  // which model\n  "model": "x", /* for now */\n  "addDirs": ["../lib", "../docs",],\n  "agents": { "maxConcurrent": 2, },\n}\n';
+    const text =
+      '{\n  // which model\n  "model": "x", /* for now */\n  "addDirs": ["../lib", "../docs",],\n  "agents": { "maxConcurrent": 2, },\n}\n';
     expect(parseSettings(text, 'f')).toEqual({ model: 'x', addDirs: ['../lib', '../docs'], agents: { maxConcurrent: 2 } });
     expect(parseSettings('// nothing set yet\n', 'f')).toEqual({});
     expect(parseSettings('/* nothing */', 'f')).toEqual({});
@@ -262,9 +285,13 @@ describe('the trust rule of every key', () => {
   });
 
   it('guards every key whose name says it starts a program, holds a secret, names a server or loosens a sandbox', () => {
-    const dangerous = /key|token|secret|password|auth|url|host|endpoint|server|hook|mcp|command|exec|shell|env|sandbox|permission|dir|provider/i;
+    const dangerous =
+      /key|token|secret|password|auth|url|host|endpoint|server|hook|mcp|command|exec|shell|env|sandbox|permission|dir|provider/i;
     // Names that only look dangerous, each with the reason it is not.
-    const lookalikes: Record<string, string> = { maxTokens: 'a limit on output tokens, not a token' };
+    const lookalikes: Record<string, string> = {
+      maxTokens: 'a limit on output tokens, not a token',
+      mcp: 'timeouts of MCP servers and calls; the servers themselves are mcpServers, guarded',
+    };
     const free = Object.entries(SETTING_TRUST)
       .filter(([name, rule]) => dangerous.test(name) && rule.kind === 'free' && !(name in lookalikes))
       .map(([name]) => name);

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type LoopConfig, type LoopResult, agentLoop } from '../../../src/core/loop/agent-loop.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
-import { INVALID_JSON_KEY, type Message, ProviderError, type StreamFn, type ToolResultBlock } from '../../../src/core/providers/types.js';
+import {
+  INVALID_JSON_KEY,
+  type Message,
+  ProviderError,
+  type StreamFn,
+  type ToolResultBlock,
+} from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
@@ -51,7 +57,8 @@ function makeTools({ log = [], gate, onWait }: ToolHooks = {}) {
           log.push(`look:${args.what}:start`);
           await aTurn();
           await gate?.arrive();
-          if (args.after) await until(() => log.includes(`look:${args.after}:end`), { what: `look ${args.after} to end`, intervalMs: 1 });
+          if (args.after)
+            await until(() => log.includes(`look:${args.after}:end`), { what: `look ${args.after} to end`, intervalMs: 1 });
           log.push(`look:${args.what}:end`);
           return `saw ${args.what}`;
         }),
@@ -109,7 +116,12 @@ async function run(
   const stream = fakeStream(script);
   const { registry, active } = makeTools(options.tools);
   const events: LoopEvent[] = [];
-  const context = { system: 'SYSTEM', tools: registry, workspace, messages: options.history ?? [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
+  const context = {
+    system: 'SYSTEM',
+    tools: registry,
+    workspace,
+    messages: options.history ?? [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+  };
   const gen = agentLoop(
     context,
     { stream, model: 'm', maxTokens: 1000, ...options.config },
@@ -149,7 +161,15 @@ describe('agentLoop', () => {
   it('runs tool calls and sends their results back in call order', async () => {
     const log: string[] = [];
     const { result, stream } = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a', after: 'b' } }, { name: 'look', args: { what: 'b' } }] }, { text: 'done' }],
+      [
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a', after: 'b' } },
+            { name: 'look', args: { what: 'b' } },
+          ],
+        },
+        { text: 'done' },
+      ],
       { tools: { log } },
     );
     expect(result.cause.kind).toBe('completed');
@@ -164,7 +184,15 @@ describe('agentLoop', () => {
   it('runs read-only calls concurrently and mutating batches one at a time', async () => {
     const gate = barrier(2, { what: 'look calls' });
     const readOnly = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'look', args: { what: 'b' } }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a' } },
+            { name: 'look', args: { what: 'b' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
       { tools: { gate } },
     );
     gate.assertOpened();
@@ -172,7 +200,12 @@ describe('agentLoop', () => {
     const log: string[] = [];
     const mixed = await run(
       [
-        { toolCalls: [{ name: 'look', args: { what: 'a' } }, { name: 'change', args: { what: 'b' } }] },
+        {
+          toolCalls: [
+            { name: 'look', args: { what: 'a' } },
+            { name: 'change', args: { what: 'b' } },
+          ],
+        },
         { text: 'ok' },
       ],
       { tools: { log } },
@@ -204,7 +237,12 @@ describe('agentLoop', () => {
 
   it('gives each call its own result even when the model repeats an id', async () => {
     const { result, events } = await run([
-      { toolCalls: [{ id: 'toolu_dup', name: 'change', args: { what: 'a' } }, { id: 'toolu_dup', name: 'change', args: { what: 'b' } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_dup', name: 'change', args: { what: 'a' } },
+          { id: 'toolu_dup', name: 'change', args: { what: 'b' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const results = toolResults(result.history[2]!);
@@ -258,7 +296,12 @@ describe('agentLoop', () => {
     const controller = new AbortController();
     const stream = fakeStream([{ hang: true }]);
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -282,12 +325,13 @@ describe('agentLoop', () => {
         signal.addEventListener('abort', fail, { once: true });
       });
     };
-    const context = { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }] };
-    const gen = agentLoop(
-      context,
-      { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) },
-      controller.signal,
-    );
+    const context = {
+      system: 's',
+      tools: new ToolRegistry(),
+      workspace,
+      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] }],
+    };
+    const gen = agentLoop(context, { stream, model: 'm', maxTokens: 10, onMessage: (m) => seen.push(m) }, controller.signal);
     const events: LoopEvent[] = [];
     let next = await gen.next();
     while (!next.done) {
@@ -314,7 +358,12 @@ describe('agentLoop', () => {
       if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     };
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -332,7 +381,12 @@ describe('agentLoop', () => {
       yield { type: 'text_delta', text: 'never' };
     };
     const gen = agentLoop(
-      { system: 's', tools: new ToolRegistry(), workspace, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] },
+      {
+        system: 's',
+        tools: new ToolRegistry(),
+        workspace,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      },
       { stream, model: 'm', maxTokens: 10 },
       controller.signal,
     );
@@ -346,7 +400,15 @@ describe('agentLoop', () => {
     const controller = new AbortController();
     // Aborted as the second call starts: the first has finished, the third has not begun.
     const { result } = await run(
-      [{ toolCalls: [{ name: 'change', args: { what: 'a' } }, { name: 'wait', args: {} }, { name: 'change', args: { what: 'c' } }] }],
+      [
+        {
+          toolCalls: [
+            { name: 'change', args: { what: 'a' } },
+            { name: 'wait', args: {} },
+            { name: 'change', args: { what: 'c' } },
+          ],
+        },
+      ],
       { signal: controller.signal, tools: { onWait: () => controller.abort() } },
     );
     expect(result.cause).toEqual({ kind: 'aborted' });
@@ -362,19 +424,16 @@ describe('agentLoop', () => {
     const batches: string[][] = [];
     let boundary = 0;
     const seen: Message[] = [];
-    const { stream, events } = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { text: 'end' }],
-      {
-        config: {
-          boundaryMessages: () => {
-            boundary += 1;
-            return boundary === 2 ? [{ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] }] : [];
-          },
-          beforeToolBatch: (calls) => batches.push(calls.map((c) => c.name)),
-          onMessage: (m) => seen.push(m),
+    const { stream, events } = await run([{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { text: 'end' }], {
+      config: {
+        boundaryMessages: () => {
+          boundary += 1;
+          return boundary === 2 ? [{ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] }] : [];
         },
+        beforeToolBatch: (calls) => batches.push(calls.map((c) => c.name)),
+        onMessage: (m) => seen.push(m),
       },
-    );
+    });
     expect(batches).toEqual([['look']]);
     expect(stream.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'NOTICE' }] });
     expect(events.some((e) => e.type === 'injected')).toBe(true);
@@ -397,14 +456,19 @@ describe('agentLoop', () => {
   });
 
   it('ends with the provider error message when the provider gives up', async () => {
-    const { result } = await run([{ error: new ProviderError('Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.') }]);
+    const { result } = await run([
+      { error: new ProviderError('Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.') },
+    ]);
     expect(result.cause).toEqual({ kind: 'error', message: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.' });
   });
 
   it('compacts once and retries when the context is too long, saying so', async () => {
     const tooLong = new ProviderError('prompt is too long', { contextTooLong: true });
     const compactedTo: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
-    const replacement = async () => ({ history: compactedTo, event: { type: 'compact' as const, removedMessages: 1, summaryChars: 7 } });
+    const replacement = async () => ({
+      history: compactedTo,
+      event: { type: 'compact' as const, removedMessages: 1, summaryChars: 7 },
+    });
     const { result, stream, events } = await run([{ error: tooLong }, { text: 'fits now' }], {
       config: { onContextTooLong: replacement },
     });
@@ -418,13 +482,20 @@ describe('agentLoop', () => {
   it('lets a hook replace the history before any model call (compaction between steps)', async () => {
     const seen: number[] = [];
     const { stream, events } = await run(
-      [{ toolCalls: [{ name: 'look', args: { what: 'a' } }] }, { toolCalls: [{ name: 'look', args: { what: 'b' } }] }, { text: 'end' }],
+      [
+        { toolCalls: [{ name: 'look', args: { what: 'a' } }] },
+        { toolCalls: [{ name: 'look', args: { what: 'b' } }] },
+        { text: 'end' },
+      ],
       {
         config: {
           beforeModelCall: async (history) => {
             seen.push(history.length);
             if (history.length !== 5) return undefined;
-            return { history: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...history.slice(3)], event: { type: 'compact', removedMessages: 3, summaryChars: 7 } };
+            return {
+              history: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...history.slice(3)],
+              event: { type: 'compact', removedMessages: 3, summaryChars: 7 },
+            };
           },
         },
       },

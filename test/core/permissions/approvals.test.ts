@@ -244,4 +244,17 @@ describe('ApprovalGate', () => {
     expect(gate.mode).toBe('accept-edits');
     expect(await gate.check(edit('a.ts'), signal())).toEqual({ allowed: true });
   });
+
+  it('permissions.allow patterns are an "allow always" given in advance, headless too; protected paths still ask', async () => {
+    const gate = new ApprovalGate({ mode: 'default', headless: true, allow: ['mcp__github__*', 'mcp__db__query'] });
+    const mcp = (toolName: string): GateRequest => ({ toolName, kind: 'mutating', args: {}, paths: [], label: '' });
+    expect(await gate.check(mcp('mcp__github__create_issue'), signal())).toEqual({ allowed: true });
+    expect(await gate.check(mcp('mcp__db__query'), signal())).toEqual({ allowed: true });
+    expect(await gate.check(mcp('mcp__db__drop'), signal())).toMatchObject({ allowed: false });
+    expect(await gate.check(mcp('mcp__githubx__a'), signal())).toMatchObject({ allowed: false });
+    const everything = new ApprovalGate({ mode: 'default', headless: true, allow: ['*'] });
+    expect(await everything.check(edit('.git/config'), signal())).toMatchObject({ allowed: false });
+    const plan = new ApprovalGate({ mode: 'plan', headless: true, allow: ['mcp__github__*'] });
+    expect(await plan.check(mcp('mcp__github__create_issue'), signal())).toMatchObject({ allowed: false });
+  });
 });

@@ -121,7 +121,9 @@ const TABLE: [string, string, string[]][] = [
   // Reading them is fine.
   ['read_file', '.git/config', ['allow', 'allow', 'allow', 'allow']],
 ];
-const ROWS = TABLE.flatMap(([tool, requested, verdicts]) => MODES.map((mode, i) => ({ mode, tool, requested, expected: verdicts[i] })));
+const ROWS = TABLE.flatMap(([tool, requested, verdicts]) =>
+  MODES.map((mode, i) => ({ mode, tool, requested, expected: verdicts[i] })),
+);
 
 describe('decide on protected paths', () => {
   it.each(ROWS)('$mode: $tool $requested → $expected', ({ mode, tool, requested, expected }) => {

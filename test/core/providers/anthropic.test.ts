@@ -13,12 +13,20 @@ afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
 function provider() {
-  return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test-key-123456', baseURL: mock.anthropicBaseURL, sleep: recordingSleep().sleep });
+  return createProvider({
+    provider: 'anthropic',
+    apiKey: 'sk-ant-test-key-123456',
+    baseURL: mock.anthropicBaseURL,
+    sleep: recordingSleep().sleep,
+  });
 }
 
 describe('anthropic provider through the real SDK', () => {
   it('streams text and ends with the assembled message and usage', async () => {
-    mock.script({ text: 'Hello from the mock, streamed in pieces.', usage: { input: 120, output: 9, cacheRead: 800, cacheWrite: 40 } });
+    mock.script({
+      text: 'Hello from the mock, streamed in pieces.',
+      usage: { input: 120, output: 9, cacheRead: 800, cacheWrite: 40 },
+    });
     const result = await collect(provider()(request(), new AbortController().signal));
 
     expect(result.error).toBeUndefined();
@@ -27,7 +35,10 @@ describe('anthropic provider through the real SDK', () => {
     expect(deltas.map((e) => (e.type === 'text_delta' ? e.text : '')).join('')).toBe('Hello from the mock, streamed in pieces.');
     expect(result.events.at(-1)?.type).toBe('message_end');
     expect(result.events.filter((e) => e.type === 'message_end')).toHaveLength(1);
-    expect(result.end?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello from the mock, streamed in pieces.' }] });
+    expect(result.end?.message).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hello from the mock, streamed in pieces.' }],
+    });
     expect(result.end?.stopReason).toBe('end_turn');
     expect(result.end?.usage).toEqual({ input: 120, output: 9, cacheRead: 800, cacheWrite: 40 });
   });
@@ -67,7 +78,9 @@ describe('anthropic provider through the real SDK', () => {
     expect(secondDeltas.map((e) => (e.type === 'tool_call_delta' ? e.argsDelta : '')).join('')).toBe(
       JSON.stringify({ pattern: 'TODO', nested: { deep: [1, 2, 3] } }),
     );
-    expect(toolEvents.filter((e) => e.type === 'tool_call_end').map((e) => (e.type === 'tool_call_end' ? e.index : -1))).toEqual([0, 1]);
+    expect(toolEvents.filter((e) => e.type === 'tool_call_end').map((e) => (e.type === 'tool_call_end' ? e.index : -1))).toEqual([
+      0, 1,
+    ]);
   });
 
   it('keeps unparseable tool arguments under INVALID_JSON_KEY', async () => {
@@ -120,7 +133,15 @@ describe('anthropic provider through the real SDK', () => {
       },
       {
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'export {}', is_error: true, cache_control: { type: 'ephemeral' } }],
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_9',
+            content: 'export {}',
+            is_error: true,
+            cache_control: { type: 'ephemeral' },
+          },
+        ],
       },
     ]);
   });

@@ -98,12 +98,21 @@ describe.each(['anthropic', 'openai'] as const)('%s abort', (name) => {
     const controller = new AbortController();
     // A backoff only an abort can end (the real sleep's abort is tested in retry.test.ts).
     const backoff = abortOnlySleep();
-    const stream = createProvider({ provider: name, apiKey: 'sk-abort-test-0001', baseURL: baseURL(name), sleep: backoff.sleep, retryBaseDelayMs: 10_000, random: () => 1 });
+    const stream = createProvider({
+      provider: name,
+      apiKey: 'sk-abort-test-0001',
+      baseURL: baseURL(name),
+      sleep: backoff.sleep,
+      retryBaseDelayMs: 10_000,
+      random: () => 1,
+    });
     const pending = collect(stream(request(), controller.signal));
     expect(await backoff.entered).toBe(10_000);
     controller.abort();
     const result = await pending;
-    expect(result.retries).toEqual([{ type: 'retry', attempt: 1, maxRetries: 4, delayMs: 10_000, reason: 'server error (500): Internal server error' }]);
+    expect(result.retries).toEqual([
+      { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 10_000, reason: 'server error (500): Internal server error' },
+    ]);
     expect((result.error as Error).name).toBe('AbortError');
     expect(mock.requests).toHaveLength(1);
   });
@@ -122,7 +131,11 @@ describe('one provider, many calls', () => {
     const stream = createProvider({ provider: 'openai', apiKey: 'sk-concurrent-0001', baseURL: mock.openaiBaseURL });
     const prompts = ['alpha', 'beta', 'gamma', 'delta'];
     const results = await Promise.all(
-      prompts.map((p) => collect(stream(request({ messages: [{ role: 'user', content: [{ type: 'text', text: p }] }] }), new AbortController().signal))),
+      prompts.map((p) =>
+        collect(
+          stream(request({ messages: [{ role: 'user', content: [{ type: 'text', text: p }] }] }), new AbortController().signal),
+        ),
+      ),
     );
     gate.assertOpened();
     expect(mock.maxInFlight()).toBe(4);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import {
   classifyError,
+  isLoopback,
   parseRetryAfter,
   scrubSecret,
   StreamCutError,
@@ -29,6 +30,24 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Headers(), now)).toBeUndefined();
     expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('isLoopback', () => {
+  it.each([
+    ['http://localhost:11434/v1', true],
+    ['http://127.0.0.1:8080', true],
+    ['http://127.1.2.3', true],
+    ['http://[::1]:8000/v1', true],
+    ['http://0.0.0.0:1234', true],
+    ['http://api.localhost', true],
+    ['https://api.anthropic.com', false],
+    ['http://127.0.0.1.example.com', false],
+    ['http://10.0.0.5:8080', false],
+    [undefined, false],
+    ['not a url', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isLoopback(url)).toBe(expected);
   });
 });
 
@@ -166,7 +185,7 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
     expect(result.error).toBeInstanceOf(ProviderError);
     const message = (result.error as Error).message;
     expect(message).toBe(
-      `${label} failed after 1 retries: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
+      `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
     );
   });
 

@@ -12,10 +12,20 @@ afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
 function post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${mock.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return fetch(`${mock.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
-const anthropicRequest = (stream: boolean) => ({ model: 'claude-x', max_tokens: 10, stream, messages: [{ role: 'user', content: 'hi' }] });
+const anthropicRequest = (stream: boolean) => ({
+  model: 'claude-x',
+  max_tokens: 10,
+  stream,
+  messages: [{ role: 'user', content: 'hi' }],
+});
 const openaiRequest = (stream: boolean) => ({
   model: 'gpt-x',
   stream,
@@ -81,7 +91,11 @@ describe('mock provider', () => {
       object: 'chat.completion',
       choices: [
         {
-          message: { role: 'assistant', content: 'hello', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'grep', arguments: '{"q":1}' } }] },
+          message: {
+            role: 'assistant',
+            content: 'hello',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'grep', arguments: '{"q":1}' } }],
+          },
           finish_reason: 'tool_calls',
         },
       ],
@@ -101,7 +115,9 @@ describe('mock provider', () => {
     const withUsage = sseData(await (await post('/v1/chat/completions', openaiRequest(true))).text());
     expect(withUsage.at(-1)).toBe('[DONE]');
     expect(JSON.parse(withUsage.at(-2)!)).toMatchObject({ choices: [], usage: { completion_tokens: 1 } });
-    const without = sseData(await (await post('/v1/chat/completions', { ...openaiRequest(true), stream_options: undefined })).text());
+    const without = sseData(
+      await (await post('/v1/chat/completions', { ...openaiRequest(true), stream_options: undefined })).text(),
+    );
     expect(without.some((d) => d.includes('"usage"'))).toBe(false);
   });
 
@@ -121,14 +137,19 @@ describe('mock provider', () => {
   });
 
   it('sends the status fault in the provider error shape with retry-after', async () => {
-    mock.script({ fault: { kind: 'status', status: 529 } }, { fault: { kind: 'status', status: 429, retryAfter: 3, message: 'slow down' } });
+    mock.script(
+      { fault: { kind: 'status', status: 529 } },
+      { fault: { kind: 'status', status: 429, retryAfter: 3, message: 'slow down' } },
+    );
     const anthropic = await post('/v1/messages', anthropicRequest(true));
     expect(anthropic.status).toBe(529);
     expect(await json(anthropic)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const openai = await post('/v1/chat/completions', openaiRequest(true));
     expect(openai.status).toBe(429);
     expect(openai.headers.get('retry-after')).toBe('3');
-    expect(await json(openai)).toEqual({ error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(await json(openai)).toEqual({
+      error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    });
   });
 
   it('waits the configured latency plus the reply delay before the first byte', async () => {

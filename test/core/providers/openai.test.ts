@@ -27,7 +27,10 @@ describe('openai provider through the real SDK', () => {
     expect(deltas.join('')).toBe('Hello from the chat completions mock.');
     expect(result.events.filter((e) => e.type === 'message_end')).toHaveLength(1);
     expect(result.events.at(-1)?.type).toBe('message_end');
-    expect(result.end?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello from the chat completions mock.' }] });
+    expect(result.end?.message).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hello from the chat completions mock.' }],
+    });
     expect(result.end?.stopReason).toBe('end_turn');
     // The wire said prompt_tokens 1000 with 700 cached.
     expect(result.end?.usage).toEqual({ input: 300, output: 12, cacheRead: 700, cacheWrite: 0 });
@@ -108,8 +111,18 @@ describe('openai provider through the real SDK', () => {
     expect(sent.body.stream_options).toEqual({ include_usage: true });
     expect(sent.body.max_tokens).toBe(777);
     expect(sent.body.tools).toEqual([
-      { type: 'function', function: { name: 'read_file', description: 'Read a file from the workspace.', parameters: request().tools[0]!.inputSchema } },
-      { type: 'function', function: { name: 'grep', description: 'Search file contents.', parameters: request().tools[1]!.inputSchema } },
+      {
+        type: 'function',
+        function: {
+          name: 'read_file',
+          description: 'Read a file from the workspace.',
+          parameters: request().tools[0]!.inputSchema,
+        },
+      },
+      {
+        type: 'function',
+        function: { name: 'grep', description: 'Search file contents.', parameters: request().tools[1]!.inputSchema },
+      },
     ]);
     expect(sent.body.messages).toEqual([
       { role: 'system', content: 'You are a test.' },

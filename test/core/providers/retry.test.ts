@@ -52,7 +52,15 @@ describe.each(['anthropic', 'openai'] as const)('%s retries', (name) => {
   function setup(maxRetries?: number) {
     const recorder = recordingSleep();
     const baseURL = name === 'anthropic' ? mock.anthropicBaseURL : mock.openaiBaseURL;
-    const stream = createProvider({ provider: name, apiKey: 'sk-retry-test-key-0001', baseURL, maxRetries, sleep: recorder.sleep, random: () => 0.5, retryBaseDelayMs: 100 });
+    const stream = createProvider({
+      provider: name,
+      apiKey: 'sk-retry-test-key-0001',
+      baseURL,
+      maxRetries,
+      sleep: recorder.sleep,
+      random: () => 0.5,
+      retryBaseDelayMs: 100,
+    });
     const run = () => collect(stream(request(), new AbortController().signal));
     return { run, delays: recorder.delays };
   }
@@ -121,7 +129,10 @@ describe.each(['anthropic', 'openai'] as const)('%s retries', (name) => {
     expect(retryAt).toBeGreaterThan(0);
     expect(result.retries.map((r) => r.reason)).toEqual(['connection lost mid-stream']);
     // Partial deltas came before the retry; the consumer drops them on `retry`.
-    const partial = result.events.slice(0, retryAt).flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
+    const partial = result.events
+      .slice(0, retryAt)
+      .flatMap((e) => (e.type === 'text_delta' ? [e.text] : []))
+      .join('');
     expect(partial.length).toBeGreaterThan(0);
     expect(text.startsWith(partial)).toBe(true);
     expect(partial.length).toBeLessThan(text.length);

@@ -21,7 +21,12 @@ function scan(deltas: string[]): Segment[] {
 
 describe('ToolCallScanner', () => {
   it('separates text from tool_call bodies even when tags are split across deltas', () => {
-    const segments = scan(['Let me look. <tool', '_call>{"name":"read_file","argu', 'ments":{"path":"a"}}</tool_', 'call> then more']);
+    const segments = scan([
+      'Let me look. <tool',
+      '_call>{"name":"read_file","argu',
+      'ments":{"path":"a"}}</tool_',
+      'call> then more',
+    ]);
     expect(segments).toEqual([
       { kind: 'text', text: 'Let me look. ' },
       { kind: 'call', raw: '{"name":"read_file","arguments":{"path":"a"}}' },
@@ -47,7 +52,10 @@ describe('ToolCallScanner', () => {
 describe('parseToolCall', () => {
   it('reads name and arguments, tolerating fences and double-encoded arguments', () => {
     expect(parseToolCall(' {"name": "grep", "arguments": {"pattern": "x"}} ')).toEqual({ name: 'grep', input: { pattern: 'x' } });
-    expect(parseToolCall('```json\n{"name": "grep", "arguments": "{\\"pattern\\": \\"y\\"}"}\n```')).toEqual({ name: 'grep', input: { pattern: 'y' } });
+    expect(parseToolCall('```json\n{"name": "grep", "arguments": "{\\"pattern\\": \\"y\\"}"}\n```')).toEqual({
+      name: 'grep',
+      input: { pattern: 'y' },
+    });
     expect(parseToolCall('{"name": "list"}')).toEqual({ name: 'list', input: {} });
   });
 
@@ -56,7 +64,10 @@ describe('parseToolCall', () => {
       name: 'grep',
       input: { [INVALID_JSON_KEY]: '{"name": "grep", "arguments": {"pattern": }' },
     });
-    expect(parseToolCall('{"arguments": {}}')).toEqual({ name: INVALID_TOOL_CALL, input: { [INVALID_JSON_KEY]: '{"arguments": {}}' } });
+    expect(parseToolCall('{"arguments": {}}')).toEqual({
+      name: INVALID_TOOL_CALL,
+      input: { [INVALID_JSON_KEY]: '{"arguments": {}}' },
+    });
     expect(parseToolCall('just words')).toEqual({ name: INVALID_TOOL_CALL, input: { [INVALID_JSON_KEY]: 'just words' } });
   });
 });
@@ -95,7 +106,10 @@ describe('toTextToolMessages', () => {
       {
         role: 'user',
         content: [
-          { type: 'text', text: '<tool_result name="read_file">\nA\n</tool_result>\n\n<tool_result name="grep" error="true">\nbad args\n</tool_result>' },
+          {
+            type: 'text',
+            text: '<tool_result name="read_file">\nA\n</tool_result>\n\n<tool_result name="grep" error="true">\nbad args\n</tool_result>',
+          },
         ],
       },
     ]);
@@ -112,7 +126,13 @@ beforeEach(() => mock.reset());
 describe.each(['anthropic', 'openai'] as const)('%s in text tool mode', (name: ProviderName) => {
   function provider() {
     const baseURL = name === 'anthropic' ? mock.anthropicBaseURL : mock.openaiBaseURL;
-    return createProvider({ provider: name, apiKey: 'sk-text-mode-0001', baseURL, toolMode: 'text', sleep: recordingSleep().sleep });
+    return createProvider({
+      provider: name,
+      apiKey: 'sk-text-mode-0001',
+      baseURL,
+      toolMode: 'text',
+      sleep: recordingSleep().sleep,
+    });
   }
 
   it('describes tools in the system prompt, sends none natively, and parses the calls back', async () => {
@@ -134,7 +154,9 @@ describe.each(['anthropic', 'openai'] as const)('%s in text tool mode', (name: P
     expect(system).toBe(`You are a test.\n\n${describeTools([readTool, grepTool])}`);
     expect(system).toContain('## read_file');
     expect(JSON.stringify(body.messages)).toContain('<tool_result name=\\"read_file\\">\\nX\\n</tool_result>');
-    expect(JSON.stringify(body.messages)).toContain('<tool_call>{\\"name\\":\\"read_file\\",\\"arguments\\":{\\"path\\":\\"x\\"}}</tool_call>');
+    expect(JSON.stringify(body.messages)).toContain(
+      '<tool_call>{\\"name\\":\\"read_file\\",\\"arguments\\":{\\"path\\":\\"x\\"}}</tool_call>',
+    );
 
     expect(result.error).toBeUndefined();
     expect(result.end?.stopReason).toBe('tool_use');
@@ -146,10 +168,9 @@ describe.each(['anthropic', 'openai'] as const)('%s in text tool mode', (name: P
     const shown = result.events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
     expect(shown).not.toContain('<tool');
     expect(shown).toContain('I will read both.');
-    expect(result.events.filter((e) => e.type === 'tool_call_start').map((e) => (e.type === 'tool_call_start' ? e.name : ''))).toEqual([
-      'read_file',
-      'grep',
-    ]);
+    expect(
+      result.events.filter((e) => e.type === 'tool_call_start').map((e) => (e.type === 'tool_call_start' ? e.name : '')),
+    ).toEqual(['read_file', 'grep']);
   });
 
   it('keeps the system bytes identical from turn to turn', async () => {
@@ -175,7 +196,12 @@ describe.each(['anthropic', 'openai'] as const)('%s in text tool mode', (name: P
     expect(result.end?.stopReason).toBe('tool_use');
     expect(result.end?.message.content).toEqual([
       { type: 'text', text: 'Trying: ' },
-      { type: 'tool_use', id: 'text_0_0', name: 'grep', input: { [INVALID_JSON_KEY]: '{"name": "grep", "arguments": {"pattern": "x"' } },
+      {
+        type: 'tool_use',
+        id: 'text_0_0',
+        name: 'grep',
+        input: { [INVALID_JSON_KEY]: '{"name": "grep", "arguments": {"pattern": "x"' },
+      },
     ]);
   });
 

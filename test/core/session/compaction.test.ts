@@ -177,8 +177,14 @@ describe('compactHistory', () => {
     expect(clipped.type === 'text' && clipped.text.length).toBeLessThan(5_000);
     expect(clipped.type === 'text' && clipped.text).toMatch(/Result of bash: HEADz+\n\[… \d+ characters left out …\]\nz+TAIL/);
 
-    const many = Array.from({ length: 200 }, (_, i) => [user(`question ${i} ${'q'.repeat(400)}`), assistant(`answer ${i}`)]).flat();
-    await compactHistory({ history: many, stream, model: 'm', maxTokens: 100, system: SYSTEM, maxInputTokens: 8_000 }, new AbortController().signal);
+    const many = Array.from({ length: 200 }, (_, i) => [
+      user(`question ${i} ${'q'.repeat(400)}`),
+      assistant(`answer ${i}`),
+    ]).flat();
+    await compactHistory(
+      { history: many, stream, model: 'm', maxTokens: 100, system: SYSTEM, maxInputTokens: 8_000 },
+      new AbortController().signal,
+    );
     const fitted = stream.requests[1].messages[0].content[0];
     expect(fitted.type === 'text' && fitted.text.length).toBeLessThan(8_000 * 4);
     expect(fitted.type === 'text' && fitted.text).toContain('User: question 0 ');
@@ -189,7 +195,13 @@ describe('compactHistory', () => {
     const history: Message[] = [user('refactor everything')];
     for (let i = 1; i <= 5; i++) history.push(call(`c${i}`, 'read_file', { i }), result(`c${i}`, `file ${i}`));
     const out = await compactHistory(
-      { history, stream: fakeStream([{ text: 'Task: refactor everything. Read files 1-3.' }]), model: 'm', maxTokens: 100, system: SYSTEM },
+      {
+        history,
+        stream: fakeStream([{ text: 'Task: refactor everything. Read files 1-3.' }]),
+        model: 'm',
+        maxTokens: 100,
+        system: SYSTEM,
+      },
       new AbortController().signal,
     );
     expect(out.history).toEqual([out.summary, ...history.slice(7)]);
@@ -201,7 +213,9 @@ describe('compactHistory', () => {
     const stream = fakeStream([{ text: '' }]);
     await expect(
       compactHistory({ history: short, stream, model: 'm', maxTokens: 100, system: SYSTEM }, new AbortController().signal),
-    ).rejects.toThrow(new CompactionError('the conversation is too short to compact; start a new session or shorten the request'));
+    ).rejects.toThrow(
+      new CompactionError('the conversation is too short to compact; start a new session or shorten the request'),
+    );
     expect(stream.requests).toHaveLength(0);
     const history = conversation();
     await expect(
@@ -226,7 +240,14 @@ describe('compactHistory', () => {
     const history = conversation();
     history.forEach((m) => writer.append(m));
     const out = await compactHistory(
-      { history, stream: fakeStream([{ text: 'short' }]), model: 'm', maxTokens: 100, system: SYSTEM, extraState: '- sub-1 running' },
+      {
+        history,
+        stream: fakeStream([{ text: 'short' }]),
+        model: 'm',
+        maxTokens: 100,
+        system: SYSTEM,
+        extraState: '- sub-1 running',
+      },
       new AbortController().signal,
     );
     writer.compaction(out);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventStream, type SequencedEvent } from '../../../src/core/session/event-stream.js';
+import { EventStream, type SequencedEvent, type SessionEvent } from '../../../src/core/session/event-stream.js';
 import { isChildRequest, useTestSessions } from '../../support/test-session.js';
 
 const open = useTestSessions();
@@ -41,5 +41,23 @@ describe('the session event stream', () => {
     stop();
     stream.publish({ type: 'submit', prompt: 'b' });
     expect(got).toEqual([1]);
+  });
+
+  it('replays the latest state event of each key to a reader that subscribes later, with its own number', () => {
+    const stream = new EventStream();
+    const server = (state: 'starting' | 'ready'): SessionEvent => ({
+      type: 'mcp_server',
+      server: { name: 'a', source: 'settings', transport: 'stdio', state, tools: [] },
+    });
+    stream.publish(server('starting'), { state: 'mcp_server:a' });
+    stream.publish({ type: 'submit', prompt: 'x' });
+    stream.publish(server('ready'), { state: 'mcp_server:a' });
+    const got: SequencedEvent[] = [];
+    stream.subscribe((item) => got.push(item));
+    stream.publish({ type: 'submit', prompt: 'y' });
+    expect(got).toEqual([
+      { seq: 3, event: server('ready') },
+      { seq: 4, event: { type: 'submit', prompt: 'y' } },
+    ]);
   });
 });

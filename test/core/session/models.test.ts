@@ -34,7 +34,11 @@ describe('modelInfo', () => {
       local: { maxOutput: 2_000 },
     };
     expect(modelInfo('qwen-coder', extra)).toEqual({ contextWindow: 32_000, maxOutput: 4_000, inputPrice: 0, outputPrice: 0 });
-    expect(modelInfo('claude-sonnet-4-5-20250929', extra)).toMatchObject({ contextWindow: 1_000_000, maxOutput: 64_000, inputPrice: 3 });
+    expect(modelInfo('claude-sonnet-4-5-20250929', extra)).toMatchObject({
+      contextWindow: 1_000_000,
+      maxOutput: 64_000,
+      inputPrice: 3,
+    });
     expect(modelInfo('local-7b', extra)).toEqual({ contextWindow: 128_000, maxOutput: 2_000 });
     expect(isKnownModel('local-7b', extra)).toBe(true);
     // Undefined figures in an entry change nothing.

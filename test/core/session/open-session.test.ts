@@ -19,8 +19,14 @@ describe('openSession', () => {
     const first = await open(where, () => ({ text: 'hello' }));
     await first.submit('start');
     // What a crash during a tool leaves behind: the call, and no result.
-    const dangling = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'make' } }] };
-    appendFileSync(first.session.paths.transcript, `${JSON.stringify({ type: 'message', message: dangling, at: new Date().toISOString() })}\n`);
+    const dangling = {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'make' } }],
+    };
+    appendFileSync(
+      first.session.paths.transcript,
+      `${JSON.stringify({ type: 'message', message: dangling, at: new Date().toISOString() })}\n`,
+    );
 
     const second = await open(where, () => ({ text: 'resumed' }), { continue: true });
     expect(second.session.session.id).toBe(first.session.session.id);
@@ -33,13 +39,14 @@ describe('openSession', () => {
     });
   });
 
-  it('numbers a resumed session\'s new jobs after its earlier ones', async () => {
+  it("numbers a resumed session's new jobs after its earlier ones", async () => {
     const where = dirs();
     const script = (request: ModelRequest): FakeReply => {
       if (isChild(request)) return { text: 'child done' };
       const last = JSON.stringify(request.messages.at(-1));
       if (last.includes('"text":"go"')) return { toolCalls: [{ name: 'agent_start', args: { task: 'look' } }] };
-      if (last.includes('agent_start') || last.includes('started')) return { toolCalls: [{ name: 'agent_poll', args: { id: request.messages.length > 5 ? 'sub-2' : 'sub-1' } }] };
+      if (last.includes('agent_start') || last.includes('started'))
+        return { toolCalls: [{ name: 'agent_poll', args: { id: request.messages.length > 5 ? 'sub-2' : 'sub-1' } }] };
       return { text: 'ok' };
     };
     const first = await open(where, script);
@@ -48,9 +55,9 @@ describe('openSession', () => {
     await first.session.close();
     const second = await open(where, script, { continue: true });
     // The earlier run's job is read back from its transcript, as it ended.
-    expect(second.session.storedJobs.map(({ job }) => ({ id: job.id, state: job.state, task: job.task, result: job.result }))).toEqual([
-      { id: 'sub-1', state: 'done', task: 'look', result: 'child done' },
-    ]);
+    expect(
+      second.session.storedJobs.map(({ job }) => ({ id: job.id, state: job.state, task: job.task, result: job.result })),
+    ).toEqual([{ id: 'sub-1', state: 'done', task: 'look', result: 'child done' }]);
     expect(second.session.storedJobs[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     await second.submit('go');
     // The earlier job is the manager's again (it can be messaged); the new one comes after it.

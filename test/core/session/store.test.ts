@@ -163,7 +163,9 @@ describe('findSession', () => {
     const dir = fixture();
     createSessionFolder(dir, 'broken');
     writeFileSync(sessionPaths(dir, 'broken').transcript, 'not json\n');
-    expect(() => findSession(dir, 'broken')).toThrow(/^session broken has no readable transcript \(.*transcript\.jsonl\); start a new session instead$/);
+    expect(() => findSession(dir, 'broken')).toThrow(
+      /^session broken has no readable transcript \(.*transcript\.jsonl\); start a new session instead$/,
+    );
   });
 
   it('says when the session it found has an empty transcript, and where it is', () => {

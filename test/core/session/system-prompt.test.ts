@@ -3,12 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../../src/core/session/open-session.js';
-import {
-  type EnvironmentFacts,
-  buildSystemPrompt,
-  environmentFacts,
-  readInstructionFiles,
-} from '../../../src/core/session/system-prompt.js';
+import { loadInstructionFiles } from '../../../src/core/session/instruction-files.js';
+import { type EnvironmentFacts, buildSystemPrompt, environmentFacts } from '../../../src/core/session/system-prompt.js';
 import { fakeStream } from '../../support/fake-stream.js';
 
 function tempDir(): string {
@@ -22,44 +18,6 @@ function write(file: string, content: string): string {
 }
 
 const facts: EnvironmentFacts = { cwd: '/work/project', platform: 'linux x64', date: '2025-03-04', isGitRepo: true };
-
-describe('readInstructionFiles', () => {
-  it('returns the files that exist in the order given, trimmed, skipping missing ones', () => {
-    const dir = tempDir();
-    const user = write(path.join(dir, 'home/AGENTS.md'), '\n  Use British spelling.  \n\n');
-    const project = write(path.join(dir, 'project/AGENTS.md'), 'Run npm test after changes.\n');
-    const missing = path.join(dir, 'nowhere/AGENTS.md');
-    expect(readInstructionFiles([user, missing, project])).toEqual([
-      { path: user, content: 'Use British spelling.' },
-      { path: project, content: 'Run npm test after changes.' },
-    ]);
-    expect(readInstructionFiles([missing])).toEqual([]);
-  });
-
-  it('skips an empty file and a directory named AGENTS.md', () => {
-    const dir = tempDir();
-    const empty = write(path.join(dir, 'a/AGENTS.md'), '  \n\n');
-    const folder = path.join(dir, 'b/AGENTS.md');
-    mkdirSync(folder, { recursive: true });
-    expect(readInstructionFiles([empty, folder])).toEqual([]);
-  });
-
-  it('cuts an oversized file at 16 KB and says so, naming the file', () => {
-    const dir = tempDir();
-    const big = write(path.join(dir, 'AGENTS.md'), `${'a'.repeat(16 * 1024)}TAIL-THAT-IS-CUT\n`);
-    const [file] = readInstructionFiles([big]);
-    expect(file!.content.startsWith('a'.repeat(16 * 1024))).toBe(true);
-    expect(file!.content).not.toContain('TAIL-THAT-IS-CUT');
-    expect(file!.content).toMatch(new RegExp(`\\[… cut: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is over 16 KB\\]$`));
-    expect(file!.content.length).toBeLessThan(16 * 1024 + 200);
-  });
-
-  it('leaves a file of exactly 16 KB whole', () => {
-    const dir = tempDir();
-    const exact = write(path.join(dir, 'AGENTS.md'), 'b'.repeat(16 * 1024));
-    expect(readInstructionFiles([exact])[0]!.content).toBe('b'.repeat(16 * 1024));
-  });
-});
 
 describe('environmentFacts', () => {
   it('takes the date from the given Date and says whether the folder is a git repository', () => {
@@ -101,12 +59,21 @@ describe('buildSystemPrompt', () => {
     expect(project).toBeGreaterThan(user);
   });
 
+  it('names the importer of an imported file', () => {
+    const prompt = buildSystemPrompt(facts, [
+      { path: '/work/project/AGENTS.md', content: 'See @docs/style.md' },
+      { path: '/work/project/docs/style.md', content: 'STYLE', importedBy: '/work/project/AGENTS.md' },
+    ]);
+    expect(prompt).toContain('# Instructions from /work/project/docs/style.md (imported by /work/project/AGENTS.md)\nSTYLE');
+  });
+
   it('gives byte-identical output for the same inputs', () => {
     const dir = tempDir();
-    const user = write(path.join(dir, 'home/AGENTS.md'), 'user rules\n');
-    const project = write(path.join(dir, 'project/AGENTS.md'), 'project rules\n');
+    write(path.join(dir, 'home/AGENTS.md'), 'user rules\n');
+    write(path.join(dir, 'project/AGENTS.md'), 'project rules\n');
     const when = new Date('2025-01-02T09:30:00Z');
-    const build = () => buildSystemPrompt(environmentFacts(path.join(dir, 'project'), when), readInstructionFiles([user, project]));
+    const sources = { cwd: path.join(dir, 'project'), outriderHome: path.join(dir, 'home') };
+    const build = () => buildSystemPrompt(environmentFacts(sources.cwd, when), loadInstructionFiles(sources).files);
     const first = build();
     const second = build();
     expect(Buffer.from(second).equals(Buffer.from(first))).toBe(true);
@@ -143,10 +110,69 @@ describe('the session system prompt', () => {
     expect([`Date: ${dayBefore}`, `Date: ${dayAfter}`].some((line) => system.includes(line))).toBe(true);
 
     const emptyHome = path.join(base, 'home2');
-    const withoutUser = await openSession({ cwd: project, env: { ...env, OUTRIDER_HOME: emptyHome }, headless: true, flags: {}, stream: fakeStream([]) });
+    const withoutUser = await openSession({
+      cwd: project,
+      env: { ...env, OUTRIDER_HOME: emptyHome },
+      headless: true,
+      flags: {},
+      stream: fakeStream([]),
+    });
     const second = withoutUser.session.system;
     await withoutUser.close();
     expect(second.match(/# Instructions from/g)).toHaveLength(1);
     expect(second).toContain('PROJECT: run make check');
+  });
+});
+
+describe('instruction files in a session', () => {
+  it('run from a sub-folder, reads the repository root CLAUDE.md and lists what it loaded; a resume keeps both', async () => {
+    const base = tempDir();
+    const home = path.join(base, 'home');
+    const repo = path.join(base, 'repo');
+    const sub = path.join(repo, 'packages', 'web');
+    mkdirSync(path.join(repo, '.git'), { recursive: true });
+    mkdirSync(sub, { recursive: true });
+    const claude = write(path.join(repo, 'CLAUDE.md'), 'ROOT: use pnpm\n@docs/testing.md\n');
+    const testing = write(path.join(repo, 'docs', 'testing.md'), 'TESTING: vitest only');
+    const env = { OUTRIDER_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test' };
+
+    const opened = await openSession({ cwd: sub, env, headless: true, flags: {}, stream: fakeStream([]) });
+    const system = opened.session.system;
+    const id = opened.session.id;
+    await opened.close();
+    expect(system).toContain(`# Instructions from ${claude}\nROOT: use pnpm`);
+    expect(system).toContain(`# Instructions from ${testing} (imported by ${claude})\nTESTING: vitest only`);
+    const listed = [
+      { path: claude, scope: 'project', size: 32, included: 31, notes: [] },
+      { path: testing, scope: 'project', size: 20, included: 20, importedBy: claude, notes: [] },
+    ];
+    expect(opened.instructionFiles).toEqual(listed);
+
+    // Edited after the start: a resumed session keeps its stored prompt and the list that built it.
+    write(path.join(repo, 'CLAUDE.md'), 'CHANGED');
+    const resumed = await openSession({ cwd: sub, env, headless: true, flags: { resume: id }, stream: fakeStream([]) });
+    await resumed.close();
+    expect(Buffer.from(resumed.session.system).equals(Buffer.from(system))).toBe(true);
+    expect(resumed.instructionFiles).toEqual(listed);
+  });
+
+  it('says at start which imports it refused', async () => {
+    const base = tempDir();
+    const project = path.join(base, 'project');
+    mkdirSync(path.join(project, '.git'), { recursive: true });
+    const agents = write(path.join(project, 'AGENTS.md'), '@../secret.md');
+    write(path.join(base, 'secret.md'), 'SECRET');
+    const opened = await openSession({
+      cwd: project,
+      env: { OUTRIDER_HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test' },
+      headless: true,
+      flags: {},
+      stream: fakeStream([]),
+    });
+    await opened.close();
+    expect(opened.session.system).not.toContain('SECRET');
+    expect(opened.warnings).toContain(
+      `${agents}: @../secret.md is not read: it leads outside the repository (to ${path.join(base, 'secret.md')})`,
+    );
   });
 });

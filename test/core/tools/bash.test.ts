@@ -22,7 +22,8 @@ afterEach(() => dir.cleanup());
 type BashOptions = { signal?: AbortSignal; onUpdate?: (t: string) => void };
 const bash = (input: unknown, options: BashOptions = {}) => run(bashTool, input, { workspace, ...options });
 /** bash on the fake clock: its timeout, drain wait and SIGKILL escalation fire only on `clock.advance`. */
-const clockedBash = (input: unknown, options: BashOptions = {}) => run(createBashTool({ timers: clock }), input, { workspace, ...options });
+const clockedBash = (input: unknown, options: BashOptions = {}) =>
+  run(createBashTool({ timers: clock }), input, { workspace, ...options });
 
 /**
  * A handshake between the command and the test: the shell waits (polling for a file) until

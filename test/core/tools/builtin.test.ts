@@ -4,6 +4,7 @@ import { toolSchema } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { run, tempDir } from './harness.js';
+import { jsGrep } from '../../support/grep-worker.js';
 
 describe('builtinTools', () => {
   it('declares the eight tools in order, with their kinds', () => {
@@ -41,8 +42,8 @@ describe('builtinTools', () => {
       dir.write('a.txt', 'hello\n');
       const workspace = makeWorkspace(dir.root);
       const lookups: string[] = [];
-      const first = builtinTools({ findRg: () => void lookups.push('first') });
-      const second = builtinTools({ findRg: () => void lookups.push('second') });
+      const first = builtinTools({ findRg: () => void lookups.push('first'), js: jsGrep });
+      const second = builtinTools({ findRg: () => void lookups.push('second'), js: jsGrep });
       expect(first[4]).not.toBe(second[4]);
       expect(toolSchema(first[4])).toEqual(toolSchema(second[4]));
       for (const tools of [first, second, first]) {

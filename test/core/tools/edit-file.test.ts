@@ -47,7 +47,8 @@ describe('edit_file', () => {
     dir.write('a.ts', 'x = 1\nx = 1\nx = 1\n');
     const out = await edit({ path: 'a.ts', old_string: 'x = 1', new_string: 'x = 2' });
     expect(out).toEqual({
-      content: 'old_string was found 3 times in a.ts; include more surrounding lines to make it unique, or set replace_all to true.',
+      content:
+        'old_string was found 3 times in a.ts; include more surrounding lines to make it unique, or set replace_all to true.',
       isError: true,
     });
     expect(contentOf('a.ts')).toBe('x = 1\nx = 1\nx = 1\n');

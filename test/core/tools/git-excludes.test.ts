@@ -13,7 +13,11 @@ describe('excludesFileSetting', () => {
   const cases: Array<[label: string, config: string, expected: string | undefined]> = [
     ['a plain value', '[core]\n\texcludesFile = ~/.gitignore_global\n', '~/.gitignore_global'],
     ['names in any case', '[Core]\n  EXCLUDESFILE=/x/ignore', '/x/ignore'],
-    ['a quoted value with spaces and a comment after it', '[core]\nexcludesfile = "/my files/ignore" # mine\n', '/my files/ignore'],
+    [
+      'a quoted value with spaces and a comment after it',
+      '[core]\nexcludesfile = "/my files/ignore" # mine\n',
+      '/my files/ignore',
+    ],
     ['a ; comment and escapes', '[core]\nexcludesfile = /a\\\\b ; note\n', '/a\\b'],
     ['the last one given', '[core]\nexcludesfile = /one\n[core]\nexcludesfile = /two\n', '/two'],
     ['another section', '[user]\nexcludesfile = /not-core\n', undefined],
@@ -32,7 +36,10 @@ describe('userExcludesFile', () => {
 
   it('defaults to $XDG_CONFIG_HOME/git/ignore, else ~/.config/git/ignore, when it exists', async () => {
     const xdg = dir.write('xdg/git/ignore', '*.swp\n');
-    expect(await userExcludesFile(env({ HOME: dir.root, XDG_CONFIG_HOME: path.join(dir.root, 'xdg') }), '/')).toEqual({ path: xdg, text: '*.swp\n' });
+    expect(await userExcludesFile(env({ HOME: dir.root, XDG_CONFIG_HOME: path.join(dir.root, 'xdg') }), '/')).toEqual({
+      path: xdg,
+      text: '*.swp\n',
+    });
     expect(await userExcludesFile(env({ HOME: dir.root }), '/')).toBeUndefined();
     const home = dir.write('.config/git/ignore', '*.bak\n');
     expect(await userExcludesFile(env({ HOME: dir.root }), '/')).toEqual({ path: home, text: '*.bak\n' });

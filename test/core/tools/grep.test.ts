@@ -6,6 +6,7 @@ import { findExecutable } from '../../../src/core/tools/find-executable.js';
 import { type GrepToolOptions, grepTool } from '../../../src/core/tools/grep.js';
 import { rgArgs } from '../../../src/core/tools/grep-rg.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 
 let dir: TempDir;
@@ -42,7 +43,7 @@ const backends: [name: string, findRg: GrepToolOptions['findRg'], available: boo
 ];
 
 describe.each(backends)('grep via %s', (_name, findRg, available) => {
-  const grep = (input: unknown) => run(grepTool({ findRg }), input, { workspace });
+  const grep = (input: unknown) => run(grepTool({ findRg, js: jsGrep }), input, { workspace });
 
   it.runIf(available)('lists matching lines as path:line:text, honouring .gitignore files and skipping .git', async () => {
     const out = await grep({ pattern: 'needle' });
@@ -119,7 +120,7 @@ describe.each(backends)('grep via %s', (_name, findRg, available) => {
   it.runIf(available)('stops when the signal aborts', async () => {
     const controller = new AbortController();
     controller.abort();
-    const out = await run(grepTool({ findRg }), { pattern: 'needle' }, { workspace, signal: controller.signal });
+    const out = await run(grepTool({ findRg, js: jsGrep }), { pattern: 'needle' }, { workspace, signal: controller.signal });
     expect(out).toEqual({ content: 'grep was interrupted', isError: true });
   });
 });
@@ -128,6 +129,7 @@ describe('grep', () => {
   it('looks rg up once per tool instance', async () => {
     let lookups = 0;
     const tool = grepTool({
+      js: jsGrep,
       findRg: () => {
         lookups++;
         return undefined;
@@ -146,9 +148,28 @@ describe('grep', () => {
   it('builds ripgrep arguments without a shell, relative to the workspace root', () => {
     const base = { ignoreCase: true, mode: 'count' as const, workspace, limit: 200, signal: new AbortController().signal };
     expect(rgArgs({ ...base, pattern: '-x', glob: '*.ts', target: path.join(dir.root, 'src') })).toEqual([
-      '--no-heading', '--line-number', '--color', 'never', '--with-filename', '--null',
-      '--hidden', '--glob', '!.git', '--no-ignore-global', '--sort', 'path',
-      '--ignore-case', '--type-add', 'outrider:*.ts', '--type', 'outrider', '--count', '--regexp', '-x', '--', 'src',
+      '--no-heading',
+      '--line-number',
+      '--color',
+      'never',
+      '--with-filename',
+      '--null',
+      '--hidden',
+      '--glob',
+      '!.git',
+      '--no-ignore-global',
+      '--sort',
+      'path',
+      '--ignore-case',
+      '--type-add',
+      'outrider:*.ts',
+      '--type',
+      'outrider',
+      '--count',
+      '--regexp',
+      '-x',
+      '--',
+      'src',
     ]);
     expect(rgArgs({ ...base, pattern: 'p', glob: '!*.md', target: dir.root })).toContain('--type-not');
     const pathGlob = rgArgs({ ...base, pattern: 'p', glob: 'src/**/*.ts', target: dir.root });
@@ -158,7 +179,11 @@ describe('grep', () => {
     // The user's git excludes file is found by us and handed over, whatever rg's version would look up.
     const withExcludes = rgArgs({ ...base, pattern: 'p', target: dir.root }, { userExcludes: '/home/u/.config/git/ignore' });
     expect(withExcludes.slice(withExcludes.indexOf('--no-ignore-global'), withExcludes.indexOf('--ignore-case'))).toEqual([
-      '--no-ignore-global', '--sort', 'path', '--ignore-file', '/home/u/.config/git/ignore',
+      '--no-ignore-global',
+      '--sort',
+      'path',
+      '--ignore-file',
+      '/home/u/.config/git/ignore',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { globTool } from '../../../src/core/tools/glob.js';
 import { grepTool } from '../../../src/core/tools/grep.js';
 import { listDirTool } from '../../../src/core/tools/list-dir.js';
 import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 
 // glob, list_dir and both greps must agree on which files exist (the rules are written down in
@@ -89,7 +90,11 @@ const backends = [
 ];
 
 async function grepFiles(findRg: () => string | undefined, input: { path?: string; glob?: string }): Promise<string[]> {
-  const out = await run(grepTool({ findRg }), { pattern: 'needle', output_mode: 'files_with_matches', ...input }, { workspace });
+  const out = await run(
+    grepTool({ findRg, js: jsGrep }),
+    { pattern: 'needle', output_mode: 'files_with_matches', ...input },
+    { workspace },
+  );
   expect(out.isError).toBeUndefined();
   return out.content.startsWith('No matches') ? [] : out.content.split('\n').sort();
 }
@@ -99,7 +104,11 @@ const below = (prefix: string) => SEEN.filter((file) => file.startsWith(prefix))
 /** The queries, with what each should find. */
 const QUERIES: Array<{ label: string; input: { path?: string; glob?: string }; expected: () => string[] }> = [
   { label: 'the whole workspace', input: {}, expected: () => SEEN },
-  { label: 'a folder inside a repository (the root .gitignore still applies)', input: { path: 'repo/src' }, expected: () => below('repo/src/') },
+  {
+    label: 'a folder inside a repository (the root .gitignore still applies)',
+    input: { path: 'repo/src' },
+    expected: () => below('repo/src/'),
+  },
   { label: 'an ignored folder named explicitly', input: { path: 'repo/build' }, expected: () => ['repo/build/out.txt'] },
   { label: 'a folder taken back by a deeper .gitignore', input: { path: 'repo/a' }, expected: () => ['repo/a/b/x.txt'] },
   { label: 'a folder outside any repository', input: { path: 'loose' }, expected: () => below('loose/') },
@@ -145,7 +154,18 @@ function agreementSuite(setUp: () => void) {
     expect(header).toBe(
       'repo: 10 entries (6 directories, 4 files); 7 ignored, not listed: .git/, build/, debug.log, dot-ignored.txt, editor.swp, excluded-locally.txt, root-only.txt',
     );
-    expect(names).toEqual(['.config/', '.env', '.gitignore', 'a/', 'empty/', 'inner/', 'keep.log', 'link.ts', 'linked-src/', 'src/']);
+    expect(names).toEqual([
+      '.config/',
+      '.env',
+      '.gitignore',
+      'a/',
+      'empty/',
+      'inner/',
+      'keep.log',
+      'link.ts',
+      'linked-src/',
+      'src/',
+    ]);
   });
 }
 

@@ -32,7 +32,19 @@ describe('the walk honours .gitignore lines as git reads them', () => {
     dir.write('.git/HEAD', '');
     dir.write(
       '.gitignore',
-      ['# a comment', '', '*.log', '!keep.log', 'build/', '/top-only.txt', 'docs/generated', '**/tmp', 'cache/**', '\\#literal', 'trailing   '].join('\n'),
+      [
+        '# a comment',
+        '',
+        '*.log',
+        '!keep.log',
+        'build/',
+        '/top-only.txt',
+        'docs/generated',
+        '**/tmp',
+        'cache/**',
+        '\\#literal',
+        'trailing   ',
+      ].join('\n'),
     );
     const files: Array<[path: string, seen: boolean]> = [
       ['debug.log', false],
@@ -64,7 +76,8 @@ describe('the walk honours .gitignore lines as git reads them', () => {
     dir.write('.git/HEAD', '');
     dir.write('.gitignore', '*.gen.ts\n');
     dir.write('pkg/.gitignore', '/local.txt\n!keep.gen.ts\n');
-    for (const file of ['local.txt', 'keep.gen.ts', 'pkg/local.txt', 'pkg/sub/local.txt', 'pkg/a.gen.ts', 'pkg/keep.gen.ts']) dir.write(file, '');
+    for (const file of ['local.txt', 'keep.gen.ts', 'pkg/local.txt', 'pkg/sub/local.txt', 'pkg/a.gen.ts', 'pkg/keep.gen.ts'])
+      dir.write(file, '');
     expect(await walked()).toEqual(['.gitignore', 'local.txt', 'pkg/.gitignore', 'pkg/keep.gen.ts', 'pkg/sub/local.txt']);
   });
 

@@ -43,7 +43,9 @@ describe('list_dir', () => {
     );
     // Named explicitly, an ignored directory is listed; the rules still apply inside it.
     dir.write('dist/map.log', '');
-    expect((await list({ path: 'dist' })).content).toBe('dist: 1 entry (0 directories, 1 file); 1 ignored, not listed: map.log\nout.js');
+    expect((await list({ path: 'dist' })).content).toBe(
+      'dist: 1 entry (0 directories, 1 file); 1 ignored, not listed: map.log\nout.js',
+    );
   });
 
   it('names at most ten ignored entries, and says when every entry is ignored', async () => {

@@ -117,7 +117,12 @@ describe('untrustedConfigNames', () => {
 
 describe('gitConfigEnv', () => {
   it('numbers the pairs from zero', () => {
-    expect(gitConfigEnv({}, [['a.b', '1'], ['c.d', '']])).toEqual({
+    expect(
+      gitConfigEnv({}, [
+        ['a.b', '1'],
+        ['c.d', ''],
+      ]),
+    ).toEqual({
       GIT_CONFIG_COUNT: '2',
       GIT_CONFIG_KEY_0: 'a.b',
       GIT_CONFIG_VALUE_0: '1',

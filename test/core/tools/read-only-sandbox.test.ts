@@ -192,33 +192,29 @@ const SCENARIOS: Scenario[] = [
       return { file: m.file };
     },
   },
-  ...['git log -p', 'git show HEAD', 'git blame a.txt', 'git diff HEAD~1 --no-ext-diff'].map(
-    (command): Scenario => ({
-      name: `diff.<driver>.textconv on ${command}`,
+  ...['git log -p', 'git show HEAD', 'git blame a.txt', 'git diff HEAD~1 --no-ext-diff'].map((command): Scenario => ({
+    name: `diff.<driver>.textconv on ${command}`,
+    command,
+    setup: () => {
+      const m = marker('textconv');
+      repo.write('.gitattributes', '*.txt diff=evil\n');
+      git('config', 'diff.evil.textconv', `${m.touch}; cat`);
+      return { file: m.file };
+    },
+  })),
+  ...(['clean', 'process'] as const).flatMap((key) =>
+    ['git status', 'git diff'].map((command): Scenario => ({
+      name: `filter.<driver>.${key} on ${command}`,
       command,
+      arm: restat,
       setup: () => {
-        const m = marker('textconv');
-        repo.write('.gitattributes', '*.txt diff=evil\n');
-        git('config', 'diff.evil.textconv', `${m.touch}; cat`);
+        const m = marker(`filter-${key}`);
+        repo.write('.gitattributes', '*.txt filter=evil\n');
+        git('config', `filter.evil.${key}`, `${m.touch}; cat`);
+        git('config', 'filter.evil.required', 'true');
         return { file: m.file };
       },
-    }),
-  ),
-  ...(['clean', 'process'] as const).flatMap((key) =>
-    ['git status', 'git diff'].map(
-      (command): Scenario => ({
-        name: `filter.<driver>.${key} on ${command}`,
-        command,
-        arm: restat,
-        setup: () => {
-          const m = marker(`filter-${key}`);
-          repo.write('.gitattributes', '*.txt filter=evil\n');
-          git('config', `filter.evil.${key}`, `${m.touch}; cat`);
-          git('config', 'filter.evil.required', 'true');
-          return { file: m.file };
-        },
-      }),
-    ),
+    })),
   ),
   {
     name: 'filter.<driver>.smudge on git diff with an external diff',
@@ -316,42 +312,38 @@ const SCENARIOS: Scenario[] = [
       return { file: m.file, command: `git show ${missing}` };
     },
   },
-  ...['git status', 'git diff'].map(
-    (command): Scenario => ({
-      name: `a submodule's own fsmonitor and clean filter, on ${command}`,
-      command,
-      setup: () => {
-        const m = marker('submodule');
-        const sm = addSubmodule();
-        writeFileSync(path.join(repo.root, 'sm', '.gitattributes'), '*.txt filter=evil\n');
-        sm('config', 'filter.evil.clean', `${m.touch}; cat`);
-        sm('config', 'core.fsmonitor', `${m.touch}; true`);
-        return { file: m.file };
-      },
-      arm: () => {
-        armCount++;
-        const file = path.join(repo.root, 'sm', 's.txt');
-        const when = Date.now() / 1000 + 60 * armCount;
-        utimesSync(file, when, when);
-      },
-    }),
-  ),
-  ...['git log -p -1', 'git show', 'git diff HEAD~1 --submodule=diff'].map(
-    (command): Scenario => ({
-      name: `a submodule's own diff.external through diff.submodule=diff, on ${command}`,
-      command,
-      setup: () => {
-        const m = marker('submodule-diff');
-        const sm = addSubmodule();
-        writeFileSync(path.join(repo.root, 'sm', 's.txt'), 's\nmore\n');
-        sm('commit', '-qam', 'more');
-        sm('config', 'diff.external', `${m.touch}; true`);
-        git('commit', '-qam', 'bump the submodule');
-        git('config', 'diff.submodule', 'diff');
-        return { file: m.file };
-      },
-    }),
-  ),
+  ...['git status', 'git diff'].map((command): Scenario => ({
+    name: `a submodule's own fsmonitor and clean filter, on ${command}`,
+    command,
+    setup: () => {
+      const m = marker('submodule');
+      const sm = addSubmodule();
+      writeFileSync(path.join(repo.root, 'sm', '.gitattributes'), '*.txt filter=evil\n');
+      sm('config', 'filter.evil.clean', `${m.touch}; cat`);
+      sm('config', 'core.fsmonitor', `${m.touch}; true`);
+      return { file: m.file };
+    },
+    arm: () => {
+      armCount++;
+      const file = path.join(repo.root, 'sm', 's.txt');
+      const when = Date.now() / 1000 + 60 * armCount;
+      utimesSync(file, when, when);
+    },
+  })),
+  ...['git log -p -1', 'git show', 'git diff HEAD~1 --submodule=diff'].map((command): Scenario => ({
+    name: `a submodule's own diff.external through diff.submodule=diff, on ${command}`,
+    command,
+    setup: () => {
+      const m = marker('submodule-diff');
+      const sm = addSubmodule();
+      writeFileSync(path.join(repo.root, 'sm', 's.txt'), 's\nmore\n');
+      sm('commit', '-qam', 'more');
+      sm('config', 'diff.external', `${m.touch}; true`);
+      git('commit', '-qam', 'bump the submodule');
+      git('config', 'diff.submodule', 'diff');
+      return { file: m.file };
+    },
+  })),
 ];
 
 describe('auto-allowed git runs with the repository’s programs switched off', () => {
@@ -422,17 +414,23 @@ describe('ordinary git still works in the sandbox', () => {
     writeFileSync(path.join(repo.root, '.git', 'config'), '[core\n\tbroken = \n');
     const out = await bash('ls', { sandboxed: true });
     expect(out.isError).toBe(true);
-    expect(out.content).toMatch(/^bash did not run: .*git config --list` failed \(.*bad config.*\)\. Fix the git config, or ask the user/);
+    expect(out.content).toMatch(
+      /^bash did not run: .*git config --list` failed \(.*bad config.*\)\. Fix the git config, or ask the user/,
+    );
   });
 
   it('runs outside any repository', async () => {
     const plain = tempDir('outrider-no-repo-');
     try {
-      const out = await executeTool(bashTool, { command: 'echo fine' }, {
-        signal: new AbortController().signal,
-        workspace: makeWorkspace(plain.root),
-        sandbox: 'read-only',
-      });
+      const out = await executeTool(
+        bashTool,
+        { command: 'echo fine' },
+        {
+          signal: new AbortController().signal,
+          workspace: makeWorkspace(plain.root),
+          sandbox: 'read-only',
+        },
+      );
       expect(out).toEqual({ content: 'fine', isError: false });
     } finally {
       plain.cleanup();
@@ -460,12 +458,15 @@ describe('the sandbox reaches the tool only for calls no one approved', () => {
     return typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
   }
 
-  it.each<PermissionMode>(['default', 'accept-edits', 'plan'])('%s mode: an auto-allowed git status is sandboxed', async (mode) => {
-    const m = marker(`gate-${mode}`);
-    git('config', 'core.fsmonitor', `${m.touch}; true`);
-    expect(await throughGate(mode, 'git status --short')).toBe('(no output)');
-    expect(existsSync(m.file)).toBe(false);
-  });
+  it.each<PermissionMode>(['default', 'accept-edits', 'plan'])(
+    '%s mode: an auto-allowed git status is sandboxed',
+    async (mode) => {
+      const m = marker(`gate-${mode}`);
+      git('config', 'core.fsmonitor', `${m.touch}; true`);
+      expect(await throughGate(mode, 'git status --short')).toBe('(no output)');
+      expect(existsSync(m.file)).toBe(false);
+    },
+  );
 
   it('a command the user approved runs as the user asked, config and all', async () => {
     const m = marker('approved');

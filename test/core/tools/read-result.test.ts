@@ -26,9 +26,13 @@ describe('large-result handoff', () => {
     store.put(bigText);
     const tool = readResultTool(store);
     const page = await executeTool(tool, { result_id: 'r1', offset: 10, limit: 3 }, ctx);
-    expect(page.content).toBe('    10\tline 10\n    11\tline 11\n    12\tline 12\n[lines 10-12 of 5000; continue with offset 13]');
+    expect(page.content).toBe(
+      '    10\tline 10\n    11\tline 11\n    12\tline 12\n[lines 10-12 of 5000; continue with offset 13]',
+    );
     const grep = await executeTool(tool, { result_id: 'r1', pattern: 'MARK$' }, ctx);
-    expect(grep.content).toBe('1:line 1 MARK\n1001:line 1001 MARK\n2001:line 2001 MARK\n3001:line 3001 MARK\n4001:line 4001 MARK');
+    expect(grep.content).toBe(
+      '1:line 1 MARK\n1001:line 1001 MARK\n2001:line 2001 MARK\n3001:line 3001 MARK\n4001:line 4001 MARK',
+    );
     const none = await executeTool(tool, { result_id: 'r1', pattern: 'nothing here' }, ctx);
     expect(none.content).toBe('No line of r1 matches "nothing here".');
     const missing = await executeTool(tool, { result_id: 'r9' }, ctx);

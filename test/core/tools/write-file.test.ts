@@ -1,4 +1,17 @@
-import { accessSync, chmodSync, constants, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
@@ -61,7 +74,10 @@ describe('write_file', () => {
 
   it('refuses to replace a directory', async () => {
     mkdirSync(path.join(dir.root, 'src'));
-    expect(await write({ path: 'src', content: 'x' })).toEqual({ content: 'src is a directory; give a file path.', isError: true });
+    expect(await write({ path: 'src', content: 'x' })).toEqual({
+      content: 'src is a directory; give a file path.',
+      isError: true,
+    });
   });
 
   describe('refuses paths outside the workspace', () => {
@@ -192,7 +208,10 @@ describe('write_file', () => {
         expect(readFileSync(file, 'utf8')).toBe('new\n');
         expect(statSync(file).mode & 0o7777).toBe(0o444);
       } else {
-        expect(out).toEqual({ content: 'locked.txt is not writable (mode r--r--r--); change its permissions first.', isError: true });
+        expect(out).toEqual({
+          content: 'locked.txt is not writable (mode r--r--r--); change its permissions first.',
+          isError: true,
+        });
         expect(readFileSync(file, 'utf8')).toBe('old\n');
       }
     });

@@ -8,12 +8,24 @@ describe('activity rows', () => {
   it('orders rows by job number whatever order their updates arrive in', async () => {
     const jobs = [
       { type: 'job_state' as const, job: job({ number: 10 }) },
-      { type: 'job_event' as const, jobId: 'sub-10', event: { type: 'tool_start' as const, id: 'a', name: 'grep', label: 'TODO', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-10',
+        event: { type: 'tool_start' as const, id: 'a', name: 'grep', label: 'TODO', args: {} },
+      },
       { type: 'job_state' as const, job: job({ number: 2 }) },
-      { type: 'job_event' as const, jobId: 'sub-2', event: { type: 'tool_start' as const, id: 'b', name: 'read_file', label: 'src/a.ts', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-2',
+        event: { type: 'tool_start' as const, id: 'b', name: 'read_file', label: 'src/a.ts', args: {} },
+      },
       { type: 'job_state' as const, job: job({ number: 1 }) },
       { type: 'job_event' as const, jobId: 'sub-1', event: { type: 'turn_start' as const, turn: 1 } },
-      { type: 'job_event' as const, jobId: 'sub-2', event: { type: 'tool_start' as const, id: 'c', name: 'list_dir', label: 'src', args: {} } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-2',
+        event: { type: 'tool_start' as const, id: 'c', name: 'list_dir', label: 'src', args: {} },
+      },
     ].reduce(applyJobEvent, noJobs);
     const rendered = await mount(<ActivityRows jobs={activeJobs(jobs)} now={5000} width={100} />);
     const lines = frame(rendered).split('\n');

@@ -72,7 +72,10 @@ describe('/agents', () => {
   it('opens a running job: task, live activity and the tail of its conversation; x stops it, Esc goes back', async () => {
     const stopped: string[] = [];
     let closed = 0;
-    const rendered = await view((id) => stopped.push(id), () => (closed += 1));
+    const rendered = await view(
+      (id) => stopped.push(id),
+      () => (closed += 1),
+    );
     await keys(rendered, KEY.enter);
     const text = frame(rendered);
     expect(text).toContain('sub-1 · explore · running 1m20s · 3 tools · 4.5k tok');

@@ -3,11 +3,18 @@ import type { ApprovalAnswer } from '../../../src/core/permissions/types.js';
 import { ApprovalPrompt } from '../../../src/ui/components/approval-prompt.js';
 import { KEY, frame, keys, mount } from '../harness.js';
 
-const request = { toolName: 'bash', label: 'npm test', args: { command: 'npm test' }, reason: 'bash can change files and run programs' };
+const request = {
+  toolName: 'bash',
+  label: 'npm test',
+  args: { command: 'npm test' },
+  reason: 'bash can change files and run programs',
+};
 
 describe('the approval prompt', () => {
   it('shows the tool, its label and the reason, and which sub-agent asks', async () => {
-    const rendered = await mount(<ApprovalPrompt pending={{ key: 1, request: { ...request, jobId: 'sub-2' } }} more={1} onAnswer={() => {}} />);
+    const rendered = await mount(
+      <ApprovalPrompt pending={{ key: 1, request: { ...request, jobId: 'sub-2' } }} more={1} onAnswer={() => {}} />,
+    );
     const text = frame(rendered);
     expect(text).toContain('sub-2 asks: run bash npm test?');
     expect(text).toContain('bash can change files and run programs');

@@ -13,7 +13,9 @@ const jobs = [
 
 describe('Footer', () => {
   it('shows the model, the context and the status segment, then the key hint', async () => {
-    const rendered = await mount(<Footer model="claude-sonnet-4-5" contextTokens={12_345} jobs={jobs} now={80_000} width={120} />);
+    const rendered = await mount(
+      <Footer model="claude-sonnet-4-5" contextTokens={12_345} jobs={jobs} now={80_000} width={120} />,
+    );
     const [status, hint] = frame(rendered).split('\n');
     expect(status).toBe('claude-sonnet-4-5 · ctx 12k · subagents: 2 running (oldest 1m20s), 1 queued, 3 done');
     expect(hint).toContain('Esc interrupt');
@@ -33,5 +35,10 @@ describe('Footer', () => {
       <Footer model="m" contextTokens={0} jobs={[]} now={0} width={100} message="press Ctrl+C again to quit" />,
     );
     expect(frame(rendered)).toBe('m · ctx 0\npress Ctrl+C again to quit');
+  });
+
+  it('shows how many MCP servers are up, after the other segments', async () => {
+    const rendered = await mount(<Footer model="m" contextTokens={0} jobs={[]} now={0} width={100} mcp="mcp 2/3" />);
+    expect(frame(rendered).split('\n')[0]).toBe('m · ctx 0 · mcp 2/3');
   });
 });

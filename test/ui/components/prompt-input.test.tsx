@@ -41,7 +41,26 @@ describe('the prompt input', () => {
   it('moves with ←/→ and Ctrl+A/Ctrl+E and edits at the cursor', async () => {
     const sent: string[] = [];
     const rendered = await mount(<Harness sent={sent} />);
-    await keys(rendered, 'w', 'r', 'l', 'd', KEY.left, KEY.left, KEY.left, 'o', KEY.ctrlA, 'h', 'e', 'l', 'l', 'o', ' ', KEY.ctrlE, '!');
+    await keys(
+      rendered,
+      'w',
+      'r',
+      'l',
+      'd',
+      KEY.left,
+      KEY.left,
+      KEY.left,
+      'o',
+      KEY.ctrlA,
+      'h',
+      'e',
+      'l',
+      'l',
+      'o',
+      ' ',
+      KEY.ctrlE,
+      '!',
+    );
     await keys(rendered, KEY.left, KEY.right, '?');
     expect(inputText(frame(rendered))).toBe('hello world!?');
     await keys(rendered, KEY.ctrlA, KEY.backspace, KEY.right, KEY.backspace, KEY.enter);

@@ -41,7 +41,9 @@ async function show(state: TranscriptState, busy = false): Promise<string> {
 
 describe('the transcript', () => {
   it('streams assistant text live, then moves the whole message into the transcript', async () => {
-    const streaming = reduce(events({ type: 'turn_start', turn: 1 }, { type: 'text_delta', text: 'Hel' }, { type: 'text_delta', text: 'lo' }));
+    const streaming = reduce(
+      events({ type: 'turn_start', turn: 1 }, { type: 'text_delta', text: 'Hel' }, { type: 'text_delta', text: 'lo' }),
+    );
     expect(streaming.entries).toHaveLength(0);
     expect(streaming.liveText).toBe('Hello');
     expect(await show(streaming, true)).toContain('Hello');
@@ -119,7 +121,10 @@ describe('the transcript', () => {
 
   it('drops text streamed before a retry', () => {
     const state = reduce(
-      events({ type: 'text_delta', text: 'half a sent' }, { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 500, reason: 'overloaded' }),
+      events(
+        { type: 'text_delta', text: 'half a sent' },
+        { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 500, reason: 'overloaded' },
+      ),
     );
     expect(state.liveText).toBe('');
   });
@@ -135,7 +140,9 @@ describe('the transcript', () => {
     );
     expect(state.entries.map((e) => e.kind)).toEqual(['jobs', 'jobs']);
     const text = await show(state);
-    expect(text).toContain('◆ sub-1 finished: find the loader\n◆ sub-2 failed: limit reached\n  the model hears of this with your next prompt');
+    expect(text).toContain(
+      '◆ sub-1 finished: find the loader\n◆ sub-2 failed: limit reached\n  the model hears of this with your next prompt',
+    );
     expect(text).toContain('◆ sub-3 finished: later');
     expect(text).not.toContain('sub-4');
   });
@@ -148,7 +155,9 @@ describe('the transcript', () => {
       ),
     );
     expect(await show(polled)).not.toContain('the model hears of this');
-    const during = reduce(events({ type: 'submit', prompt: 'go' }, { type: 'job_state', job: job({ number: 2, state: 'done' }) }));
+    const during = reduce(
+      events({ type: 'submit', prompt: 'go' }, { type: 'job_state', job: job({ number: 2, state: 'done' }) }),
+    );
     expect(await show(during)).not.toContain('the model hears of this');
     // With wake-on-complete on, the model hears of it without a prompt: no hint at all.
     const woken = batchesFrom(initialUiState({ intro: [], storedJobs: [], wakeOnComplete: true }), [
@@ -174,7 +183,11 @@ describe('the transcript', () => {
       events(
         { type: 'turn_start', turn: 1 },
         { type: 'thinking_delta', text: 'hmm' },
-        { type: 'usage', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },
+        {
+          type: 'usage',
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+          total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+        },
         { type: 'job_state', job: job({ number: 1 }) },
         { type: 'job_event', jobId: 'sub-1', event: { type: 'turn_start', turn: 1 } },
         { type: 'job_delivered', jobIds: [], via: 'poll' },

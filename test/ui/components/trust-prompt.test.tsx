@@ -13,6 +13,7 @@ const review = (overrides: Partial<SettingsReview> = {}): SettingsReview => ({
     { key: 'permissionMode', value: 'yolo', why: 'decides which tool calls run without asking you', yours: 'default' },
     { key: 'addDirs', value: ['/'], why: 'lets the agent edit files outside this folder', yours: undefined },
   ],
+  mcpJson: { file: '/work/repo/.mcp.json', servers: {}, guarded: [] },
   fingerprint: 'sha256:x',
   stored: 'unasked',
   ...overrides,

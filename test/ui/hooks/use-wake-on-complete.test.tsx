@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { FakeReply } from '../../support/fake-stream.js';
-import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession, settle as settleNow, until as waitFor } from '../harness.js';
+import {
+  KEY,
+  type TestSession,
+  frame,
+  fromChild,
+  keys,
+  mountApp,
+  openTestSession,
+  settle as settleNow,
+  until as waitFor,
+} from '../harness.js';
 
 let session: TestSession | undefined;
 afterEach(async () => {
@@ -92,7 +102,9 @@ describe('wake-on-complete', () => {
 
   it('a completion during a turn starts nothing then; the end of the turn wakes for it once', async () => {
     const hold = gate();
-    const { parent, release, rendered, s, until, settle } = await start(['alpha task', 'beta task'], true, { holdStartedReply: hold.promise });
+    const { parent, release, rendered, s, until, settle } = await start(['alpha task', 'beta task'], true, {
+      holdStartedReply: hold.promise,
+    });
     await waitFor(() => parent.length === 2, { what: 'the second parent request' });
     release('alpha task');
     await until(() => frame(rendered).includes('◆ sub-1 finished: alpha task'));
@@ -115,7 +127,9 @@ describe('wake-on-complete', () => {
   });
 
   it('does nothing when the user’s own prompt already carried the notice', async () => {
-    const { parent, release, rendered, s, until, settle } = await start(['map the loader'], true, { later: () => ({ text: 'Answered.' }) });
+    const { parent, release, rendered, s, until, settle } = await start(['map the loader'], true, {
+      later: () => ({ text: 'Answered.' }),
+    });
     await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.active().length === 1);
     release('map the loader');
     await until(() => frame(rendered).includes('◆ sub-1 finished: map the loader'));

@@ -27,7 +27,7 @@ describe('the job state the UI derives from the event stream', () => {
     expect(activeJobs(jobs).map((v) => describeActivity(v.activity, v.job.state))).toEqual(['queued', 'starting…', 'starting…']);
   });
 
-  it('counts turns, tools and tokens from the child\'s own events, as the manager does', () => {
+  it("counts turns, tools and tokens from the child's own events, as the manager does", () => {
     const jobs = apply([
       state(job({ number: 1, turns: 0 })),
       child('sub-1', { type: 'turn_start', turn: 1 }),
@@ -37,23 +37,39 @@ describe('the job state the UI derives from the event stream', () => {
       child('sub-1', { type: 'usage', usage, total: usage }),
     ]);
     const view = jobs.get('sub-1')!;
-    expect(view.job).toMatchObject({ turns: 2, toolCalls: 1, contextTokens: 1500, usage: { input: 2000, output: 400, cacheRead: 600 } });
+    expect(view.job).toMatchObject({
+      turns: 2,
+      toolCalls: 1,
+      contextTokens: 1500,
+      usage: { input: 2000, output: 400, cacheRead: 600 },
+    });
     expect(describeActivity(view.activity, 'running')).toBe('thinking…');
   });
 
   it('says what a job does now: its tool and target, or a rolling tail of the text it streams', () => {
-    let jobs = apply([state(job({ number: 1 })), child('sub-1', { type: 'tool_start', id: 't', name: 'read_file', label: 'src/a.ts', args: {} })]);
+    let jobs = apply([
+      state(job({ number: 1 })),
+      child('sub-1', { type: 'tool_start', id: 't', name: 'read_file', label: 'src/a.ts', args: {} }),
+    ]);
     expect(describeActivity(jobs.get('sub-1')!.activity, 'running')).toBe('read_file src/a.ts');
     for (const text of ['The auth module ', 'wraps every error ', 'in an AuthError and ', 'rethrows it.']) {
       jobs = applyJobEvent(jobs, child('sub-1', { type: 'text_delta', text }));
     }
-    expect(describeActivity(jobs.get('sub-1')!.activity, 'running')).toBe('writing: …h module wraps every error in an AuthError and rethrows it.');
+    expect(describeActivity(jobs.get('sub-1')!.activity, 'running')).toBe(
+      'writing: …h module wraps every error in an AuthError and rethrows it.',
+    );
   });
 
-  it('keeps the latest lines of a job\'s conversation from its events, not from its transcript file', () => {
+  it("keeps the latest lines of a job's conversation from its events, not from its transcript file", () => {
     const events: SessionEvent[] = [state(job({ number: 1 }))];
     for (let i = 1; i <= 25; i++) {
-      events.push(child('sub-1', { type: 'message_end', message: { role: 'assistant', content: [{ type: 'text', text: `step ${i}\nmore` }] }, stopReason: 'end_turn' }));
+      events.push(
+        child('sub-1', {
+          type: 'message_end',
+          message: { role: 'assistant', content: [{ type: 'text', text: `step ${i}\nmore` }] },
+          stopReason: 'end_turn',
+        }),
+      );
     }
     events.push(child('sub-1', { type: 'tool_end', id: 't', name: 'grep', content: 'no matches\n', isError: true }));
     const { tail } = apply(events).get('sub-1')!;
@@ -76,15 +92,18 @@ describe('the job state the UI derives from the event stream', () => {
     expect(activeJobs(jobs)).toEqual([]);
   });
 
-  it('ignores a child\'s late events once its job ended, and events that are not about jobs', () => {
+  it("ignores a child's late events once its job ended, and events that are not about jobs", () => {
     const ended = apply([state(job({ number: 1, state: 'aborted', toolCalls: 2 }))]);
     expect(applyJobEvent(ended, child('sub-1', { type: 'tool_start', id: 't', name: 'grep', label: 'x', args: {} }))).toBe(ended);
     expect(applyJobEvent(ended, { type: 'text_delta', text: 'parent text' })).toBe(ended);
   });
 
-  it('starts from a resumed session\'s stored jobs: finished, owed to nobody, with their tail', () => {
+  it("starts from a resumed session's stored jobs: finished, owed to nobody, with their tail", () => {
     const jobs = jobsFromStore([
-      { job: job({ number: 4, state: 'done' }), messages: [{ role: 'user', content: [{ type: 'text', text: 'Task:\nfind it' }] }] },
+      {
+        job: job({ number: 4, state: 'done' }),
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Task:\nfind it' }] }],
+      },
     ]);
     expect(jobs.get('sub-4')).toMatchObject({ owed: false, tail: ['user: Task: find it'], activity: { kind: 'ended' } });
   });
@@ -92,10 +111,21 @@ describe('the job state the UI derives from the event stream', () => {
 
 describe('describeMessage', () => {
   it('puts a message on one line: text, thinking, calls and results', () => {
-    expect(describeMessage({ role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }, { type: 'tool_use', id: 't', name: 'grep', input: { pattern: 'a' } }] })).toBe(
-      'assistant: (thinking) · → grep {"pattern":"a"}',
-    );
-    expect(describeMessage({ role: 'user', content: [{ type: 'tool_result', toolUseId: 't', content: 'no\nmatches', isError: true }] })).toBe('result: ✗ no matches');
+    expect(
+      describeMessage({
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'x' },
+          { type: 'tool_use', id: 't', name: 'grep', input: { pattern: 'a' } },
+        ],
+      }),
+    ).toBe('assistant: (thinking) · → grep {"pattern":"a"}');
+    expect(
+      describeMessage({
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: 't', content: 'no\nmatches', isError: true }],
+      }),
+    ).toBe('result: ✗ no matches');
     expect(describeMessage({ role: 'assistant', content: [] })).toBe('assistant: (empty)');
   });
 });

@@ -5,7 +5,15 @@ const apply = (...edits: LineEdit[]) => edits.reduce(editLine, emptyLine);
 
 describe('editLine', () => {
   it('inserts at the cursor and moves it past the insertion', () => {
-    expect(apply({ type: 'insert', text: 'wrld' }, { type: 'left' }, { type: 'left' }, { type: 'left' }, { type: 'insert', text: 'o' })).toEqual({
+    expect(
+      apply(
+        { type: 'insert', text: 'wrld' },
+        { type: 'left' },
+        { type: 'left' },
+        { type: 'left' },
+        { type: 'insert', text: 'o' },
+      ),
+    ).toEqual({
       text: 'world',
       cursor: 2,
     });
@@ -18,7 +26,10 @@ describe('editLine', () => {
   });
 
   it('keeps the cursor inside the text and treats an emoji as one step', () => {
-    expect(apply({ type: 'insert', text: 'a😀b' }, { type: 'right' }, { type: 'left' }, { type: 'backspace' })).toEqual({ text: 'ab', cursor: 1 });
+    expect(apply({ type: 'insert', text: 'a😀b' }, { type: 'right' }, { type: 'left' }, { type: 'backspace' })).toEqual({
+      text: 'ab',
+      cursor: 1,
+    });
     expect(apply({ type: 'home' }, { type: 'left' }).cursor).toBe(0);
     expect(apply({ type: 'insert', text: 'ab' }, { type: 'home' }, { type: 'end' }, { type: 'right' }).cursor).toBe(2);
   });

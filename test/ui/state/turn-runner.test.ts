@@ -6,7 +6,12 @@ import { TurnRunner } from '../../../src/ui/state/turn-runner.js';
 import type { UiSession } from '../../../src/ui/ui-session.js';
 import { settle, until } from '../harness.js';
 
-const result = (kind: 'completed' | 'aborted'): LoopResult => ({ newMessages: [], cause: { kind }, usage: emptyUsage(), turns: 1 });
+const result = (kind: 'completed' | 'aborted'): LoopResult => ({
+  newMessages: [],
+  cause: { kind },
+  usage: emptyUsage(),
+  turns: 1,
+});
 
 /** A session whose turns each wait for the test to release them (or for their signal); it records how each ended. */
 function heldSession() {

@@ -1,0 +1,38 @@
+/**
+ * Target 5, across Node versions: the effect of `module.enableCompileCache()` (bin/outrider.js
+ * turns it on where Node has it): the 10-step loop with the cache warm against the same loop
+ * with NODE_DISABLE_COMPILE_CACHE=1, side by side.
+ */
+import type { BenchContext } from '../lib/context.js';
+import { home, project } from '../lib/fixtures.js';
+import { interleave, median, pairedRatio } from '../lib/stats.js';
+import type { Figure } from '../lib/table.js';
+import { loopRunners } from './loop.js';
+
+export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> {
+  if (!ctx.hasCompileCache) return [];
+  ctx.log('compile cache: 10-step loop, cache on and off');
+  const { dir, files } = project('loop', 10, 1000);
+  const runners = loopRunners(ctx, 'anthropic', files, dir, { state: home('compile-cache') });
+  const pairs = await interleave(
+    ctx.pairs,
+    () => runners.outrider(),
+    () => runners.outrider({ NODE_DISABLE_COMPILE_CACHE: '1' }),
+  );
+  return (['wallMs', 'cpuMs'] as const).map((key) => {
+    const on = pairs.a.map((r) => r[key]);
+    const off = pairs.b.map((r) => r[key]);
+    return {
+      id: `compile-cache.${key === 'wallMs' ? 'wall' : 'cpu'}`,
+      name: `compile cache on vs off: 10-step loop ${key === 'wallMs' ? 'wall' : 'CPU'}`,
+      node: ctx.nodeVersion,
+      outrider: median(on),
+      reference: median(off),
+      referenceLabel: 'cache off',
+      unit: 'ms',
+      comparison: 'ratio' as const,
+      value: pairedRatio(on, off),
+      samples: { outrider: on, reference: off },
+    };
+  });
+}

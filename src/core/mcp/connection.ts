@@ -1,0 +1,191 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import packageJson from '../../../package.json' with { type: 'json' };
+import type { ExpandedServer } from '../config/mcp-servers.js';
+import { oneLine } from '../text.js';
+import type { CallResult } from './result-text.js';
+
+/** A tool as a server lists it (the fields used here). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; title?: string };
+}
+
+/** One live connection to a server. */
+export interface McpConnection {
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (text: string) => void },
+  ): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  cwd: string;
+  /** Aborts the start (its timeout, or the session closing); the server is then closed. */
+  signal: AbortSignal;
+  /** The connection ended without `close()`: the process exited, or the server hung up. */
+  onClosed: (reason: string) => void;
+  /** A non-fatal transport error, for /mcp's "last error". */
+  onError: (message: string) => void;
+  /** The server changed its list of tools (`notifications/tools/list_changed`). */
+  onToolsChanged: (tools: McpToolInfo[]) => void;
+}
+
+/**
+ * The SDK's timeouts run on their own clock; ours go through injected timers, so the SDK's
+ * are set past anything ours would allow (the largest delay a Node timer takes).
+ */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+/** How much of a stdio server's stderr is kept, for the error line when it fails. */
+const STDERR_TAIL = 2000;
+
+/**
+ * Starts or reaches one server, initializes the session and lists its tools. The SDK is
+ * imported here, on first use, so a session without servers never loads it. Throws an
+ * error whose message is one line saying what went wrong.
+ */
+export async function connectServer(
+  server: ExpandedServer,
+  options: ConnectOptions,
+): Promise<{ connection: McpConnection; tools: McpToolInfo[] }> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const stderr = { text: '' };
+  const transport = await createTransport(server, options.cwd, stderr);
+  let closing = false;
+  const client: Client = new Client(
+    { name: 'outrider', version: packageJson.version },
+    {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (error) options.onError(`could not list its tools again: ${error.message}`);
+            else if (tools) options.onToolsChanged(tools as McpToolInfo[]);
+          },
+        },
+      },
+    },
+  );
+  client.onerror = (error) => {
+    if (!closing) options.onError(oneLine(error.message, 300));
+  };
+  const closeQuietly = async () => {
+    closing = true;
+    await client.close().catch(() => {});
+  };
+  const onAbort = () => void closeQuietly();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await client.connect(transport, { signal: options.signal, timeout: NO_SDK_TIMEOUT });
+    const tools = await listAllTools(client, options.signal);
+    client.onclose = () => {
+      if (!closing)
+        options.onClosed(
+          withStderr(server.type === 'stdio' ? 'the server exited' : 'the server closed the connection', stderr.text),
+        );
+    };
+    return {
+      tools,
+      connection: {
+        callTool: async (name, args, call) =>
+          (await client.callTool({ name, arguments: args }, undefined, {
+            signal: call.signal,
+            timeout: NO_SDK_TIMEOUT,
+            ...(call.onProgress ? { onprogress: (p) => call.onProgress?.(progressText(p)) } : {}),
+          })) as CallResult,
+        close: closeQuietly,
+      },
+    };
+  } catch (error) {
+    await closeQuietly();
+    throw new Error(withStderr(startError(error, server), stderr.text), { cause: error });
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function createTransport(server: ExpandedServer, cwd: string, stderr: { text: string }): Promise<Transport> {
+  if (server.type === 'stdio') {
+    const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    // The server gets the few variables every program needs, plus its own `env`: not the
+    // session's API keys, as Claude Code does.
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...getDefaultEnvironment(), ...server.env },
+      cwd,
+      stderr: 'pipe',
+    });
+    // Read as it comes, or a chatty server would block on a full pipe; only the tail is kept.
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr.text = (stderr.text + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    return transport;
+  }
+  const requestInit = { headers: server.headers };
+  if (server.type === 'sse') {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    return new SSEClientTransport(server.url, { requestInit });
+  }
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return new StreamableHTTPClientTransport(server.url, { requestInit });
+}
+
+async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  // A server that pages forever is cut off: no real server has a thousand pages of tools.
+  for (let page = 0; page < 1000; page += 1) {
+    const result = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+    tools.push(...(result.tools as McpToolInfo[]));
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+function progressText(progress: { progress: number; total?: number; message?: string }): string {
+  const figure = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+  return progress.message ? `${progress.message} (${figure})` : `progress ${figure}`;
+}
+
+/** What went wrong at start, in words: a missing program, a refused connection, a server that quit. */
+function startError(error: unknown, server: ExpandedServer): string {
+  const code = errorCode(error);
+  if (server.type === 'stdio' && code === 'ENOENT') {
+    return `cannot run ${JSON.stringify(server.command)}: no such program (check the command and PATH)`;
+  }
+  if (server.type === 'stdio' && code === 'EACCES') return `cannot run ${JSON.stringify(server.command)}: permission denied`;
+  if (code === 'ECONNREFUSED')
+    return `cannot connect to ${server.type === 'stdio' ? 'it' : server.url.origin}: connection refused`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/connection closed/i.test(message)) {
+    return server.type === 'stdio'
+      ? 'the server exited before it was ready'
+      : 'the server closed the connection before it was ready';
+  }
+  return oneLine(message, 300);
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function withStderr(message: string, stderr: string): string {
+  const last = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+  return last ? `${message}; its stderr ends: ${oneLine(last, 200)}` : message;
+}

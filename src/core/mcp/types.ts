@@ -1,0 +1,18 @@
+/** Where a server stands: starting, up with its tools, or failed (at start, or since: it exited). */
+export type McpServerState = 'starting' | 'ready' | 'failed';
+
+/** One MCP server as the front ends show it (the footer's `mcp 2/3`, /mcp). Facts only: no display strings. */
+export interface McpServerStatus {
+  name: string;
+  /** Where it was configured: `settings`, `.mcp.json` or `--mcp-config`. */
+  source: string;
+  transport: 'stdio' | 'http' | 'sse';
+  state: McpServerState;
+  /** Its tools, by the names the model calls them (`mcp__<server>__<tool>`). */
+  tools: string[];
+  /** The last thing that went wrong: why it failed, or a transport error of a running server. */
+  error?: string;
+}
+
+/** A server's state changed; the event carries its whole status. */
+export type McpEvent = { type: 'mcp_server'; server: McpServerStatus };

@@ -1,0 +1,7 @@
+import { safeText } from '../config/project-trust.js';
+import type { McpServerStatus } from './types.js';
+
+/** `MCP server "github" failed: cannot run "gh-mcp": no such program …; going on without its tools` (escaped: a server's words). */
+export function failureWarning(server: McpServerStatus): string {
+  return `MCP server ${JSON.stringify(safeText(server.name))} failed: ${safeText(server.error ?? 'unknown error')}; going on without its tools`;
+}

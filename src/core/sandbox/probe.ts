@@ -1,0 +1,101 @@
+/**
+ * Finds out, once per session, whether bubblewrap works here: bwrap can exist and still fail
+ * (a container without user namespaces, a seccomp profile that forbids mount). The probe runs
+ * the read-only sandbox exactly as a command would get it and checks that it holds.
+ */
+import { execFile } from 'node:child_process';
+import type { Workspace } from '../tools/define.js';
+import { findExecutable } from '../tools/find-executable.js';
+import { isWithin, realPathOf } from '../tools/paths.js';
+import { signalGroup } from '../tools/process-group.js';
+import { hardenedPath } from '../tools/read-only-sandbox.js';
+import { type SandboxProbe, planCommand } from './plan.js';
+import { spawnPlan } from './spawn.js';
+
+const PROBE_TIMEOUT_MS = 10_000;
+const OK = 'outrider-sandbox-ok';
+/** Run inside: nothing writable where it should not be, no capabilities left; says what failed. */
+const CHECK = [
+  'if [ -w / ]; then echo "/ is writable"',
+  'elif [ -w "$PWD" ]; then echo "the workspace is writable"',
+  "elif ! grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status; then echo 'capabilities are left'",
+  `else echo ${OK}; fi`,
+].join('; ');
+
+export interface ProbeOptions {
+  workspace: Workspace;
+  /** Whose PATH to search (the environment bash runs with). */
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  arch?: string;
+}
+
+export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe> {
+  const { workspace } = options;
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux') {
+    return { ok: false, reason: `the OS sandbox uses bubblewrap, which needs Linux; this is ${platform}`, unsupported: true };
+  }
+  // Never a bwrap the repository could have planted (node_modules/.bin, ./bin on PATH).
+  const bwrap = await findExecutable('bwrap', hardenedPath(env.PATH, workspace));
+  if (!bwrap) return { ok: false, reason: 'bwrap was not found on PATH' };
+  if ([workspace.root, ...workspace.extraDirs].some((dir) => isWithin(dir, realPathOf(bwrap)))) {
+    return { ok: false, reason: `${bwrap} lies in the workspace` };
+  }
+  const version = await run(bwrap, ['--version'], env);
+  if (!version.ok) return { ok: false, reason: `${bwrap} --version failed: ${version.why}` };
+  const plan = planCommand({
+    command: CHECK,
+    decision: 'read-only',
+    config: { mode: 'off', network: false },
+    probe: { ok: true, bwrap, version: '' },
+    layout: { workspace, tmpDirs: ['/tmp'], arch: options.arch ?? process.arch },
+  });
+  if (plan.kind !== 'bwrap') return { ok: false, reason: 'no sandbox plan' };
+  const checked = await runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) });
+  if (!checked.ok) return { ok: false, reason: `${bwrap} is there but the sandbox does not start: ${checked.why}` };
+  const held = checked.stdout.trim();
+  if (held !== OK)
+    return { ok: false, reason: `${bwrap} starts, but the sandbox does not hold: ${held || 'the check printed nothing'}` };
+  return { ok: true, bwrap, version: version.stdout.trim() || 'bubblewrap' };
+}
+
+type Ran = { ok: true; stdout: string } | { ok: false; why: string };
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve(error ? { ok: false, why: firstLine(stderr) ?? error.message } : { ok: true, stdout });
+    });
+  });
+}
+
+function runPlan(plan: Parameters<typeof spawnPlan>[0], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawnPlan(plan, { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+    }, PROBE_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, why: error.message });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ok: true, stdout });
+      else resolve({ ok: false, why: firstLine(stderr) ?? (signal ? `killed by ${signal}` : `exit code ${code}`) });
+    });
+  });
+}
+
+function firstLine(text: string): string | undefined {
+  return text
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
+}

@@ -1,0 +1,62 @@
+/** `outrider --doctor`, and the start-up line of --debug: which protection this run has. */
+import { settingsFromReview } from '../core/config/review-settings.js';
+import { SettingsError } from '../core/config/settings.js';
+import { reviewSetup } from '../core/session/open-session.js';
+import { protectionLine, protectionReport, sandboxConfigFrom } from '../core/sandbox/config.js';
+import type { SandboxProbe } from '../core/sandbox/plan.js';
+import { probeSandbox } from '../core/sandbox/probe.js';
+import { makeWorkspace } from '../core/tools/paths.js';
+import { type CliOptions, EXIT } from './options.js';
+import { sessionSetupFromCli } from './session-setup.js';
+import { stderrLines } from './stderr-lines.js';
+
+interface Io {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** The sandbox as a headless session here would have it (settings as trust resolves them, flags), and one probe. */
+async function protection(options: CliOptions, io: Io) {
+  const setup = sessionSetupFromCli(options, { env: io.env, cwd: io.cwd, headless: true });
+  const { flags } = setup;
+  const review = reviewSetup(setup);
+  const { settings } = settingsFromReview(review, { trusted: setup.trustProject });
+  const config = sandboxConfigFrom({ user: settings, flags: review.flags });
+  const probe: SandboxProbe = await probeSandbox({ workspace: makeWorkspace(io.cwd, flags.addDirs ?? []), env: io.env });
+  return { config, probe };
+}
+
+/** Prints the report; exit 0 when bubblewrap works here, 1 when the command check stands alone. */
+export async function runDoctor(
+  options: CliOptions,
+  io: Io & { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+): Promise<number> {
+  let found: Awaited<ReturnType<typeof protection>>;
+  try {
+    found = await protection(options, io);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    io.stderr.write(stderrLines(io.env, io.stderr).error(error.message));
+    return EXIT.usage;
+  }
+  io.stdout.write(protectionReport(found.config, found.probe).join('\n') + '\n');
+  return found.probe.ok ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * With --debug: one line on stderr before the front end starts. The probe is handed on
+ * through `options`, so the session does not probe a second time. A settings error is left
+ * for the session to report.
+ */
+export async function debugProtectionLine(
+  options: CliOptions,
+  io: Io & { stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+): Promise<void> {
+  try {
+    const { config, probe } = await protection(options, io);
+    io.stderr.write(stderrLines(io.env, io.stderr).note(protectionLine(config, probe)));
+    options.sandboxProbe = probe;
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+  }
+}

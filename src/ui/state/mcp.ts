@@ -1,0 +1,35 @@
+import type { McpServerStatus } from '../../core/mcp/types.js';
+import { safeText } from '../../core/config/project-trust.js';
+import { failureWarning } from '../../core/mcp/warnings.js';
+
+/** The session's MCP servers as last reported, in the order they were configured. */
+export type McpState = readonly McpServerStatus[];
+
+/** A server's new status replaces its old one; the warning line is due when it has just failed. */
+export function applyMcpStatus(state: McpState, server: McpServerStatus): { state: McpState; failed?: string } {
+  const index = state.findIndex((s) => s.name === server.name);
+  const before = index === -1 ? undefined : state[index];
+  const next = index === -1 ? [...state, server] : state.map((s, i) => (i === index ? server : s));
+  const failed = server.state === 'failed' && before?.state !== 'failed' ? failureWarning(server) : undefined;
+  return failed ? { state: next, failed } : { state: next };
+}
+
+/** The footer's segment: `mcp 2/3` (servers up of those configured), empty without servers. */
+export function mcpSegment(state: McpState): string {
+  if (state.length === 0) return '';
+  return `mcp ${state.filter((s) => s.state === 'ready').length}/${state.length}`;
+}
+
+/** What /mcp shows: one line per server (state, source, tool count), its tools, its last error. */
+export function mcpLines(state: McpState): string[] {
+  if (state.length === 0) return ['no MCP servers: add them to .mcp.json, to mcpServers in your settings, or with --mcp-config'];
+  return state.flatMap((server) => {
+    const tools = server.tools.length;
+    const head = `${safeText(server.name)}  ${server.state}  ${server.transport}, from ${server.source}${server.state === 'ready' ? `, ${tools} tool${tools === 1 ? '' : 's'}` : ''}`;
+    return [
+      head,
+      ...(tools ? [`  ${server.tools.map(safeText).join(', ')}`] : []),
+      ...(server.error ? [`  last error: ${safeText(server.error)}`] : []),
+    ];
+  });
+}

@@ -1,0 +1,105 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../../src/core/providers/types.js';
+import type { SandboxProbe } from '../../../src/core/sandbox/plan.js';
+import type { SessionSetup } from '../../../src/core/session/open-session.js';
+import { type TestDirs, testDirs, useTestSessions } from '../../support/test-session.js';
+
+// The sandbox wired through a real session: settings and flags → openSession → the gate's
+// decision → the bash tool. Inside bwrap's pid namespace, /proc/1 is bwrap itself.
+
+const open = useTestSessions();
+const missing: SandboxProbe = { ok: false, reason: 'bwrap was not found on PATH' };
+
+/** Runs one bash call through a session and returns what the model got back. */
+async function bashThrough(
+  command: string,
+  options: { flags?: SessionSetup['flags']; dirs?: TestDirs; sandboxProbe?: SandboxProbe } = {},
+) {
+  const opened = await open(
+    (_request: ModelRequest, index: number) =>
+      index === 0 ? { toolCalls: [{ name: 'bash', args: { command } }] } : { text: 'done' },
+    options,
+  );
+  await opened.submit('run it');
+  const result = opened.stream.requests[1]!.messages.at(-1)!.content[0];
+  if (result?.type !== 'tool_result') throw new Error('no tool result');
+  return { content: result.content as string, warnings: opened.session.warnings, cwd: opened.cwd };
+}
+
+function settingsFiles(where: TestDirs, files: { user?: object; project?: object }): void {
+  if (files.user) {
+    mkdirSync(where.env.OUTRIDER_HOME!, { recursive: true });
+    writeFileSync(path.join(where.env.OUTRIDER_HOME!, 'settings.json'), JSON.stringify(files.user));
+  }
+  if (files.project) {
+    mkdirSync(path.join(where.cwd, '.outrider'), { recursive: true });
+    writeFileSync(path.join(where.cwd, '.outrider', 'settings.json'), JSON.stringify(files.project));
+  }
+}
+
+describe('the sandbox in a session', () => {
+  it.each(['default', 'accept-edits', 'plan'] as const)('%s mode: a command judged read-only runs in bwrap', async (mode) => {
+    const out = await bashThrough('cat /proc/1/comm', { flags: { permissionMode: mode } });
+    expect(out.content).toBe('bwrap');
+    expect(out.warnings).toEqual([]);
+  });
+
+  it('yolo runs commands as written by default', async () => {
+    const out = await bashThrough('cat /proc/1/comm; touch made', { flags: { permissionMode: 'yolo' } });
+    expect(out.content).not.toBe('bwrap');
+    expect(existsSync(path.join(out.cwd, 'made'))).toBe(true);
+  });
+
+  it('--sandbox workspace-write fences yolo: the workspace is writable, the rest is not', async () => {
+    const out = await bashThrough('cat /proc/1/comm; touch made; touch /etc/outrider-pwned-by-yolo', {
+      flags: { permissionMode: 'yolo', sandbox: 'workspace-write' },
+    });
+    expect(out.content).toMatch(/^bwrap\ntouch: cannot touch '\/etc\/outrider-pwned-by-yolo': Read-only file system/);
+    expect(existsSync(path.join(out.cwd, 'made'))).toBe(true);
+    expect(existsSync('/etc/outrider-pwned-by-yolo')).toBe(false);
+  });
+
+  it("the user's settings choose the sandbox; an untrusted project's settings cannot turn it off", async () => {
+    const where = testDirs();
+    settingsFiles(where, { user: { sandbox: 'read-only' }, project: { sandbox: 'off', sandboxNetwork: true } });
+    const out = await bashThrough('touch made', { dirs: where, flags: { permissionMode: 'yolo' } });
+    expect(out.content).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(where.cwd, 'made'))).toBe(false);
+    const projectFile = path.join(where.cwd, '.outrider', 'settings.json');
+    expect(out.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^ignored sandbox, sandboxNetwork from ${projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+      ),
+    ]);
+  });
+
+  it("a project's settings may make the sandbox stricter without trust", async () => {
+    const where = testDirs();
+    settingsFiles(where, { user: {}, project: { sandbox: 'read-only', sandboxNetwork: false } });
+    const out = await bashThrough('touch made', { dirs: where, flags: { permissionMode: 'yolo' } });
+    expect(out.content).toMatch(/Read-only file system/);
+    expect(out.warnings).toEqual([]);
+  });
+
+  it('without bubblewrap: one warning, and commands judged read-only rest on the check alone', async () => {
+    const out = await bashThrough('cat /proc/1/comm', { sandboxProbe: missing });
+    expect(out.content).not.toBe('bwrap');
+    expect(out.warnings).toEqual([
+      'no OS sandbox: bwrap was not found on PATH. Commands judged read-only run on the command check alone; install bubblewrap (apt-get install bubblewrap) to fence them.',
+    ]);
+  });
+
+  it('without bubblewrap, a sandbox the user asked for refuses approved commands rather than run them unfenced', async () => {
+    const out = await bashThrough('touch made', {
+      sandboxProbe: missing,
+      flags: { permissionMode: 'yolo', sandbox: 'workspace-write' },
+    });
+    expect(out.content).toMatch(/^bash did not run: the sandbox is set to workspace-write, but bubblewrap cannot be used here/);
+    expect(existsSync(path.join(out.cwd, 'made'))).toBe(false);
+    expect(out.warnings[0]).toMatch(
+      /With the sandbox set to workspace-write, commands that need approval will not run; use --sandbox off/,
+    );
+  });
+});
