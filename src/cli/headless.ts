@@ -138,12 +138,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
     if (controller.signal.aborted) group.cause = { kind: 'aborted' };
   };
+  // The last group's result waits for close: sub-agents stopped there are in its jobs, and it stays the last line.
+  let last: Group | undefined;
   try {
     if (!streamInput) {
       const group = newGroup();
       add(group, await session.submit(prompt, controller.signal));
       await waitForAgents(group);
-      finish(group);
+      last = group;
     } else {
       let messages = 0;
       try {
@@ -151,8 +153,11 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
           messages += 1;
           const group = newGroup();
           add(group, await session.submit(message, controller.signal));
+          if (controller.signal.aborted) {
+            last = group;
+            break;
+          }
           finish(group);
-          if (controller.signal.aborted) break;
         }
       } catch (error) {
         if (!(error instanceof StreamInputError)) throw error;
@@ -163,7 +168,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       // At EOF, sub-agents still owe their reports: the turns that hand them over get a result of their own.
       const group = newGroup();
       await waitForAgents(group);
-      if (group.turns > 0 || (group.cause.kind === 'aborted' && !failed)) finish(group);
+      if (group.turns > 0 || (group.cause.kind === 'aborted' && !last)) last = group;
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -172,6 +177,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     await opened.close();
     unsubscribe();
   }
+  if (last) finish(last);
   if (badInput) {
     io.stderr.write(say.error(badInput));
     return EXIT.usage;
