@@ -81,6 +81,8 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
             tools: session.tools.names(),
             agents: opened.agentNames,
             mcpServers: opened.mcp.statuses(),
+            slashCommands: opened.commands.map((command) => command.name),
+            skills: opened.skillNames,
             permissionMode: opened.gate.mode,
             version: packageJson.version,
             ...opened.modelLimits,
@@ -143,7 +145,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   try {
     if (!streamInput) {
       const group = newGroup();
-      add(group, await session.submit(prompt, controller.signal));
+      add(group, await opened.submitPrompt(prompt, controller.signal));
       await waitForAgents(group);
       last = group;
     } else {
@@ -152,7 +154,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
         for await (const message of readUserMessages(io.stdin, { signal: controller.signal })) {
           messages += 1;
           const group = newGroup();
-          add(group, await session.submit(message, controller.signal));
+          add(group, await opened.submitPrompt(message, controller.signal));
           if (controller.signal.aborted) {
             last = group;
             break;

@@ -22,6 +22,9 @@ export interface StreamJsonSession {
   agents: string[];
   /** The MCP servers as the session opened (headless waits for them: up or failed). */
   mcpServers: McpServerStatus[];
+  /** Custom slash commands, by name without the `/`. */
+  slashCommands: string[];
+  skills: string[];
   permissionMode: PermissionMode;
   version: string;
   contextWindow: number;
@@ -325,9 +328,9 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
         apiKeySource: info.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'none',
         claude_code_version: info.version,
         mcp_servers: info.mcpServers.map((server) => ({ name: server.name, status: MCP_STATUS[server.state] })),
-        slash_commands: [],
+        slash_commands: info.slashCommands,
         output_style: 'default',
-        skills: [],
+        skills: info.skills,
         plugins: [],
         outrider_version: info.version,
         provider: info.provider,

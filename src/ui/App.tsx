@@ -20,7 +20,7 @@ import { useTerminalWidth } from './hooks/use-terminal-width.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
 import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
-import { parseSlashCommand } from './slash-commands.js';
+import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { mcpSegment } from './state/mcp.js';
 import type { EntryBody } from './state/transcript.js';
@@ -108,9 +108,9 @@ export function App({
     const text = editor.take();
     if (!text.trim()) return;
     const command = parseSlashCommand(text);
-    if (command) commands.run(command);
+    if (command && !callsCustomCommand(command, session.customCommands)) commands.run(command);
     else runner.submit(text);
-  }, [editor, commands, runner]);
+  }, [editor, commands, runner, session.customCommands]);
 
   const interrupt = useCallback(() => {
     if (runner.snapshot().busy === undefined) return;

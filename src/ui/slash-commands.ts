@@ -24,6 +24,11 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
+/** A line naming no built-in command but a custom one (a Markdown command file): sent as a prompt, which the core expands. */
+export function callsCustomCommand(command: SlashCommand, custom: readonly { name: string }[] = []): boolean {
+  return command.name === 'unknown' && custom.some((c) => `/${c.name}` === command.command);
+}
+
 /** Parses a slash command; undefined when the line is a prompt. */
 export function parseSlashCommand(line: string): SlashCommand | undefined {
   const trimmed = line.trim();

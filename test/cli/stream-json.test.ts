@@ -38,6 +38,8 @@ const info = {
     { name: 'github', source: '.mcp.json', transport: 'stdio' as const, state: 'ready' as const, tools: ['mcp__github__x'] },
     { name: 'broken', source: 'settings', transport: 'http' as const, state: 'failed' as const, tools: [], error: 'refused' },
   ],
+  slashCommands: ['review', 'frontend:component'],
+  skills: ['pdf'],
   permissionMode: 'accept-edits' as const,
   version: '0.1.0',
   contextWindow: 200_000,

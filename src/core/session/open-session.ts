@@ -22,6 +22,10 @@ import type { Message, StreamFn, Usage } from '../providers/types.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import type { SandboxProbe } from '../sandbox/plan.js';
 import { probeSandbox } from '../sandbox/probe.js';
+import type { CommandSummary } from '../commands/command-files.js';
+import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
+import { skillTool } from '../commands/skills.js';
+import type { LoopResult } from '../loop/agent-loop.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -103,6 +107,15 @@ export interface OpenedSession {
   modelLimits: { contextWindow: number; maxOutput: number };
   /** The agent definitions a sub-agent can be started as. */
   agentNames: string[];
+  /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
+  commands: CommandSummary[];
+  /** The skills the model is offered through the `skill` tool. */
+  skillNames: string[];
+  /**
+   * Runs a turn for what the user typed: `/name args` naming a custom command becomes its body
+   * with the arguments, and its `allowed-tools` run without asking until the turn ends.
+   */
+  submitPrompt(text: string, signal: AbortSignal): Promise<LoopResult>;
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
@@ -258,7 +271,17 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (resumed) agents.manager.restore(resumed.storedJobs);
   // todo_write is the parent's plan: not among the tools a sub-agent can be given.
   const todoWrite = todoWriteTool({ publish: (todos) => events.publish({ type: 'todos', todos }) });
-  const coreTools = [...baseTools.all(), todoWrite, ...agents.tools];
+  // Custom commands and skills: a project's allowed-tools apply only where its guarded settings would.
+  const conventions = loadSessionCommands({
+    cwd: setup.cwd,
+    home: setup.env.HOME || undefined,
+    outriderHome: home.home,
+    projectTrusted: setup.trustProject === true || review.stored === 'trusted',
+    knownTools: [...baseTools.names(), todoWrite.name],
+  });
+  warnings.push(...conventions.warnings);
+  const skills = conventions.skills.size ? [skillTool(conventions.skills)] : [];
+  const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
   const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
@@ -320,6 +343,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
     ...(mcp ? { toolsForTurn: () => mcp.toolsForTurn(coreTools) } : {}),
   });
+  const parent = session;
 
   return {
     session,
@@ -347,6 +371,12 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     storedJobs: resumed?.storedJobs ?? [],
     modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
     agentNames: [...definitions.keys()],
+    commands: commandSummaries(conventions.commands),
+    skillNames: [...conventions.skills.keys()],
+    submitPrompt: (text, signal) => {
+      const { prompt, allow } = promptFor(text, conventions.commands);
+      return gate.allowWhile(allow, () => parent.submit(prompt, signal));
+    },
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
     close: async () => {
