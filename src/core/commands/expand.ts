@@ -15,6 +15,8 @@ export interface ExpandedPrompt {
 
 /** A longer argument list than this is a paste, not arguments: kept whole in $ARGUMENTS, none split. */
 const MAX_SPLIT_ARGS_CHARS = 100_000;
+/** What one expansion may grow to: a body of 25,000 `$ARGUMENTS` and a long paste must not fill the memory. */
+export const MAX_EXPANSION_CHARS = 10 * 1024 * 1024;
 
 /**
  * `/name args` at the start of the prompt: a name as commands are named (letters, digits, `-`,
@@ -43,14 +45,23 @@ export function expandCommand(prompt: string, commands: ReadonlyMap<string, Cust
  * arguments appended, so `/review src` still says what to review. Replacement is one pass:
  * an argument holding `$1` stays as typed.
  */
-export function substituteArguments(body: string, args: string): string {
+export function substituteArguments(body: string, args: string, maxChars = MAX_EXPANSION_CHARS): string {
   const words = args.length > MAX_SPLIT_ARGS_CHARS ? [] : splitWords(args);
   let used = false;
-  const out = body.replace(/\$ARGUMENTS\b|\$([1-9])(?![0-9])/g, (all, digit: string | undefined) => {
+  let added = 0;
+  let cut = false;
+  const out = body.replace(/\$ARGUMENTS\b|\$([1-9])(?![0-9])/g, (_all, digit: string | undefined) => {
     used = true;
-    if (digit === undefined) return args;
-    return words[Number(digit) - 1] ?? '';
+    const value = digit === undefined ? args : (words[Number(digit) - 1] ?? '');
+    if (body.length + added + value.length > maxChars) {
+      cut = true;
+      return '';
+    }
+    added += value.length;
+    return value;
   });
+  if (cut)
+    return `${out}\n\n[The command's arguments were left out where they would have made the prompt longer than ${maxChars} characters.]`;
   if (used || !args) return out;
   return out ? `${out}\n\n${args}` : args;
 }

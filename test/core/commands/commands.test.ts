@@ -161,6 +161,13 @@ describe('expansion', () => {
     expect(substituteArguments('$10 is not $1', 'x')).toBe('$10 is not x');
   });
 
+  it('bounds what many placeholders and a long argument can grow to', () => {
+    const out = substituteArguments('$ARGUMENTS '.repeat(1000), 'x'.repeat(10_000), 100_000);
+    expect(out.length).toBeLessThan(100_000 + 200);
+    expect(out).toContain('were left out where they would have made the prompt longer than 100000 characters');
+    expect(substituteArguments('$ARGUMENTS', 'short', 100_000)).toBe('short');
+  });
+
   it('leaves prompts that name no command alone, paths and hostile names included', () => {
     for (const prompt of [
       '/usr/bin is odd',
