@@ -1,8 +1,9 @@
+import packageJson from '../../package.json' with { type: 'json' };
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
 import { limitHint } from '../core/loop/limits.js';
-import { messageText } from '../core/providers/types.js';
+import { addUsage, emptyUsage, messageText } from '../core/providers/types.js';
 import type { SequencedEvent } from '../core/session/event-stream.js';
 import { type OpenedSession, openSession } from '../core/session/open-session.js';
 import { oneLine } from '../core/text.js';
@@ -10,6 +11,8 @@ import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
 import { PromptTooLargeError, readPrompt } from './read-prompt.js';
+import { StreamInputError, USER_MESSAGE_SHAPE, readUserMessages } from './stream-input.js';
+import { type TurnGroup, createStreamJson, resultSubtype } from './stream-json.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -19,19 +22,27 @@ export interface HeadlessIO {
   cwd: string;
 }
 
-/** `outrider -p`: one prompt, run to the end (sub-agents included), printed as asked. */
+/**
+ * `outrider -p`: one prompt (or, with `--input-format stream-json`, one turn per message on
+ * stdin), run to the end (sub-agents included), printed as asked.
+ */
 export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<number> {
-  const startedAt = Date.now();
   const say = stderrLines(io.env, io.stderr as { isTTY?: boolean });
+  const streamInput = options.inputFormat === 'stream-json';
+  const misuse = streamInput ? streamInputMisuse(options) : undefined;
+  if (misuse) {
+    io.stderr.write(say.error(misuse));
+    return EXIT.usage;
+  }
   let prompt: string;
   try {
-    prompt = await readPrompt({ print: options.print, stdin: io.stdin });
+    prompt = streamInput ? '' : await readPrompt({ print: options.print, stdin: io.stdin });
   } catch (error) {
     if (!(error instanceof PromptTooLargeError)) throw error;
     io.stderr.write(say.error(error.message));
     return EXIT.usage;
   }
-  if (!prompt.trim()) {
+  if (!streamInput && !prompt.trim()) {
     io.stderr.write(say.error('no prompt: pass one with -p "<prompt>" or pipe it on stdin'));
     return EXIT.usage;
   }
@@ -59,7 +70,28 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   process.once('SIGHUP', onHangup);
 
   const { session } = opened;
-  if (format === 'stream-json') {
+  const claudeStream =
+    format === 'stream-json'
+      ? createStreamJson(
+          {
+            sessionId: session.id,
+            cwd: io.cwd,
+            model: opened.model,
+            provider: opened.provider,
+            tools: session.tools.names(),
+            agents: opened.agentNames,
+            mcpServers: opened.mcp.statuses(),
+            slashCommands: opened.commands.map((command) => command.name),
+            skills: opened.skillNames,
+            permissionMode: opened.gate.mode,
+            version: packageJson.version,
+            ...opened.modelLimits,
+          },
+          emit,
+        )
+      : undefined;
+  claudeStream?.init();
+  if (format === 'events-json') {
     emit({
       type: 'system',
       subtype: 'init',
@@ -70,29 +102,75 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     });
   }
   for (const warning of opened.warnings) {
-    // stderr for people; in stream-json also a line for the program reading stdout.
+    // stderr for people; in stream-json and events-json also a line for the program reading stdout.
     io.stderr.write(say.warn(warning));
-    if (format === 'stream-json') emit({ type: 'system', subtype: 'warning', message: warning });
+    if (claudeStream) claudeStream.warning(warning);
+    else if (format === 'events-json') emit({ type: 'system', subtype: 'warning', message: warning });
   }
 
   // The session's one stream: turn and job events in the order they happened.
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
-    if (format === 'stream-json') emit({ seq, ...event });
+    if (format === 'events-json') emit({ seq, ...event });
+    else if (claudeStream) claudeStream.event(event);
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
-    if (format !== 'stream-json' && event.type === 'retry') {
+    if (format !== 'events-json' && format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(
         say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
       );
     }
   });
 
-  let result: LoopResult | undefined;
-  try {
-    result = await session.submit(prompt, controller.signal);
-    // Jobs still running when the parent finished: wait, then one more turn with the notice.
-    while (options.waitAgents && result.cause.kind === 'completed' && !controller.signal.aborted) {
+  // One result per group of turns: a prompt and the turns that hand over its sub-agents' notices.
+  let failed = false;
+  let badInput: string | undefined;
+  const finish = (group: Group) => {
+    const summary = summarize(group, opened);
+    failed ||= group.cause.kind !== 'completed';
+    if (claudeStream) claudeStream.result(summary);
+    else if (format === 'json' || format === 'events-json') emit(jsonResult(summary, session.id, session.turns()));
+    else if (summary.text) io.stdout.write(summary.text.endsWith('\n') ? summary.text : `${summary.text}\n`);
+    if (summary.error) io.stderr.write(say.error(summary.error));
+  };
+  // Jobs still running when the parent finished: wait, then one more turn with the notice.
+  const waitForAgents = async (group: Group) => {
+    while (options.waitAgents && group.cause.kind === 'completed' && !controller.signal.aborted) {
       if (!(await opened.waitForAgents(controller.signal))) break;
-      result = await session.submit(undefined, controller.signal);
+      add(group, await session.submit(undefined, controller.signal));
+    }
+    // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
+    if (controller.signal.aborted) group.cause = { kind: 'aborted' };
+  };
+  // The last group's result waits for close: sub-agents stopped there are in its jobs, and it stays the last line.
+  let last: Group | undefined;
+  try {
+    if (!streamInput) {
+      const group = newGroup();
+      add(group, await opened.submitPrompt(prompt, controller.signal));
+      await waitForAgents(group);
+      last = group;
+    } else {
+      let messages = 0;
+      try {
+        for await (const message of readUserMessages(io.stdin, { signal: controller.signal })) {
+          messages += 1;
+          const group = newGroup();
+          add(group, await opened.submitPrompt(message, controller.signal));
+          if (controller.signal.aborted) {
+            last = group;
+            break;
+          }
+          finish(group);
+        }
+      } catch (error) {
+        if (!(error instanceof StreamInputError)) throw error;
+        badInput = error.message;
+      }
+      if (messages === 0 && !badInput && !controller.signal.aborted)
+        badInput = `no user message on stdin: send one a line, such as ${USER_MESSAGE_SHAPE}`;
+      // At EOF, sub-agents still owe their reports: the turns that hand them over get a result of their own.
+      const group = newGroup();
+      await waitForAgents(group);
+      if (group.turns > 0 || (group.cause.kind === 'aborted' && !last)) last = group;
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -101,29 +179,74 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     await opened.close();
     unsubscribe();
   }
-  // A signal while waiting for sub-agents leaves the last turn's cause "completed": the run was still interrupted.
-  const cause: StopCause = controller.signal.aborted ? { kind: 'aborted' } : result.cause;
+  if (last) finish(last);
+  if (badInput) {
+    io.stderr.write(say.error(badInput));
+    return EXIT.usage;
+  }
+  return failed ? EXIT.failed : EXIT.ok;
+}
 
-  const lastAssistant = [...session.messages()].reverse().find((m) => m.role === 'assistant' && messageText(m));
-  const text = lastAssistant ? messageText(lastAssistant) : '';
-  const failed = cause.kind !== 'completed';
-  const summary = {
-    type: 'result',
-    subtype: failed ? `error_${cause.kind}` : 'success',
-    is_error: failed,
-    result: text,
-    error: failed ? describeCause(cause) : undefined,
-    session_id: session.id,
-    num_turns: session.turns(),
-    duration_ms: Date.now() - startedAt,
-    usage: opened.totals(),
-    total_cost_usd: opened.cost(),
+/** The turns one result covers. */
+interface Group {
+  startedAt: number;
+  cause: StopCause;
+  results: LoopResult[];
+  turns: number;
+}
+
+const newGroup = (): Group => ({ startedAt: Date.now(), cause: { kind: 'completed' }, results: [], turns: 0 });
+
+function add(group: Group, result: LoopResult): void {
+  group.results.push(result);
+  group.cause = result.cause;
+  group.turns += result.turns;
+}
+
+function summarize(group: Group, opened: OpenedSession): TurnGroup {
+  const messages = group.results.flatMap((r) => r.newMessages);
+  const lastAssistant = messages.reverse().find((m) => m.role === 'assistant' && messageText(m));
+  const failed = group.cause.kind !== 'completed';
+  return {
+    cause: group.cause,
+    text: lastAssistant ? messageText(lastAssistant) : '',
+    ...(failed ? { error: describeCause(group.cause) } : {}),
+    turns: group.turns,
+    durationMs: Date.now() - group.startedAt,
+    usage: group.results.reduce((sum, r) => addUsage(sum, r.usage), emptyUsage()),
+    totals: opened.totals(),
+    costUsd: opened.cost(),
     jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage))),
   };
-  if (format === 'json' || format === 'stream-json') emit(summary);
-  else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  if (failed) io.stderr.write(say.error(describeCause(cause)));
-  return failed ? EXIT.failed : EXIT.ok;
+}
+
+/** `--output-format json` (and the last line of events-json): outrider's own result object. */
+function jsonResult(group: TurnGroup, sessionId: string, turns: number) {
+  const failed = group.cause.kind !== 'completed';
+  return {
+    type: 'result',
+    subtype: resultSubtype(group.cause),
+    is_error: failed,
+    result: group.text,
+    error: group.error,
+    session_id: sessionId,
+    num_turns: turns,
+    duration_ms: group.durationMs,
+    usage: group.totals,
+    total_cost_usd: group.costUsd,
+    jobs: group.jobs,
+  };
+}
+
+/** Why `--input-format stream-json` cannot run with these options, if it cannot. */
+function streamInputMisuse(options: CliOptions): string | undefined {
+  if (typeof options.print === 'string') {
+    return '--input-format stream-json reads the prompts from stdin: drop the prompt after -p';
+  }
+  if (options.outputFormat !== 'stream-json') {
+    return '--input-format stream-json needs --output-format stream-json (a result line follows each message)';
+  }
+  return undefined;
 }
 
 /** One job in the headless JSON result. */

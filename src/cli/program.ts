@@ -27,7 +27,20 @@ function buildProgram(): Command {
     .description('A terminal coding agent with background sub-agents.')
     .version(packageJson.version, '-v, --version')
     .option('-p, --print [prompt]', 'run headless: answer the prompt (or stdin) and exit')
-    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        "headless output (stream-json: Claude Code's messages; events-json: outrider's events)",
+      )
+        .choices(['text', 'json', 'stream-json', 'events-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option('--input-format <format>', 'headless input (stream-json: user messages on stdin, one JSON object a line)')
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
+    .option('--verbose', 'accepted for Claude Code compatibility (stream-json already prints every message)')
     .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
     .option('--model <id>', 'model id (default: per provider, or OUTRIDER_MODEL)')
     .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
@@ -111,7 +124,7 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
     const { debugProtectionLine } = await import('../start/doctor.js');
     await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
-  if (options.print !== undefined || !process.stdin.isTTY) {
+  if (options.print !== undefined || !process.stdin.isTTY || options.inputFormat === 'stream-json') {
     const { runHeadless } = await import('./headless.js');
     return runHeadless(options, {
       stdin: process.stdin,

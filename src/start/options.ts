@@ -4,7 +4,11 @@ import type { SandboxProbe } from '../core/sandbox/plan.js';
 /** Options every front end shares, parsed from the command line. */
 export interface CliOptions {
   print?: string | boolean;
-  outputFormat: 'text' | 'json' | 'stream-json';
+  outputFormat: 'text' | 'json' | 'stream-json' | 'events-json';
+  /** `stream-json`: user messages on stdin, one JSON object a line, each a turn. */
+  inputFormat?: 'text' | 'stream-json';
+  /** Accepted for Claude Code's `-p --output-format stream-json --verbose`; stream-json already prints every message. */
+  verbose?: boolean;
   provider?: string;
   model?: string;
   baseUrl?: string;

@@ -10,6 +10,7 @@ import { ApprovalPrompt, approvalHeight } from './components/approval-prompt.js'
 import { Footer } from './components/footer.js';
 import { PromptInput, promptInputHeight } from './components/prompt-input.js';
 import { LiveRegion, TranscriptView, liveTextLines, liveToolLines } from './components/transcript-view.js';
+import { TodoList, todoItemsFitting, todoListHeight } from './components/todo-list.js';
 import { type Clock, realClock } from './clock.js';
 import { useApprovals } from './hooks/use-approvals.js';
 import { useClockTick } from './hooks/use-clock-tick.js';
@@ -22,7 +23,7 @@ import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useTurnRunner } from './hooks/use-turn-runner.js';
 import { useUiStore } from './hooks/use-ui-store.js';
 import { useWakeOnComplete } from './hooks/use-wake-on-complete.js';
-import { parseSlashCommand } from './slash-commands.js';
+import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { liveBudget } from './state/live-layout.js';
 import { historyEntries } from './state/history-entries.js';
@@ -106,7 +107,7 @@ export function App({
   const { width, height, generation } = useTerminalSize(clock);
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
-  const editor = usePromptEditor({ historyFile, root: session.root });
+  const editor = usePromptEditor({ historyFile, root: session.root, custom: session.customCommands });
   const [view, setView] = useState<'main' | 'agents'>('main');
   const [quitting, setQuitting] = useState(false);
 
@@ -149,9 +150,9 @@ export function App({
     const text = editor.take();
     if (!text.trim()) return;
     const command = parseSlashCommand(text);
-    if (command) commands.run(command);
+    if (command && !callsCustomCommand(command, session.customCommands)) commands.run(command);
     else runner.submit(text);
-  }, [editor, commands, runner]);
+  }, [editor, commands, runner, session.customCommands]);
 
   const interrupt = useCallback(() => {
     if (runner.snapshot().busy === undefined) return;
@@ -260,6 +261,7 @@ export function App({
     bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width, editor.menu),
     approval: approvalHeight(approval, approvalShown),
     working: busy ? 1 : 0,
+    todos: todoListHeight(state.todos),
     rows: rows.length,
     tools: liveToolLines(transcript.tools),
     text: liveTextLines(transcript.liveText, width).length,
@@ -289,6 +291,7 @@ export function App({
         costOf={(view) => session.costOf(view.job.usage)}
         root={session.root}
       />
+      <TodoList todos={state.todos} width={width} max={todoItemsFitting(state.todos, budget.todos)} />
       {approval ? (
         <ApprovalPrompt
           pending={approval}

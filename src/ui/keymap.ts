@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import type { CommandSummary } from '../core/commands/command-files.js';
 import { COMMANDS } from './slash-commands.js';
 
 /** Every key the app answers to, as /help lists them. */
@@ -32,15 +33,18 @@ export function footerHint(width: number): string {
   return HINTS.find((hint) => Array.from(hint).length <= width) ?? HINTS[HINTS.length - 1]!;
 }
 
-/** The lines /help prints. */
-export function helpLines(): string[] {
+/** The lines /help prints; custom commands (Markdown files) after the built-in ones. */
+export function helpLines(custom: readonly CommandSummary[] = []): string[] {
   const keyWidth = Math.max(...KEYS.map((k) => k.keys.length));
   const commandWidth = Math.max(...COMMANDS.map((c) => c.usage.length));
+  const usage = (c: CommandSummary) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`;
+  const customWidth = Math.max(0, ...custom.map((c) => usage(c).length));
   return [
     'Keys',
     ...KEYS.map((k) => `  ${k.keys.padEnd(keyWidth)}  ${k.does}`),
     'Commands',
     ...COMMANDS.map((c) => `  ${c.usage.padEnd(commandWidth)}  ${c.does}`),
+    ...(custom.length ? ['Custom commands', ...custom.map((c) => `  ${usage(c).padEnd(customWidth)}  ${c.description}`)] : []),
   ];
 }
 

@@ -36,6 +36,21 @@ export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'resume', does: 'list sessions, or switch to one' },
   { name: 'quit', does: 'stop every sub-agent and quit' },
 ];
+/** The `/` menu: the built-in commands, then the custom ones with their descriptions (a built-in name wins). */
+export function menuCommands(
+  custom: readonly { name: string; description?: string; argumentHint?: string }[] = [],
+): readonly { name: string; does: string }[] {
+  const builtIn = new Set(MENU_COMMANDS.map((c) => c.name));
+  const extra = custom
+    .filter((c) => !builtIn.has(c.name))
+    .map((c) => ({ name: c.name, does: [c.argumentHint, c.description].filter(Boolean).join(' · ') || 'custom command' }));
+  return [...MENU_COMMANDS, ...extra];
+}
+
+/** A line naming no built-in command but a custom one (a Markdown command file): sent as a prompt, which the core expands. */
+export function callsCustomCommand(command: SlashCommand, custom: readonly { name: string }[] = []): boolean {
+  return command.name === 'unknown' && custom.some((c) => `/${c.name}` === command.command);
+}
 
 /** Parses a slash command; undefined when the line is a prompt. */
 export function parseSlashCommand(line: string): SlashCommand | undefined {

@@ -5,6 +5,7 @@ import type { Message, Usage } from '../core/providers/types.js';
 import { listSessions } from '../core/session/store.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
 import type { StoredJob } from '../core/session/job-store.js';
+import type { CommandSummary } from '../core/commands/command-files.js';
 import type { InstructionFileInfo } from '../core/session/instruction-files.js';
 import type { OpenedSession } from '../core/session/open-session.js';
 import { estimateTokens } from '../core/session/compaction.js';
@@ -61,6 +62,8 @@ export interface UiSession {
   setPermissionMode(mode: PermissionMode): void;
   /** The instruction files in the system prompt, for /memory. */
   readonly instructionFiles?: readonly InstructionFileInfo[];
+  /** Custom slash commands (Markdown files): /help and the `/` menu list them; submit expands them. */
+  readonly customCommands?: readonly CommandSummary[];
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -77,11 +80,13 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     storedJobs: opened.storedJobs,
     events: opened.events,
     jobs: opened.agents.manager,
-    submit: (prompt, signal) => session.submit(prompt, signal),
+    // A typed prompt may name a custom command: the core expands it (and scopes its allowed-tools).
+    submit: (prompt, signal) => (prompt === undefined ? session.submit(undefined, signal) : opened.submitPrompt(prompt, signal)),
     wakeOnComplete: opened.wakeOnComplete,
     notify: opened.notify,
     compact: (signal) => opened.compact(signal),
     instructionFiles: opened.instructionFiles,
+    customCommands: opened.commands,
     costs: () => ({
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },

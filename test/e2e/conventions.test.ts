@@ -114,7 +114,7 @@ describe('instruction files end to end', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(system).not.toContain('OUTSIDE THE REPOSITORY');
     const warning = JSON.parse(result.stdout.split('\n')[1]!);
-    expect(warning).toEqual({
+    expect(warning).toMatchObject({
       type: 'system',
       subtype: 'warning',
       message: `${claude}: @../outside.md is not read: it leads outside the repository (to ${path.join(t.project, '..', 'outside.md')})`,

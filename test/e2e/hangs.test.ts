@@ -94,7 +94,7 @@ describe('the JavaScript grep in the built binary', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s stops a runaway regex: the binary exits, interrupted', async (signal) => {
     writeFileSync(path.join(t.project, 'evil.txt'), `${'a'.repeat(40)}!\n`);
     t.mock.script({ toolCalls: [{ name: 'grep', args: { pattern: '(a+)+$' } }] }, { text: 'must not be asked' });
-    const cli = startCli(['-p', 'grep', '--output-format', 'stream-json'], { cwd: t.project, env: withoutRg() });
+    const cli = startCli(['-p', 'grep', '--output-format', 'events-json'], { cwd: t.project, env: withoutRg() });
     await until(() => cli.stdout().includes('"type":"tool_start"'), { what: 'the grep to start' });
     // Signal it while the regex really spins: a quarter second of CPU on top of what the start used.
     if (existsSync(`/proc/${cli.pid}/stat`)) {
@@ -105,7 +105,7 @@ describe('the JavaScript grep in the built binary', () => {
     const { code } = await cli.exited();
     expect(code).toBe(1);
     const last = JSON.parse(cli.stdout().trim().split('\n').at(-1)!);
-    expect(last).toMatchObject({ type: 'result', subtype: 'error_aborted', is_error: true });
+    expect(last).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
     expect(t.mock.requests).toHaveLength(1);
   });
 });
@@ -126,7 +126,7 @@ describe('headless signals', () => {
         if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'Look around' } }] };
         return { text: 'Started a sub-agent; waiting for it.' };
       });
-      const cli = startCli(['-p', 'delegate', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+      const cli = startCli(['-p', 'delegate', '--output-format', 'events-json'], { cwd: t.project, env: t.env });
       // The parent's run is over and the child's request is held: headless now waits for the job.
       await until(() => cli.stdout().includes('"type":"run_end"') && t.mock.requests.some(isChild), {
         what: 'the wait for the sub-agent',
@@ -135,7 +135,7 @@ describe('headless signals', () => {
       const { code } = await cli.exited();
       expect(code).toBe(1);
       const result = lines(cli.stdout()).at(-1)!;
-      expect(result).toMatchObject({ type: 'result', subtype: 'error_aborted', is_error: true, error: 'interrupted' });
+      expect(result).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, error: 'interrupted' });
       expect(result.jobs).toEqual([expect.objectContaining({ id: 'sub-1', status: 'aborted' })]);
       expect(cli.stderr()).toMatch(/interrupted/);
     },
@@ -146,14 +146,14 @@ describe('headless signals', () => {
       { toolCalls: [{ name: 'bash', args: { command: 'sleep 300 & echo $! > sleep.pid; wait' } }] },
       { text: 'must not be asked' },
     );
-    const cli = startCli(['-p', 'run it', '--yolo', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+    const cli = startCli(['-p', 'run it', '--yolo', '--output-format', 'events-json'], { cwd: t.project, env: t.env });
     const pidFile = path.join(t.project, 'sleep.pid');
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { what: 'the command to start' });
     const sleepPid = Number(readFileSync(pidFile, 'utf8'));
     cli.signal('SIGHUP');
     const { code } = await cli.exited();
     expect(code).toBe(1);
-    expect(lines(cli.stdout()).at(-1)).toMatchObject({ type: 'result', subtype: 'error_aborted' });
+    expect(lines(cli.stdout()).at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution' });
     await expectExited(sleepPid);
   });
 });

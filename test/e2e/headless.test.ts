@@ -56,9 +56,9 @@ describe('outrider -p', () => {
     expect(out.jobs).toEqual([]);
   });
 
-  it('stream-json: an init line, every event, and a result line', async () => {
+  it('events-json: an init line, every event, and a result line', async () => {
     t.mock.script({ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'empty folder' });
-    const result = await run(['-p', 'look', '--output-format', 'stream-json']);
+    const result = await run(['-p', 'look', '--output-format', 'events-json']);
     expect(result.code).toBe(0);
     const lines = result.stdout
       .trim()
@@ -99,6 +99,13 @@ describe('outrider -p', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('outrider: Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.');
     expect(result.stderr).not.toContain(TEST_KEY);
+    t.mock.script({ fault: { kind: 'status', status: 401 } });
+    const json = JSON.parse((await run(['-p', 'hi', '--output-format', 'json'])).stdout);
+    expect(json).toMatchObject({
+      subtype: 'error_during_execution',
+      is_error: true,
+      error: 'Anthropic rejected the API key (401): check ANTHROPIC_API_KEY.',
+    });
   });
 
   it('exits 2 when no key is set, saying which variable to set', async () => {
@@ -183,7 +190,7 @@ describe('outrider -p', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.type === 'compact')).toBe(true);
+    expect(lines.some((l) => l.type === 'system' && l.subtype === 'compact_boundary')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'answer after compaction' });
     const [tooLong, summary, retry] = t.mock.requests.slice(-3).map((r) => r.body);
     expect(summary.tools ?? []).toEqual([]);

@@ -60,7 +60,7 @@ describe('headless sub-agents end to end', () => {
     const gate = barrier(3, { what: 'first child requests' });
     scriptedRun(['auth', 'billing', 'search'], gate);
     const result = await runCli(
-      ['-p', 'Investigate how auth, billing and search each handle errors; compare them', '--output-format', 'stream-json'],
+      ['-p', 'Investigate how auth, billing and search each handle errors; compare them', '--output-format', 'events-json'],
       { cwd: t.project, env: t.env },
     );
     gate.assertOpened();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlashCommand } from '../../src/ui/slash-commands.js';
+import { MENU_COMMANDS, menuCommands, parseSlashCommand } from '../../src/ui/slash-commands.js';
 
 describe('parseSlashCommand', () => {
   it.each([
@@ -28,5 +28,20 @@ describe('parseSlashCommand', () => {
   it('leaves prompts alone', () => {
     expect(parseSlashCommand('explain /etc/hosts')).toBeUndefined();
     expect(parseSlashCommand('')).toBeUndefined();
+  });
+});
+
+describe('the / menu', () => {
+  it('lists custom commands after the built-in ones, with their hint and description', () => {
+    const menu = menuCommands([
+      { name: 'frontend:component', description: 'make a component', argumentHint: '<name>' },
+      { name: 'plain' },
+      { name: 'help', description: 'a file that would shadow /help' },
+    ]);
+    expect(menu.slice(0, MENU_COMMANDS.length)).toEqual(MENU_COMMANDS);
+    expect(menu.slice(MENU_COMMANDS.length)).toEqual([
+      { name: 'frontend:component', does: '<name> · make a component' },
+      { name: 'plain', does: 'custom command' },
+    ]);
   });
 });

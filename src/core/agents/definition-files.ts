@@ -22,6 +22,8 @@ export interface DefinitionFile {
 export interface ReadFolderOptions {
   /** A folder the agents folder itself must really lie in (the project, for a repository's folders). */
   within?: string;
+  /** What the files define, for the warnings: `agent` (default), `command`. */
+  noun?: string;
 }
 
 /**
@@ -37,11 +39,12 @@ export function readDefinitionFolder(
 ): { files: DefinitionFile[]; warnings: string[] } {
   const files: DefinitionFile[] = [];
   const warnings: string[] = [];
+  const noun = options.noun ?? 'agent';
   let root: string;
   try {
     root = realpathSync(dir);
     if (!statSync(root).isDirectory()) {
-      warnings.push(`${dir}: not a folder; agent definitions go in a folder of .md files`);
+      warnings.push(`${dir}: not a folder; ${noun} definitions go in a folder of .md files`);
       return { files, warnings };
     }
   } catch (error) {
@@ -49,7 +52,7 @@ export function readDefinitionFolder(
     return { files, warnings };
   }
   if (options.within !== undefined && !isWithin(realOr(options.within), root)) {
-    warnings.push(`${dir}: a link to ${root}, outside the project; its agents are not read`);
+    warnings.push(`${dir}: a link to ${root}, outside the project; its ${noun}s are not read`);
     return { files, warnings };
   }
 
@@ -91,7 +94,7 @@ export function readDefinitionFolder(
         if (visited.has(real)) continue;
         visited.add(real);
         if (depth >= MAX_AGENT_FOLDER_DEPTH) {
-          warnings.push(`${shown}: not read: agent folders are read at most ${MAX_AGENT_FOLDER_DEPTH} levels deep`);
+          warnings.push(`${shown}: not read: ${noun} folders are read at most ${MAX_AGENT_FOLDER_DEPTH} levels deep`);
           continue;
         }
         walk(real, shown, depth + 1);
@@ -99,18 +102,18 @@ export function readDefinitionFolder(
       }
       if (!isMarkdown) continue;
       if (files.length >= MAX_AGENT_FILES) {
-        warnings.push(`${dir}: more than ${MAX_AGENT_FILES} agent files; the rest (from ${shown} on) are not read`);
+        warnings.push(`${dir}: more than ${MAX_AGENT_FILES} ${noun} files; the rest (from ${shown} on) are not read`);
         full = true;
         return;
       }
       if (bytes >= MAX_AGENT_FOLDER_BYTES) {
         warnings.push(
-          `${dir}: its agent files pass ${MAX_AGENT_FOLDER_BYTES / 1024 / 1024} MB; the rest (from ${shown} on) are not read`,
+          `${dir}: its ${noun} files pass ${MAX_AGENT_FOLDER_BYTES / 1024 / 1024} MB; the rest (from ${shown} on) are not read`,
         );
         full = true;
         return;
       }
-      const text = readDefinition(real, shown, warnings);
+      const text = readDefinition(real, shown, noun, warnings);
       if (text !== undefined) {
         files.push({ path: shown, text });
         bytes += Buffer.byteLength(text);
@@ -121,11 +124,11 @@ export function readDefinitionFolder(
   return { files, warnings };
 }
 
-function readDefinition(real: string, shown: string, warnings: string[]): string | undefined {
+function readDefinition(real: string, shown: string, noun: string, warnings: string[]): string | undefined {
   try {
     const read = readTextFile(real, MAX_AGENT_FILE_BYTES);
     if (read.cut) {
-      warnings.push(`${shown}: ${read.size} bytes; agent files over ${MAX_AGENT_FILE_BYTES / 1024} KB are not read`);
+      warnings.push(`${shown}: ${read.size} bytes; ${noun} files over ${MAX_AGENT_FILE_BYTES / 1024} KB are not read`);
       return undefined;
     }
     return read.text;

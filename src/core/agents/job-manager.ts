@@ -107,6 +107,7 @@ export class JobManager {
         contextTokens: 0,
         usage: emptyUsage(),
         ...(options.budget ? { budget: { ...options.budget } } : {}),
+        ...(options.callId !== undefined ? { callId: options.callId } : {}),
       },
       { fork, instructions: options.instructions },
     );

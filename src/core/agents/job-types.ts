@@ -102,6 +102,8 @@ export interface Job {
   contextTokens: number;
   usage: Usage;
   budget?: JobBudget;
+  /** The agent_start call that started it, when a tool call did (front ends tag its messages with it). */
+  callId?: string;
 }
 
 /** What a poll ended with. */

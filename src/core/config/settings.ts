@@ -83,6 +83,10 @@ const settingsShape = {
   wakeOnComplete: z.boolean({ error: 'true or false' }).optional(),
   /** TUI: how to tell an unfocused terminal that a turn or a sub-agent finished. */
   notify: oneOf(['bell', 'osc9', 'off']).optional(),
+  /** web_fetch: bytes of a page read at most (the rest is not downloaded). */
+  webFetchMaxBytes: wholeNumber({ min: 1, max: 100 * 1024 * 1024 }).optional(),
+  /** web_fetch: milliseconds one fetch may take, redirects and body included. */
+  webFetchTimeoutMs: wholeNumber({ min: 1, max: 600_000 }).optional(),
   models: z
     .record(
       z.string(),
@@ -193,6 +197,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   wakeOnComplete: { kind: 'free' },
   // A bell or a desktop notification through the terminal: nothing runs, nothing leaves.
   notify: { kind: 'free' },
+  // Limits only: whether a fetch happens at all is the user's approval, not a setting.
+  webFetchMaxBytes: { kind: 'free' },
+  webFetchTimeoutMs: { kind: 'free' },
   models: { kind: 'free' },
   agents: { kind: 'free' },
   mcpServers: {

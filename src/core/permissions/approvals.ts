@@ -41,12 +41,34 @@ export class ApprovalGate {
   private readonly alwaysTools = new Set<string>();
   private readonly alwaysCommands = new Set<string>();
   private readonly allowedBySettings: (toolName: string) => boolean;
+  /** Allowed while something runs (a custom command's `allowed-tools`, for its turn). */
+  private readonly allowedFor = new Set<(toolName: string) => boolean>();
 
   constructor(options: ApprovalGateOptions) {
     this.currentMode = options.mode;
     this.approver = options.approver;
     this.headless = options.headless;
     this.allowedBySettings = toolNameMatcher(options.allow ?? []);
+  }
+
+  /**
+   * Runs `run` with `patterns` answering "ask" in advance, like `permissions.allow`, until it
+   * settles: what asks every time, and what the policy denies, is untouched.
+   */
+  async allowWhile<T>(patterns: readonly string[], run: () => Promise<T>): Promise<T> {
+    if (patterns.length === 0) return run();
+    const matcher = toolNameMatcher(patterns);
+    this.allowedFor.add(matcher);
+    try {
+      return await run();
+    } finally {
+      this.allowedFor.delete(matcher);
+    }
+  }
+
+  private allowedNow(toolName: string): boolean {
+    for (const matcher of this.allowedFor) if (matcher(toolName)) return true;
+    return false;
   }
 
   get mode(): PermissionMode {
@@ -62,7 +84,11 @@ export class ApprovalGate {
     if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
     const sticky = !decision.askEveryTime;
-    if (sticky && (this.isAlwaysAllowed(request) || this.allowedBySettings(request.toolName))) return { allowed: true };
+    if (
+      sticky &&
+      (this.isAlwaysAllowed(request) || this.allowedBySettings(request.toolName) || this.allowedNow(request.toolName))
+    )
+      return { allowed: true };
 
     if (!this.approver || this.headless) {
       return { allowed: false, message: this.noOneToAsk(request, sticky ? undefined : decision.reason) };

@@ -29,6 +29,14 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
     return allow(`${toolName} drives this session's sub-agents, whose own tools are checked in turn`);
   }
 
+  if (kind === 'network') {
+    // A request carries data off the machine (a URL can hold anything the model has read):
+    // the user's word in every mode but yolo, plan included.
+    return mode === 'yolo'
+      ? allow(`${toolName} allowed (yolo)`)
+      : ask(`${toolName} sends a request over the network and needs approval (${mode} mode)`);
+  }
+
   if (mode === 'plan') {
     // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
     const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;

@@ -203,6 +203,16 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
       error: new ProviderError(`Cannot resolve ${where} (ENOTFOUND): check --base-url and your network connection.`),
     };
   }
+  // fetch refuses some ports outright (1, 22, 25, 6000…): no retry can help.
+  if (messages.includes('bad port')) {
+    const port = ctx.baseURL?.match(/^[a-z]+:\/\/[^/]*:(\d+)/i)?.[1];
+    return {
+      kind: 'fatal',
+      error: new ProviderError(
+        `Cannot connect to ${endpoint(ctx)}: fetch refuses ${port ? `port ${port}` : 'its port'} (a blocked port); use another port in --base-url.`,
+      ),
+    };
+  }
   if (codes.some((c) => TIMEOUT_CODES.has(c))) return { kind: 'retry', reason: 'request timed out' };
   // undici's word for a response body whose connection dropped.
   if (/\bterminated\b/.test(text)) return { kind: 'retry', reason: 'connection lost mid-stream' };

@@ -1,5 +1,6 @@
 import type { JobEvent } from '../agents/job-types.js';
 import type { LoopEvent } from '../loop/events.js';
+import type { Todo } from '../tools/todo-write.js';
 import type { McpEvent } from '../mcp/types.js';
 
 /** What a session reports, in one ordered stream: its turns, the prompt that began each, and its jobs. */
@@ -8,6 +9,8 @@ export type SessionEvent =
   | JobEvent
   /** A user turn begins: with the user's prompt, or without one (a turn that only carries completion notices). */
   | { type: 'submit'; prompt?: string }
+  /** The parent model's plan as todo_write just set it (the whole list). */
+  | { type: 'todos'; todos: Todo[] }
   /** An MCP server's state changed (starting, ready with its tools, failed). */
   | McpEvent
   /** The tools the model is offered changed, from this turn on (MCP servers came up or went away). */

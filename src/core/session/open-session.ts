@@ -22,11 +22,16 @@ import type { Message, StreamFn, Usage } from '../providers/types.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import type { SandboxProbe } from '../sandbox/plan.js';
 import { probeSandbox } from '../sandbox/probe.js';
+import type { CommandSummary } from '../commands/command-files.js';
+import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
+import { skillTool } from '../commands/skills.js';
+import type { LoopResult } from '../loop/agent-loop.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
+import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
 import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
@@ -102,6 +107,19 @@ export interface OpenedSession {
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
   storedJobs: StoredJob[];
+  /** The model's context window and output cap (settings' `models` included). */
+  modelLimits: { contextWindow: number; maxOutput: number };
+  /** The agent definitions a sub-agent can be started as. */
+  agentNames: string[];
+  /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
+  commands: CommandSummary[];
+  /** The skills the model is offered through the `skill` tool. */
+  skillNames: string[];
+  /**
+   * Runs a turn for what the user typed: `/name args` naming a custom command becomes its body
+   * with the arguments, and its `allowed-tools` run without asking until the turn ends.
+   */
+  submitPrompt(text: string, signal: AbortSignal): Promise<LoopResult>;
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
@@ -167,7 +185,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
   const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
-  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
+  const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
+  const baseTools = new ToolRegistry([...builtinTools({ webFetch, bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
   const gate = new ApprovalGate({
     mode: permissionMode(settings),
     approver: setup.approver,
@@ -254,7 +273,19 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
   if (resumed) agents.manager.restore(resumed.storedJobs);
-  const coreTools = [...baseTools.all(), ...agents.tools];
+  // todo_write is the parent's plan: not among the tools a sub-agent can be given.
+  const todoWrite = todoWriteTool({ publish: (todos) => events.publish({ type: 'todos', todos }) });
+  // Custom commands and skills: a project's allowed-tools apply only where its guarded settings would.
+  const conventions = loadSessionCommands({
+    cwd: setup.cwd,
+    home: setup.env.HOME || undefined,
+    outriderHome: home.home,
+    projectTrusted: setup.trustProject === true || review.stored === 'trusted',
+    knownTools: [...baseTools.names(), todoWrite.name],
+  });
+  warnings.push(...conventions.warnings);
+  const skills = conventions.skills.size ? [skillTool(conventions.skills)] : [];
+  const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
   const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
@@ -316,6 +347,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
     ...(mcp ? { toolsForTurn: () => mcp.toolsForTurn(coreTools) } : {}),
   });
+  const parent = session;
 
   return {
     session,
@@ -343,6 +375,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     costOf: (usage) => costOf(usage, info),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
+    modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
+    agentNames: [...definitions.keys()],
+    commands: commandSummaries(conventions.commands),
+    skillNames: [...conventions.skills.keys()],
+    submitPrompt: (text, signal) => {
+      const { prompt, allow } = promptFor(text, conventions.commands);
+      return gate.allowWhile(allow, () => parent.submit(prompt, signal));
+    },
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
     close: async () => {

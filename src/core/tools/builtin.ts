@@ -5,11 +5,14 @@ import { globTool } from './glob.js';
 import { type GrepToolOptions, grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
 import { readFileTool } from './read-file.js';
+import { type WebFetchOptions, webFetchTool } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
 
 export interface BuiltinToolOptions {
   /** Where rg is (undefined: search in JavaScript). Default: looked up on PATH once. */
   findRg?: GrepToolOptions['findRg'];
+  /** web_fetch's bounds (settings `webFetchMaxBytes`, `webFetchTimeoutMs`). */
+  webFetch?: WebFetchOptions;
   /** The JavaScript search's worker and deadline (tests build the worker from source). */
   js?: GrepToolOptions['js'];
   /** The session's OS sandbox and secrets for bash (default: none). */
@@ -26,5 +29,6 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     grepTool({ findRg: options.findRg, js: options.js }),
     globTool,
     listDirTool,
+    webFetchTool(options.webFetch),
   ];
 }

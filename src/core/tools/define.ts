@@ -31,11 +31,12 @@ export interface ToolOutput {
 }
 
 /**
- * What a tool may do, for the permission policy: `read-only` tools only read, `mutating`
- * ones change files or run programs, `agent` tools drive the session's own sub-agents
- * (whose tools are gated in turn).
+ * What a tool may do, for the permission policy: `read-only` tools change nothing outside
+ * the session (they read, or keep session state such as the todo list), `mutating` ones
+ * change files or run programs, `agent` tools drive the session's own sub-agents (whose
+ * tools are gated in turn), `network` tools send requests off the machine.
  */
-export type ToolKind = 'read-only' | 'mutating' | 'agent';
+export type ToolKind = 'read-only' | 'mutating' | 'agent' | 'network';
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;

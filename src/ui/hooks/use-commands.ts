@@ -48,7 +48,7 @@ export function useCommands({ session, runner, say, openAgents, mcpServers, quit
     (command: SlashCommand) => {
       switch (command.name) {
         case 'help':
-          return say({ kind: 'block', title: 'Help', lines: helpLines() });
+          return say({ kind: 'block', title: 'Help', lines: helpLines(session.customCommands) });
         case 'agents':
           return openAgents();
         case 'agents-stop':

@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { MENU_COMMANDS } from '../slash-commands.js';
+import { menuCommands } from '../slash-commands.js';
 import { type Completion, MENU_ITEMS, applyCompletion, completionFor } from '../state/completion.js';
 import { inputAction } from '../state/input-keys.js';
 import type { LineState } from '../state/line-editor.js';
@@ -36,8 +36,14 @@ const NO_MENU = { selected: 0, dismissedFor: undefined as string | undefined };
  * the `/` and `@` menus and bracketed paste. State that keys of one chunk must see is kept
  * in refs; React state follows for rendering.
  */
-export function usePromptEditor(options: { historyFile?: string; root?: string }): PromptEditor {
-  const { historyFile, root } = options;
+export function usePromptEditor(options: {
+  historyFile?: string;
+  root?: string;
+  /** Custom commands (Markdown command files): offered in the `/` menu after the built-in ones. */
+  custom?: readonly { name: string; description?: string; argumentHint?: string }[];
+}): PromptEditor {
+  const { historyFile, root, custom } = options;
+  const commands = useMemo(() => menuCommands(custom), [custom]);
   const editor = useLineEditor();
   const [history] = useState(() => new PromptHistory(historyFile ? readHistory(historyFile) : []));
   const [menuState, setMenuState] = useState(NO_MENU);
@@ -52,10 +58,10 @@ export function usePromptEditor(options: { historyFile?: string; root?: string }
   }, []);
   const completionOf = useCallback(
     (line: LineState) => {
-      const completion = completionFor(line, { commands: MENU_COMMANDS, files: latestFiles() });
+      const completion = completionFor(line, { commands, files: latestFiles() });
       return completion && menuRef.current.dismissedFor !== line.text ? completion : undefined;
     },
-    [latestFiles],
+    [latestFiles, commands],
   );
 
   const onKey = useCallback(
@@ -134,7 +140,7 @@ export function usePromptEditor(options: { historyFile?: string; root?: string }
   const kill = useCallback(() => editor.edit({ type: 'killToEnd' }), [editor]);
 
   const completion = useMemo(() => {
-    const found = completionFor(editor.line, { commands: MENU_COMMANDS, files });
+    const found = completionFor(editor.line, { commands, files });
     return found && menuState.dismissedFor !== editor.line.text ? found : undefined;
   }, [editor.line, files, menuState.dismissedFor]);
   const menu = completion ? { completion, selected: Math.min(menuState.selected, completion.items.length - 1) } : undefined;

@@ -15,6 +15,8 @@ export interface LiveWants {
   approval: number;
   /** The working line; 0 when idle. */
   working: number;
+  /** The plan's checklist (todo_write). */
+  todos: number;
   /** One row per running or queued sub-agent. */
   rows: number;
   /** Lines of the running tools. */
@@ -29,6 +31,8 @@ export interface LiveBudget {
   bottom: number;
   approval: number;
   working: number;
+  /** The plan's checklist (todo_write). */
+  todos: number;
   rows: number;
   /** Rows shown one per job (the rest are summed up in one line). */
   rowsShown: number;
@@ -55,6 +59,8 @@ export function liveBudget(wants: LiveWants): LiveBudget {
   const bottom = take(wants.bottom);
   const approval = take(wants.approval);
   const working = take(wants.working);
+  // The plan is a reminder, not the work: at most a third of what is left, so rows keep room.
+  const todos = take(Math.min(wants.todos, Math.floor(left / 3)));
   // Text and tools keep a little room; rows come next, then text and tools get the rest.
   const reserved = Math.min(wants.text + wants.tools, LIVE_MINIMUM, left);
   left -= reserved;
@@ -69,5 +75,5 @@ export function liveBudget(wants: LiveWants): LiveBudget {
   left += reserved;
   const tools = take(wants.tools);
   const text = take(Math.min(wants.text, LIVE_TEXT_MAX));
-  return { footer, bottom, approval, working, rows, rowsShown, tools, text };
+  return { footer, bottom, approval, working, todos, rows, rowsShown, tools, text };
 }

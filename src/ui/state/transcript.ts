@@ -201,6 +201,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
     case 'job_event':
     case 'job_state':
     case 'job_delivered':
+    case 'todos':
     case 'mcp_server':
     case 'tools_changed':
       return state;

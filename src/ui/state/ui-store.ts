@@ -4,6 +4,7 @@ import { completionLine } from './job-status.js';
 import { type McpState, applyMcpStatus } from './mcp.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import { type TurnActivity, applyTurnActivity } from './turn-activity.js';
+import type { Todo } from '../../core/tools/todo-write.js';
 import {
   type EntryBody,
   type TranscriptState,
@@ -27,6 +28,8 @@ export interface UiState {
   turn?: TurnActivity;
   /** The workspace root: paths are shown relative to it. */
   root?: string;
+  /** The model's plan, as its last todo_write left it. */
+  todos: readonly Todo[];
   /** The MCP servers as last reported (footer, /mcp). */
   mcp: McpState;
 }
@@ -48,6 +51,7 @@ export function initialUiState(options: {
     jobs: jobsFromStore(options.storedJobs),
     contextTokens: options.resumed ? undefined : 0,
     hintIdleCompletions: !options.wakeOnComplete,
+    todos: [],
     mcp: [],
   };
 }
@@ -55,7 +59,7 @@ export function initialUiState(options: {
 /** Applies one batch in order: the pure reducer behind the store. `now`: when the batch is applied, on the app's clock. */
 export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens, turn, mcp } = state;
+  let { jobs, contextTokens, turn, todos, mcp } = state;
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
@@ -85,9 +89,10 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
       contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
     }
     if (event.type === 'compact') contextTokens = undefined;
+    if (event.type === 'todos') todos = event.todos;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens, turn, mcp };
+  return { ...state, transcript, jobs, contextTokens, turn, todos, mcp };
 }
 
 /**

@@ -257,4 +257,22 @@ describe('ApprovalGate', () => {
     const plan = new ApprovalGate({ mode: 'plan', headless: true, allow: ['mcp__github__*'] });
     expect(await plan.check(mcp('mcp__github__create_issue'), signal())).toMatchObject({ allowed: false });
   });
+
+  it("allowWhile: a command's allowed-tools answer ask only until its run settles, and never lift a deny", async () => {
+    const gate = new ApprovalGate({ mode: 'default', headless: true });
+    const mcp = (toolName: string): GateRequest => ({ toolName, kind: 'mutating', args: {}, paths: [], label: '' });
+    const during = await gate.allowWhile(['mcp__github__*'], async () => [
+      await gate.check(mcp('mcp__github__create_issue'), signal()),
+      await gate.check(mcp('mcp__db__drop'), signal()),
+      await gate.check(edit('.git/config'), signal()),
+    ]);
+    expect(during).toEqual([
+      { allowed: true },
+      expect.objectContaining({ allowed: false }),
+      expect.objectContaining({ allowed: false }),
+    ]);
+    expect(await gate.check(mcp('mcp__github__create_issue'), signal())).toMatchObject({ allowed: false });
+    await expect(gate.allowWhile(['*'], async () => Promise.reject(new Error('turn failed')))).rejects.toThrow('turn failed');
+    expect(await gate.check(mcp('mcp__github__create_issue'), signal())).toMatchObject({ allowed: false });
+  });
 });

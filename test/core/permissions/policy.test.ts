@@ -29,7 +29,7 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 type Where = 'inside' | 'outside' | 'symlink' | 'dangling symlink' | 'symlink+add-dir' | 'no paths';
-type Tool = 'read_file' | 'write_file' | 'edit_file' | 'bash read-only' | 'bash mutating' | 'other mutating';
+type Tool = 'read_file' | 'write_file' | 'edit_file' | 'bash read-only' | 'bash mutating' | 'other mutating' | 'web_fetch';
 type Verdict = 'allow' | 'ask' | 'deny';
 
 /** The path each location stands for; `symlink` goes through ws/link, which points outside. */
@@ -60,6 +60,7 @@ function requestFor(tool: Tool, where: Where): PermissionRequest {
     'bash read-only': { toolName: 'bash', kind: 'mutating', args: { command: 'git log --oneline -5' } },
     'bash mutating': { toolName: 'bash', kind: 'mutating', args: { command: 'npm install' } },
     'other mutating': { toolName: 'todo_write', kind: 'mutating', args: {} },
+    web_fetch: { toolName: 'web_fetch', kind: 'network', args: { url: 'https://example.com/' } },
   };
   return { ...toolCall[tool], paths };
 }
@@ -93,6 +94,8 @@ const TABLE: [Tool, Where, Verdict, Verdict, Verdict, Verdict][] = [
   ['other mutating', 'no paths', 'ask', 'ask', 'deny', 'allow'],
   ['other mutating', 'inside', 'ask', 'allow', 'deny', 'allow'],
   ['other mutating', 'symlink', 'deny', 'deny', 'deny', 'deny'],
+  // A request leaves the machine: asked in every mode but yolo, plan included.
+  ['web_fetch', 'no paths', 'ask', 'ask', 'ask', 'allow'],
 ];
 
 const MODES: PermissionMode[] = ['default', 'accept-edits', 'plan', 'yolo'];
@@ -130,6 +133,7 @@ describe('decide', () => {
     { mode: 'default', tool: 'bash read-only', where: 'no paths', says: ['bash: "git log --oneline -5"'] },
     { mode: 'accept-edits', tool: 'edit_file', where: 'inside', says: ['edit_file inside the workspace (accept-edits)'] },
     { mode: 'default', tool: 'edit_file', where: 'inside', says: ['edit_file', 'approval'] },
+    { mode: 'plan', tool: 'web_fetch', where: 'no paths', says: ['web_fetch sends a request over the network', 'plan mode'] },
   ];
 
   it.each(REASONS)('$mode: $tool, $where explains itself', ({ mode, tool, where, says }) => {

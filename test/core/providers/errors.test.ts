@@ -188,6 +188,17 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
       `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
     );
   });
+
+  it('a port fetch refuses is one line, at once, with no retry', async () => {
+    const baseURL = name === 'anthropic' ? 'http://127.0.0.1:1' : 'http://127.0.0.1:1/v1';
+    const recorder = recordingSleep();
+    const stream = createProvider({ provider: name, apiKey: KEY, baseURL, maxRetries: 3, sleep: recorder.sleep });
+    const result = await collect(stream(request(), new AbortController().signal));
+    expect(result.retries).toHaveLength(0);
+    expect((result.error as Error).message).toBe(
+      `Cannot connect to the base URL ${baseURL}: fetch refuses port 1 (a blocked port); use another port in --base-url.`,
+    );
+  });
 });
 
 describe('missing key', () => {

@@ -130,7 +130,7 @@ describe('tool output is scrubbed of the key', () => {
     expect(childResults.some((r) => r.includes('the key is [redacted]'))).toBe(true);
   });
 
-  it("bash's live lines are scrubbed too (they reach stream-json output)", async () => {
+  it("bash's live lines are scrubbed too (they reach events-json output)", async () => {
     const opened = await open((_r: ModelRequest, index: number) =>
       index === 0 ? { toolCalls: [{ name: 'bash', args: { command: `echo ${KEY}` } }] } : { text: 'done' },
     );

@@ -7,7 +7,7 @@ import { run, tempDir } from './harness.js';
 import { jsGrep } from '../../support/grep-worker.js';
 
 describe('builtinTools', () => {
-  it('declares the seven tools in order, with their kinds', () => {
+  it('declares the eight tools in order, with their kinds', () => {
     const tools = builtinTools();
     expect(tools.map((t) => [t.name, t.kind])).toEqual([
       ['read_file', 'read-only'],
@@ -17,8 +17,9 @@ describe('builtinTools', () => {
       ['grep', 'read-only'],
       ['glob', 'read-only'],
       ['list_dir', 'read-only'],
+      ['web_fetch', 'network'],
     ]);
-    expect(new ToolRegistry(tools).names()).toHaveLength(7);
+    expect(new ToolRegistry(tools).names()).toHaveLength(8);
   });
 
   it('keeps every description and schema short: they are paid on every request', () => {

@@ -7,25 +7,35 @@ const wants = (over: Partial<LiveWants>): LiveWants => ({
   bottom: 3,
   approval: 0,
   working: 0,
+  todos: 0,
   rows: 0,
   tools: 0,
   text: 0,
   ...over,
 });
-const total = (b: ReturnType<typeof liveBudget>) => b.footer + b.bottom + b.approval + b.working + b.rows + b.tools + b.text;
+const total = (b: ReturnType<typeof liveBudget>) =>
+  b.footer + b.bottom + b.approval + b.working + b.todos + b.rows + b.tools + b.text;
 
 describe('the live area budget', () => {
   it('gives every part what it wants when the screen is tall enough', () => {
-    expect(liveBudget(wants({ working: 1, rows: 3, tools: 2, text: 5 }))).toEqual({
+    expect(liveBudget(wants({ working: 1, todos: 3, rows: 3, tools: 2, text: 5 }))).toEqual({
       footer: 2,
       bottom: 3,
       approval: 0,
       working: 1,
+      todos: 3,
       rows: 3,
       rowsShown: 3,
       tools: 2,
       text: 5,
     });
+  });
+
+  it('gives the plan at most a third of what is left, so the rows keep room', () => {
+    const b = liveBudget(wants({ height: 14, working: 1, todos: 8, rows: 8 }));
+    expect(total(b)).toBe(13);
+    expect(b.todos).toBe(2);
+    expect(b).toMatchObject({ rows: 5, rowsShown: 4 });
   });
 
   it('never reaches the screen height: rows collapse first, text and tools keep a little room', () => {

@@ -1,0 +1,444 @@
+/**
+ * `--output-format stream-json`: the session's events as Claude Code's messages (the shapes
+ * of `@anthropic-ai/claude-agent-sdk`'s `SDKMessage`), one JSON object a line: `system/init`,
+ * `assistant` (an Anthropic Messages API message), `user` (tool results, injected notices),
+ * `result`; sub-agents' messages carry the `parent_tool_use_id` of the agent_start call that
+ * started them, and job events are further `system` subtypes. See docs/stream-json.md.
+ */
+import { type UUID, randomUUID } from 'node:crypto';
+import type { LoopEvent, StopCause } from '../core/loop/events.js';
+import type { McpServerState, McpServerStatus } from '../core/mcp/types.js';
+import type { PermissionMode } from '../core/permissions/types.js';
+import type { ContentBlock, Message, StopReason, Usage } from '../core/providers/types.js';
+import type { SessionEvent } from '../core/session/event-stream.js';
+
+/** What the init message says about the session. */
+export interface StreamJsonSession {
+  sessionId: string;
+  cwd: string;
+  model: string;
+  provider: string;
+  tools: string[];
+  agents: string[];
+  /** The MCP servers as the session opened (headless waits for them: up or failed). */
+  mcpServers: McpServerStatus[];
+  /** Custom slash commands, by name without the `/`. */
+  slashCommands: string[];
+  skills: string[];
+  permissionMode: PermissionMode;
+  version: string;
+  contextWindow: number;
+  maxOutput: number;
+}
+
+/** One result: the turns one input message (or the wait for sub-agents) led to. */
+export interface TurnGroup {
+  cause: StopCause;
+  /** The last assistant text of these turns. */
+  text: string;
+  /** The reason in words, for an error result. */
+  error?: string;
+  turns: number;
+  durationMs: number;
+  /** The parent's own usage in these turns. */
+  usage: Usage;
+  /** Parent and sub-agents, the whole session so far. */
+  totals: Usage;
+  costUsd: number | undefined;
+  jobs: unknown[];
+}
+
+/** Usage as the Messages API reports it; every field filled (the SDK's `NonNullableUsage`). */
+export interface ApiUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_1h_input_tokens: number; ephemeral_5m_input_tokens: number };
+  server_tool_use: { web_fetch_requests: number; web_search_requests: number };
+  output_tokens_details: { thinking_tokens: number };
+  iterations: never[];
+  inference_geo: string;
+  service_tier: 'standard';
+  speed: 'standard';
+  fallback_credit: null;
+}
+
+type ApiBlock =
+  | { type: 'text'; text: string; citations: null }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+type ApiStopReason = Exclude<StopReason, 'other'> | null;
+
+export interface InitMessage {
+  type: 'system';
+  subtype: 'init';
+  session_id: string;
+  uuid: UUID;
+  cwd: string;
+  model: string;
+  tools: string[];
+  agents: string[];
+  permissionMode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+  apiKeySource: 'ANTHROPIC_API_KEY' | 'none';
+  claude_code_version: string;
+  mcp_servers: { name: string; status: string }[];
+  slash_commands: string[];
+  output_style: string;
+  skills: string[];
+  plugins: { name: string; path: string }[];
+  /** Outrider's own: which program wrote the stream, and which provider it talks to. */
+  outrider_version: string;
+  provider: string;
+}
+
+export interface AssistantMessage {
+  type: 'assistant';
+  message: {
+    id: string;
+    type: 'message';
+    role: 'assistant';
+    model: string;
+    content: ApiBlock[];
+    stop_reason: ApiStopReason;
+    stop_sequence: null;
+    stop_details: null;
+    container: null;
+    context_management: null;
+    diagnostics: null;
+    usage: ApiUsage;
+  };
+  parent_tool_use_id: string | null;
+  session_id: string;
+  uuid: UUID;
+  /** The sub-agent (job id) that wrote it; absent on the parent's messages. */
+  agent_id?: string;
+}
+
+export interface UserMessage {
+  type: 'user';
+  message: {
+    role: 'user';
+    content: (
+      { type: 'tool_result'; tool_use_id: string; content: string; is_error: boolean } | { type: 'text'; text: string }
+    )[];
+  };
+  parent_tool_use_id: string | null;
+  session_id: string;
+  uuid: UUID;
+  isSynthetic?: boolean;
+  agent_id?: string;
+}
+
+interface ResultBase {
+  type: 'result';
+  is_error: boolean;
+  duration_ms: number;
+  duration_api_ms: number;
+  num_turns: number;
+  result: string;
+  stop_reason: string | null;
+  total_cost_usd: number;
+  usage: ApiUsage;
+  modelUsage: Record<string, ModelUsage>;
+  permission_denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[];
+  session_id: string;
+  uuid: UUID;
+  /** Outrider's own: every sub-agent job of the session. */
+  jobs: unknown[];
+}
+
+export type ResultMessage =
+  | (ResultBase & { subtype: 'success' })
+  | (ResultBase & { subtype: 'error_max_turns' | 'error_during_execution'; errors: string[] });
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  webSearchRequests: number;
+  costUSD: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+}
+
+/** `success`, `error_max_turns`, or `error_during_execution` for every other way a run fails. */
+export function resultSubtype(cause: StopCause): ResultMessage['subtype'] {
+  if (cause.kind === 'completed') return 'success';
+  if (cause.kind === 'limit' && cause.limit === 'maxTurns') return 'error_max_turns';
+  return 'error_during_execution';
+}
+
+export function apiUsage(usage: Usage): ApiUsage {
+  return {
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    cache_creation_input_tokens: usage.cacheWrite,
+    cache_read_input_tokens: usage.cacheRead,
+    // Outrider asks for the default (5-minute) cache only.
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: usage.cacheWrite },
+    server_tool_use: { web_fetch_requests: 0, web_search_requests: 0 },
+    output_tokens_details: { thinking_tokens: 0 },
+    iterations: [],
+    inference_geo: '',
+    service_tier: 'standard',
+    speed: 'standard',
+    fallback_credit: null,
+  };
+}
+
+/** Claude Code's words for a server's state. */
+const MCP_STATUS: Record<McpServerState, string> = { starting: 'pending', ready: 'connected', failed: 'failed' };
+
+const MODES: Record<PermissionMode, InitMessage['permissionMode']> = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  plan: 'plan',
+  yolo: 'bypassPermissions',
+};
+
+/**
+ * The formatter: feed it the session's events in order, then a result per turn group.
+ * `now` measures `duration_api_ms` (from each model call's turn_start to its message).
+ */
+export function createStreamJson(info: StreamJsonSession, write: (line: object) => void, now: () => number = Date.now) {
+  const base = () => ({ session_id: info.sessionId, uuid: randomUUID() });
+  const lastUsage = new Map<string, Usage>();
+  const callIds = new Map<string, string>();
+  let turnStartedAt: number | undefined;
+  let apiMs = 0;
+  let stopReason: StopReason | undefined;
+  let contextTokens = 0;
+
+  const assistant = (message: Message, reason: StopReason, source: string | undefined): AssistantMessage => ({
+    type: 'assistant',
+    message: {
+      id: `msg_${randomUUID().replace(/-/g, '')}`,
+      type: 'message',
+      role: 'assistant',
+      model: info.model,
+      content: message.content.flatMap(apiBlock),
+      stop_reason: reason === 'other' ? null : reason,
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      context_management: null,
+      diagnostics: null,
+      usage: apiUsage(lastUsage.get(source ?? '') ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    },
+    parent_tool_use_id: parentOf(source),
+    ...base(),
+    ...(source ? { agent_id: source } : {}),
+  });
+  const user = (content: UserMessage['message']['content'], source: string | undefined, synthetic = false): UserMessage => ({
+    type: 'user',
+    message: { role: 'user', content },
+    parent_tool_use_id: parentOf(source),
+    ...base(),
+    ...(synthetic ? { isSynthetic: true } : {}),
+    ...(source ? { agent_id: source } : {}),
+  });
+  const parentOf = (jobId: string | undefined) => (jobId === undefined ? null : (callIds.get(jobId) ?? null));
+
+  /** A loop event of the parent (`jobId` undefined) or of a sub-agent. */
+  const loopEvent = (event: LoopEvent, jobId: string | undefined) => {
+    switch (event.type) {
+      case 'turn_start':
+        if (jobId === undefined) turnStartedAt = now();
+        return;
+      case 'usage':
+        lastUsage.set(jobId ?? '', event.usage);
+        if (jobId === undefined)
+          contextTokens = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        return;
+      case 'message_end':
+        if (jobId === undefined) {
+          if (turnStartedAt !== undefined) apiMs += now() - turnStartedAt;
+          turnStartedAt = undefined;
+          stopReason = event.stopReason;
+        }
+        return write(assistant(event.message, event.stopReason, jobId));
+      case 'tool_end':
+        return write(
+          user([{ type: 'tool_result', tool_use_id: event.id, content: event.content, is_error: event.isError }], jobId),
+        );
+      case 'injected': {
+        const text = event.message.content.flatMap((b) => (b.type === 'text' ? [{ type: 'text' as const, text: b.text }] : []));
+        return text.length ? write(user(text, jobId, true)) : undefined;
+      }
+      case 'retry':
+        return write({
+          type: 'system',
+          subtype: 'api_retry',
+          attempt: event.attempt,
+          max_retries: event.maxRetries,
+          retry_delay_ms: event.delayMs,
+          error_status: Number(event.reason.match(/\((\d{3})\)/)?.[1]) || null,
+          error: retryError(event.reason),
+          reason: event.reason,
+          ...base(),
+          ...(jobId ? { agent_id: jobId, parent_tool_use_id: parentOf(jobId) } : {}),
+        });
+      case 'compact':
+        return write({
+          type: 'system',
+          subtype: 'compact_boundary',
+          compact_metadata: { trigger: 'auto', pre_tokens: contextTokens },
+          removed_messages: event.removedMessages,
+          summary_chars: event.summaryChars,
+          ...base(),
+        });
+      case 'notice':
+        return write({
+          type: 'system',
+          subtype: 'notice',
+          level: event.level,
+          text: event.text,
+          ...base(),
+          ...(jobId ? { agent_id: jobId } : {}),
+        });
+      // Deltas, tool starts and turn ends are in the assistant and user messages already.
+      case 'text_delta':
+      case 'thinking_delta':
+      case 'tool_start':
+      case 'tool_update':
+      case 'turn_end':
+      case 'run_end':
+        return;
+      default: {
+        const unhandled: never = event;
+        throw new Error(`unhandled event ${JSON.stringify(unhandled)}`);
+      }
+    }
+  };
+
+  return {
+    init(): void {
+      const init: InitMessage = {
+        type: 'system',
+        subtype: 'init',
+        ...base(),
+        cwd: info.cwd,
+        model: info.model,
+        tools: info.tools,
+        agents: info.agents,
+        permissionMode: MODES[info.permissionMode],
+        apiKeySource: info.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'none',
+        claude_code_version: info.version,
+        mcp_servers: info.mcpServers.map((server) => ({ name: server.name, status: MCP_STATUS[server.state] })),
+        slash_commands: info.slashCommands,
+        output_style: 'default',
+        skills: info.skills,
+        plugins: [],
+        outrider_version: info.version,
+        provider: info.provider,
+      };
+      write(init);
+    },
+
+    event(event: SessionEvent): void {
+      switch (event.type) {
+        case 'job_state':
+          if (event.job.callId !== undefined) callIds.set(event.job.id, event.job.callId);
+          return write({
+            type: 'system',
+            subtype: 'job_state',
+            job: event.job,
+            parent_tool_use_id: parentOf(event.job.id),
+            ...base(),
+          });
+        case 'job_event':
+          return loopEvent(event.event, event.jobId);
+        case 'job_delivered':
+          return write({ type: 'system', subtype: 'job_delivered', job_ids: event.jobIds, via: event.via, ...base() });
+        case 'budget_reached':
+          return write({
+            type: 'system',
+            subtype: 'budget_reached',
+            limit: event.limit,
+            budget: event.budget,
+            used: event.used,
+            stopped: event.stopped,
+            ...base(),
+          });
+        case 'todos':
+          return write({ type: 'system', subtype: 'todos', todos: event.todos, ...base() });
+        case 'mcp_server':
+          return write({
+            type: 'system',
+            subtype: 'mcp_server',
+            server: event.server,
+            status: MCP_STATUS[event.server.state],
+            ...base(),
+          });
+        case 'tools_changed':
+          return write({ type: 'system', subtype: 'tools_changed', added: event.added, removed: event.removed, ...base() });
+        case 'submit':
+          return;
+        default:
+          return loopEvent(event, undefined);
+      }
+    },
+
+    /** Something the user should know before the first turn (a bad agent file, a server that failed). */
+    warning(message: string): void {
+      write({ type: 'system', subtype: 'warning', message, ...base() });
+    },
+
+    result(group: TurnGroup): void {
+      const subtype = resultSubtype(group.cause);
+      const common: ResultBase = {
+        type: 'result',
+        is_error: subtype !== 'success',
+        duration_ms: group.durationMs,
+        duration_api_ms: apiMs,
+        num_turns: group.turns,
+        result: group.text,
+        stop_reason: stopReason ?? null,
+        total_cost_usd: group.costUsd ?? 0,
+        usage: apiUsage(group.usage),
+        modelUsage: {
+          [info.model]: {
+            inputTokens: group.totals.input,
+            outputTokens: group.totals.output,
+            cacheReadInputTokens: group.totals.cacheRead,
+            cacheCreationInputTokens: group.totals.cacheWrite,
+            webSearchRequests: 0,
+            costUSD: group.costUsd ?? 0,
+            contextWindow: info.contextWindow,
+            maxOutputTokens: info.maxOutput,
+          },
+        },
+        permission_denials: [],
+        ...base(),
+        jobs: group.jobs,
+      };
+      apiMs = 0;
+      stopReason = undefined;
+      write(subtype === 'success' ? { ...common, subtype } : { ...common, subtype, errors: [group.error ?? group.cause.kind] });
+    },
+  };
+}
+
+function apiBlock(block: ContentBlock): ApiBlock[] {
+  switch (block.type) {
+    case 'text':
+      return [{ type: 'text', text: block.text, citations: null }];
+    case 'thinking':
+      return [{ type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }];
+    case 'tool_use':
+      return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
+    case 'tool_result':
+      return [];
+  }
+}
+
+/** The SDK's error kinds for a retried call, from the provider layer's reason. */
+function retryError(reason: string): 'rate_limit' | 'overloaded' | 'server_error' | 'unknown' {
+  if (/rate limited/.test(reason)) return 'rate_limit';
+  if (/overloaded/.test(reason)) return 'overloaded';
+  if (/server error/.test(reason)) return 'server_error';
+  return 'unknown';
+}
