@@ -1,6 +1,7 @@
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
+import { hookStopText } from '../core/hooks/stop-text.js';
 import { limitHint } from '../core/loop/limits.js';
 import { messageText } from '../core/providers/types.js';
 import type { SequencedEvent } from '../core/session/event-stream.js';
@@ -151,5 +152,7 @@ function describeCause(cause: StopCause): string {
       return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return cause.message;
+    case 'hook':
+      return hookStopText(cause);
   }
 }

@@ -9,6 +9,7 @@ import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
+import { hookStopText } from '../hooks/stop-text.js';
 
 /** Default limits of one child run, per the spec. */
 export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
@@ -210,6 +211,8 @@ function outcomeOf(result: LoopResult, history: Message[]): ChildOutcome {
       return { status: 'error', text, error: result.cause.message };
     case 'aborted':
       return { status: 'error', text, error: 'stopped' };
+    case 'hook':
+      return { status: 'error', text, error: hookStopText(result.cause) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { messageText } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
-import { causeText, resultSummary, retryText } from '../format.js';
+import { causeText, hookLine, resultSummary, retryText } from '../format.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
@@ -143,6 +143,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       });
     case 'notice':
       return append(state, { kind: 'notice', level: event.level, text: event.text });
+    case 'hook': {
+      const line = hookLine(event);
+      return line ? append(state, { kind: 'notice', ...line }) : state;
+    }
     case 'run_end': {
       const settled = { ...settleLive(state), turnRunning: false };
       const text = causeText(event.cause);
