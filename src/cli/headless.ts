@@ -1,6 +1,7 @@
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
+import { hookLine } from '../core/hooks/hook-line.js';
 import { hookStopText } from '../core/hooks/stop-text.js';
 import { limitHint } from '../core/loop/limits.js';
 import { messageText } from '../core/providers/types.js';
@@ -80,6 +81,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
     if (format === 'stream-json') emit({ seq, ...event });
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
+    // What hooks did (blocked a call, failed) is the user's to know even without stream-json.
+    const hook =
+      event.type === 'hook' ? event : event.type === 'job_event' && event.event.type === 'hook' ? event.event : undefined;
+    const line = format !== 'stream-json' && hook ? hookLine(hook) : undefined;
+    if (line) {
+      const text = event.type === 'job_event' ? `${event.jobId}: ${line.text}` : line.text;
+      io.stderr.write(line.level === 'warn' ? say.warn(text) : say.note(text));
+    }
     if (format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(
         say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),

@@ -1,6 +1,7 @@
 import { messageText } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
-import { causeText, hookLine, resultSummary, retryText } from '../format.js';
+import { hookLine } from '../../core/hooks/hook-line.js';
+import { causeText, resultSummary, retryText } from '../format.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
