@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalGate, type GateRequest } from '../../../src/core/permissions/approvals.js';
-import { withHookHint } from '../../../src/core/permissions/hook-decision.js';
+import { type HookPermissionHint, withHookHint } from '../../../src/core/permissions/hook-decision.js';
 import { decide } from '../../../src/core/permissions/policy.js';
 import type { ApprovalRequest, PermissionMode } from '../../../src/core/permissions/types.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
@@ -36,7 +36,8 @@ const write = (file: string): GateRequest => ({
 });
 const read = (file: string): GateRequest => ({ ...write(file), toolName: 'read_file', kind: 'read-only' });
 
-const judged = (mode: PermissionMode, request: GateRequest, hint = allow) => withHookHint(decide(mode, request), hint);
+const judged = (mode: PermissionMode, request: GateRequest, hint: HookPermissionHint = allow) =>
+  withHookHint(decide(mode, request), hint);
 
 describe("withHookHint: a hook's allow answers an ordinary ask, and nothing more", () => {
   it('turns an ordinary ask into an allow (with no sandbox: as if the user approved)', () => {
