@@ -40,7 +40,8 @@ describe('hookLine', () => {
     const line = hookLine(
       event({ outcome: 'denied', text: 'bad \u001b[2J\u001b[H cleared \u202e', tool: { id: 'c', name: 'bash' } }),
     )!;
-    expect(line.text).not.toMatch(/[\u001b\u202e]/);
+    expect(line.text).not.toContain('\u001b');
+    expect(line.text).not.toContain('\u202e');
     expect(line.text).toContain('\\u{1b}[2J');
   });
 
