@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_STOP_HOOK_CONTINUES } from '../../../src/core/loop/loop-hooks.js';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { SessionEvent } from '../../../src/core/session/event-stream.js';
+import { openSession } from '../../../src/core/session/open-session.js';
+import { fakeStream } from '../../support/fake-stream.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
+import { until } from '../../support/until.js';
 
 /**
  * Real hook scripts through a real session (openSession wired as in production, a fake
@@ -279,6 +282,50 @@ describe('SubagentStart and SubagentStop', () => {
     expect(JSON.parse(readFileSync(path.join(scripts, 'child-pre.json'), 'utf8'))).toMatchObject({
       tool_name: 'Grep',
       agent_id: 'sub-1',
+    });
+  });
+});
+
+describe('Notification', () => {
+  it('runs beside the approver when the agent waits for an answer, with the message and its type', async () => {
+    let scripts = '';
+    const { dirs } = withHooks((dir) => {
+      scripts = dir;
+      return { Notification: [{ matcher: 'permission_prompt', hooks: [command(`cat > "${dir}/notified.json"`)] }] };
+    });
+    const stream = fakeStream((_, index) =>
+      index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'touch asked' } }] } : { text: 'ok' },
+    );
+    const asked: string[] = [];
+    const opened = await openSession({
+      ...dirs,
+      headless: false,
+      flags: {},
+      stream,
+      approver: async (request) => {
+        asked.push(request.toolName);
+        // The answer waits for the hook: it runs while the agent waits, not after.
+        await until(() => existsSync(path.join(scripts, 'notified.json')), { what: 'the Notification hook to run' });
+        return 'deny';
+      },
+    });
+    try {
+      await opened.session.submit('go', new AbortController().signal);
+    } finally {
+      await opened.close();
+    }
+    expect(asked).toEqual(['bash']);
+    const input = await until(
+      () => {
+        const text = readFileSync(path.join(scripts, 'notified.json'), 'utf8');
+        return text.trim() ? JSON.parse(text) : undefined;
+      },
+      { what: 'the Notification input to be written' },
+    );
+    expect(input).toMatchObject({
+      hook_event_name: 'Notification',
+      notification_type: 'permission_prompt',
+      message: 'outrider needs your permission to use bash',
     });
   });
 });
