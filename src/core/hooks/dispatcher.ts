@@ -21,6 +21,8 @@ export interface HookDispatcherOptions {
   permissionMode: () => PermissionMode;
   spawn?: SpawnHook;
   timers?: Timers;
+  /** Applied to a hook's output before anything reads it: what it says may reach the model (the session's key scrubber). */
+  scrub?: (text: string) => string;
 }
 
 /** What running one event's hooks came to, and an event per hook for the stream. */
@@ -83,7 +85,10 @@ export class HookDispatcher {
         }),
       ),
     );
-    const verdicts = runs.filter((run) => !run.aborted).map((run) => interpretRun(event, run));
+    const scrub = this.options.scrub ?? ((text: string) => text);
+    const verdicts = runs
+      .filter((run) => !run.aborted)
+      .map((run) => interpretRun(event, { ...run, stdout: scrub(run.stdout), stderr: scrub(run.stderr) }));
     return { decision: combineVerdicts(verdicts), events: verdicts.map((verdict) => hookEvent(event, verdict, request.tool)) };
   }
 }

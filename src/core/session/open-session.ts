@@ -185,6 +185,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     sessionId: id,
     transcriptPath: paths.transcript,
     permissionMode: () => gate.mode,
+    scrub,
     ...(setup.spawnHook ? { spawn: setup.spawnHook } : {}),
   });
   const approver = notifyingApprover(setup.approver, hooks, lifetime.signal, (event) => events.publish(event));

@@ -297,6 +297,7 @@ describe('Notification', () => {
       index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'touch asked' } }] } : { text: 'ok' },
     );
     const asked: string[] = [];
+    let input: unknown;
     const opened = await openSession({
       ...dirs,
       headless: false,
@@ -304,8 +305,15 @@ describe('Notification', () => {
       stream,
       approver: async (request) => {
         asked.push(request.toolName);
-        // The answer waits for the hook: it runs while the agent waits, not after.
-        await until(() => existsSync(path.join(scripts, 'notified.json')), { what: 'the Notification hook to run' });
+        // The answer waits for the hook's input: it runs while the agent waits, not after.
+        input = await until(
+          () => {
+            const file = path.join(scripts, 'notified.json');
+            const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+            return text.endsWith('\n') ? (JSON.parse(text) as unknown) : undefined;
+          },
+          { what: 'the Notification hook to read its input' },
+        );
         return 'deny';
       },
     });
@@ -315,17 +323,28 @@ describe('Notification', () => {
       await opened.close();
     }
     expect(asked).toEqual(['bash']);
-    const input = await until(
-      () => {
-        const text = readFileSync(path.join(scripts, 'notified.json'), 'utf8');
-        return text.trim() ? JSON.parse(text) : undefined;
-      },
-      { what: 'the Notification input to be written' },
-    );
     expect(input).toMatchObject({
       hook_event_name: 'Notification',
       notification_type: 'permission_prompt',
       message: 'outrider needs your permission to use bash',
     });
+  });
+});
+
+describe("a hook's output on its way to the model", () => {
+  it('is scrubbed of the provider key, like every tool output', async () => {
+    // The hook's environment has no key, but a hook can read it from anywhere (a file, a keychain).
+    const { dirs } = withHooks((dir) => {
+      writeFileSync(path.join(dir, 'key.txt'), 'sk-ant-test-key-123456');
+      return { PreToolUse: [{ hooks: [command(`echo "leaked: $(cat '${dir}/key.txt')" >&2; exit 2`)] }] };
+    });
+    const { stream, submit } = await open(
+      (_, index) => (index === 0 ? { toolCalls: [{ name: 'list_dir', args: {} }] } : { text: 'ok' }),
+      { dirs },
+    );
+    await submit('go');
+    const sent = lastText(stream.requests[1]!);
+    expect(sent).toContain('Blocked by a PreToolUse hook: leaked:');
+    expect(sent).not.toContain('sk-ant-test-key-123456');
   });
 });
