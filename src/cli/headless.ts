@@ -2,6 +2,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Job } from '../core/agents/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
+import { hookLine } from '../core/hooks/hook-line.js';
+import { hookStopText } from '../core/hooks/stop-text.js';
 import { limitHint } from '../core/loop/limits.js';
 import { addUsage, emptyUsage, messageText } from '../core/providers/types.js';
 import type { SequencedEvent } from '../core/session/event-stream.js';
@@ -113,6 +115,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     if (format === 'events-json') emit({ seq, ...event });
     else if (claudeStream) claudeStream.event(event);
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
+    // What hooks did (blocked a call, failed) is the user's to know even without stream-json.
+    const hook =
+      event.type === 'hook' ? event : event.type === 'job_event' && event.event.type === 'hook' ? event.event : undefined;
+    const line = format !== 'events-json' && format !== 'stream-json' && hook ? hookLine(hook) : undefined;
+    if (line) {
+      const text = event.type === 'job_event' ? `${event.jobId}: ${line.text}` : line.text;
+      io.stderr.write(line.level === 'warn' ? say.warn(text) : say.note(text));
+    }
     if (format !== 'events-json' && format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(
         say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
@@ -274,5 +284,7 @@ function describeCause(cause: StopCause): string {
       return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return cause.message;
+    case 'hook':
+      return hookStopText(cause);
   }
 }

@@ -299,6 +299,19 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
           ...base(),
           ...(jobId ? { agent_id: jobId } : {}),
         });
+      case 'hook':
+        return write({
+          type: 'system',
+          subtype: 'hook',
+          hook_event_name: event.event,
+          command: event.command,
+          outcome: event.outcome,
+          ...(event.text !== undefined ? { text: event.text } : {}),
+          ...(event.message !== undefined ? { message: event.message } : {}),
+          ...(event.tool ? { tool: event.tool } : {}),
+          ...base(),
+          ...(jobId ? { agent_id: jobId } : {}),
+        });
       // Deltas, tool starts and turn ends are in the assistant and user messages already.
       case 'text_delta':
       case 'thinking_delta':

@@ -1,4 +1,5 @@
 import { cells, cutCells } from './text-cells.js';
+import { hookStopText } from '../core/hooks/stop-text.js';
 import type { StopCause } from '../core/loop/events.js';
 import { limitHint } from '../core/loop/limits.js';
 
@@ -43,6 +44,8 @@ export function causeText(cause: StopCause, running = 0): string | undefined {
       return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
     case 'error':
       return `error: ${cause.message}`;
+    case 'hook':
+      return hookStopText(cause);
     default: {
       const unhandled: never = cause;
       return String(unhandled);

@@ -1,5 +1,6 @@
 import type { ToolGate } from '../loop/tool-runner.js';
 import { ApprovalGate } from '../permissions/approvals.js';
+import { withHookHint } from '../permissions/hook-decision.js';
 import { decide } from '../permissions/policy.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
@@ -53,7 +54,9 @@ export function childGate(options: ChildGateOptions): ToolGate {
     const { tool, args } = call;
     const paths = (tool.paths?.(args) ?? []).map((p) => resolveWorkspacePath(workspace, p));
     const request = { toolName: tool.name, kind: tool.kind, args, paths };
-    const decision = decide(mode, request);
+    // Under the definition's limit a hook may only narrow: its ask counts, its allow does not.
+    const hook = call.hook?.decision === 'ask' ? call.hook : undefined;
+    const decision = withHookHint(decide(mode, request), hook);
     if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') {
       // Denied in the session's own mode too (a path outside the workspace): that reason is the one to fix.
@@ -73,6 +76,7 @@ export function childGate(options: ChildGateOptions): ToolGate {
       };
     }
     asker.setMode(mode);
-    return askerView(call, signal);
+    const { hook: _hook, ...plain } = call;
+    return askerView(hook ? { ...plain, hook } : plain, signal);
   };
 }

@@ -1,4 +1,7 @@
+import type { HookAgent } from '../hooks/hook-points.js';
 import { type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
+import type { LoopEvent } from '../loop/events.js';
+import type { LoopHooks } from '../loop/loop-hooks.js';
 import { drain } from '../loop/drain.js';
 import { type Limits, totalTokens } from '../loop/limits.js';
 import type { ToolGate } from '../loop/tool-runner.js';
@@ -9,6 +12,7 @@ import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
+import { hookStopText } from '../hooks/stop-text.js';
 
 /** Default limits of one child run, per the spec. */
 export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
@@ -20,6 +24,13 @@ export const NUDGE = 'Reply with your final answer as text.';
 const MAX_NUDGES = 2;
 
 const ROLE_CONTRACT = `You are a sub-agent started by another agent to do one focused task. You cannot ask the user anything and nobody reads your intermediate messages. Work efficiently with your tools, then finish with one concise final answer: it is your entire return value, so include the facts, paths and line numbers the parent needs.`;
+
+/** The user's hooks for one job: its tool calls and SubagentStop through the loop, SubagentStart before it. */
+export interface ChildHooks {
+  loopFor(agent: HookAgent): LoopHooks;
+  /** SubagentStart: context a hook adds to the job's task. */
+  onStart?(agent: HookAgent, signal: AbortSignal, emit: (event: LoopEvent) => void): Promise<string | undefined>;
+}
 
 /** Where a child's messages go as they happen (its transcript). */
 export interface ChildTranscript {
@@ -43,6 +54,7 @@ export interface ChildRunDeps {
   now?: () => number;
   /** Environment facts and project instructions, appended to a typed child's system prompt. */
   sharedContext?: string;
+  hooks?: ChildHooks;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -60,6 +72,12 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
 
     const now = deps.now ?? Date.now;
     const context = childContext(request, definition, { tools, workspace: deps.workspace }, deps.sharedContext);
+    const agent: HookAgent = { id: request.id, type: definition.name };
+    if (deps.hooks?.onStart && !request.resume) {
+      const extra = await deps.hooks.onStart(agent, request.signal, request.onEvent);
+      if (extra !== undefined) addText(context.messages, `Context from a SubagentStart hook:\n${extra}`);
+    }
+    const hooks = deps.hooks?.loopFor(agent);
     // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
@@ -86,6 +104,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
           onMessage: (message) => transcript?.append(message),
+          ...(hooks ? { hooks } : {}),
           now,
         },
         request.signal,
@@ -101,6 +120,12 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     }
     return { ...outcomeOf(result!, context.messages), messages: context.messages };
   };
+}
+
+/** Adds a text block to the last message (the task), keeping the history's shape. */
+function addText(messages: Message[], text: string): void {
+  const last = messages.at(-1);
+  if (last?.role === 'user') messages[messages.length - 1] = { ...last, content: [...last.content, { type: 'text', text }] };
 }
 
 /** A typed child starts fresh with its definition's prompt; a fork replays the parent's exact prefix. */
@@ -210,6 +235,8 @@ function outcomeOf(result: LoopResult, history: Message[]): ChildOutcome {
       return { status: 'error', text, error: result.cause.message };
     case 'aborted':
       return { status: 'error', text, error: 'stopped' };
+    case 'hook':
+      return { status: 'error', text, error: hookStopText(result.cause) };
   }
 }
 

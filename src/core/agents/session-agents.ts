@@ -4,7 +4,7 @@ import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
-import { type ChildTranscript, createChildRunner } from './child-run.js';
+import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
@@ -42,6 +42,8 @@ export interface SessionAgentsOptions {
   sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
   firstJobNumber?: number;
+  /** The user's hooks for each job (SubagentStart, SubagentStop, its tool calls). */
+  hooks?: ChildHooks;
   now?: () => number;
   timers?: Timers;
 }
@@ -108,6 +110,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       transcriptFor:
         options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
       sharedContext: options.sharedContext,
+      hooks: options.hooks,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { concatHooks, hooksSchema, hooksWithin } from '../hooks/hook-settings.js';
 import { canonicalJson } from './canonical-json.js';
 import { parseJsonc } from './jsonc.js';
 import { mcpServersSchema } from './mcp-servers.js';
@@ -102,6 +103,8 @@ const settingsShape = {
   mcpServers: mcpServersSchema.optional(),
   mcp: z.object(mcpShape, { error: 'an object such as { "toolTimeoutMs": 120000 }' }).strict().optional(),
   permissions: z.object(permissionsShape, { error: 'an object such as { "allow": ["mcp__github__*"] }' }).strict().optional(),
+  /** Commands run at agent events, in Claude Code's format (hooks/hook-settings.ts). */
+  hooks: hooksSchema.optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST. */
@@ -115,6 +118,7 @@ export type ModelSettings = NonNullable<Settings['models']>[string];
 export type AgentSettings = NonNullable<Settings['agents']>;
 export type McpSettings = NonNullable<Settings['mcp']>;
 export type PermissionSettings = NonNullable<Settings['permissions']>;
+export type { HookSettings } from '../hooks/hook-settings.js';
 
 /** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
 const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
@@ -218,6 +222,11 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
       (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
       (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
   },
+  hooks: {
+    kind: 'guarded',
+    why: 'runs these commands on your machine at agent events (hooks)',
+    within: (project, user) => hooksWithin(project, user),
+  },
 };
 
 /** Sandbox modes from the loosest to the strictest. */
@@ -293,7 +302,10 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
-      if (MERGED_BY_ENTRY.has(key)) {
+      if (key === 'hooks') {
+        // Every layer's hooks run, as in Claude Code: a project's PreToolUse adds to yours.
+        merged[key] = concatHooks([merged[key] as Settings['hooks'], value as Settings['hooks']]);
+      } else if (MERGED_BY_ENTRY.has(key)) {
         const own = Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined));
         merged[key] = { ...(merged[key] as object | undefined), ...structuredClone(own) };
       } else {

@@ -17,7 +17,15 @@ import { AsyncQueue } from './async-queue.js';
 import type { LoopEvent, StopCause } from './events.js';
 import { type Limits, durationLimit, reachedLimit } from './limits.js';
 import { afterBatch, noRepeats } from './repeat-detector.js';
-import { type PreparedCall, type ToolGate, interruptedResult, prepareCall, runPreparedCall } from './tool-runner.js';
+import { type LoopHooks, MAX_STOP_HOOK_CONTINUES } from './loop-hooks.js';
+import {
+  type PreparedCall,
+  type ToolGate,
+  interruptedResult,
+  notRunResult,
+  prepareCall,
+  runPreparedCall,
+} from './tool-runner.js';
 
 /**
  * What the loop works with: the byte-stable system prompt, the tools, and the conversation.
@@ -57,6 +65,8 @@ export interface LoopConfig {
    * (compaction), or undefined to fail the run.
    */
   onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
+  /** The user's hooks: PreToolUse and PostToolUse around each call, Stop (or SubagentStop) when the model is done. */
+  hooks?: LoopHooks;
   now?: () => number;
   /** Timers for the duration limit (tests pass a fake clock). */
   timers?: Timers;
@@ -94,6 +104,9 @@ export async function* agentLoop(
   let usage = emptyUsage();
   let turns = 0;
   let repeats = noRepeats;
+  /** A hook said `continue: false`: the run ends once the current batch is done. */
+  let hookStop: { event: 'PreToolUse' | 'PostToolUse'; reason: string } | undefined;
+  let stopContinues = 0;
 
   // The run's own controller: the caller's signal and the duration limit both abort it.
   const run = new AbortController();
@@ -155,17 +168,52 @@ export async function* agentLoop(
 
       const calls = toolUses(message);
       if (calls.length === 0) {
+        const after = yield* stopHooks();
         yield { type: 'turn_end', turn: turns };
-        return { kind: 'completed' };
+        if (after.kind === 'continue') {
+          append(after.message);
+          yield { type: 'injected', message: after.message };
+          continue;
+        }
+        return after.cause;
       }
       config.beforeToolBatch?.(calls);
       const results = yield* runTools(calls);
       append({ role: 'user', content: results });
       yield { type: 'turn_end', turn: turns };
+      if (hookStop) return { kind: 'hook', event: hookStop.event, reason: hookStop.reason };
       const repeat = afterBatch(repeats, calls, results, limits.maxRepeatedFailures);
       repeats = repeat.state;
       if (repeat.stop) return repeat.stop;
     }
+  }
+
+  /**
+   * The model is done: Stop hooks may send it back to work (their reason is its next user
+   * message), at most MAX_STOP_HOOK_CONTINUES times in a row, or end the run.
+   */
+  async function* stopHooks(): AsyncGenerator<
+    LoopEvent,
+    { kind: 'continue'; message: Message } | { kind: 'end'; cause: StopCause }
+  > {
+    const completed = { kind: 'end' as const, cause: { kind: 'completed' as const } };
+    if (!config.hooks?.onStop) return completed;
+    const emitted: LoopEvent[] = [];
+    const answer = await config.hooks.onStop({ stopHookActive: stopContinues > 0 }, run.signal, (event) => emitted.push(event));
+    yield* emitted;
+    if (run.signal.aborted) return { kind: 'end', cause: abortCause() };
+    if (answer.stop !== undefined) return { kind: 'end', cause: { kind: 'hook', event: 'Stop', reason: answer.stop } };
+    if (answer.continueWith === undefined) return completed;
+    if (stopContinues >= MAX_STOP_HOOK_CONTINUES) {
+      yield {
+        type: 'notice',
+        level: 'warn',
+        text: `Stop hooks sent the agent back to work ${stopContinues} times in a row; it stops here`,
+      };
+      return completed;
+    }
+    stopContinues += 1;
+    return { kind: 'continue', message: { role: 'user', content: [{ type: 'text', text: answer.continueWith }] } };
   }
 
   /** Streams one model response, retrying once through compaction when the context is too long. */
@@ -245,7 +293,7 @@ export async function* agentLoop(
     const batches = concurrent ? [prepared.map((p, index) => ({ p, index }))] : prepared.map((p, index) => [{ p, index }]);
 
     for (const batch of batches) {
-      if (run.signal.aborted) break;
+      if (run.signal.aborted || hookStop) break;
       for (const { p } of batch) {
         yield { type: 'tool_start', id: p.call.id, name: p.call.name, label: p.label, args: p.ok ? p.args : p.call.input };
       }
@@ -258,6 +306,11 @@ export async function* agentLoop(
           limitOutput: config.limitOutput,
           signal: run.signal,
           onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
+          hooks: config.hooks,
+          onEvent: (event) => events.push(event),
+          onStopRequest: (event, reason) => {
+            hookStop ??= { event, reason };
+          },
         });
         results[index] = result;
         events.push({
@@ -273,6 +326,9 @@ export async function* agentLoop(
       await done;
     }
 
-    return calls.map((call, index) => results[index] ?? interruptedResult(call));
+    return calls.map(
+      (call, index) =>
+        results[index] ?? (hookStop && !run.signal.aborted ? notRunResult(call, hookStop.reason) : interruptedResult(call)),
+    );
   }
 }

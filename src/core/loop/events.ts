@@ -1,3 +1,5 @@
+import type { HookOutcome } from '../hooks/decision.js';
+import type { HookEventName } from '../hooks/hook-settings.js';
 import type { Message, StopReason, Usage } from '../providers/types.js';
 
 /** Why a run ended. */
@@ -5,7 +7,9 @@ export type StopCause =
   | { kind: 'completed' }
   | { kind: 'aborted' }
   | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'repeatedFailure'; detail: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** A hook ended it: `continue: false`, or a UserPromptSubmit hook blocked the prompt. */
+  | { kind: 'hook'; event: HookEventName; reason: string };
 
 /** What `agentLoop` yields: one run of model calls and tool calls (the parent's or a child's). */
 export type LoopEvent =
@@ -22,5 +26,19 @@ export type LoopEvent =
   | { type: 'injected'; message: Message }
   | { type: 'compact'; removedMessages: number; summaryChars: number }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
+  /**
+   * One hook command finished: what it came to (`blocked`, `denied`, `warning`, …, or `ok`),
+   * its reason or message, and the tool call it was about (PreToolUse, PostToolUse).
+   */
+  | {
+      type: 'hook';
+      event: HookEventName;
+      command: string;
+      outcome: HookOutcome;
+      text?: string;
+      /** Its `systemMessage`, for the user. */
+      message?: string;
+      tool?: { id: string; name: string };
+    }
   | { type: 'turn_end'; turn: number }
   | { type: 'run_end'; cause: StopCause };

@@ -1,13 +1,16 @@
 import { INVALID_JSON_KEY, INVALID_TOOL_NAME, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
 import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
+import type { HookPermissionHint } from '../permissions/hook-decision.js';
 import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
+import type { LoopEvent } from './events.js';
+import type { LoopHooks } from './loop-hooks.js';
 
 /**
  * Asks whether one call may run; the session wires this to the permission policy. An allow
  * with `sandbox` reaches the tool as `ToolContext.sandbox`.
  */
 export type ToolGate = (
-  call: { tool: AnyTool; args: unknown; label: string },
+  call: { tool: AnyTool; args: unknown; label: string; hook?: HookPermissionHint },
   signal: AbortSignal,
 ) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
 
@@ -18,6 +21,12 @@ export interface ToolRunEnv {
   limitOutput?: OutputLimiter;
   signal: AbortSignal;
   onUpdate: (text: string) => void;
+  /** The user's PreToolUse and PostToolUse hooks. */
+  hooks?: Pick<LoopHooks, 'beforeTool' | 'afterTool'>;
+  /** Where hook events go (the loop yields them in order with the call's own). */
+  onEvent?: (event: LoopEvent) => void;
+  /** A hook said `continue: false`: the run ends after this batch. */
+  onStopRequest?: (event: 'PreToolUse' | 'PostToolUse', reason: string) => void;
 }
 
 /** A tool call checked and ready to run, or the error the model gets instead. */
@@ -69,9 +78,19 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     ...(output.isError ? { isError: true } : {}),
   });
   if (!prepared.ok) return result({ content: prepared.error, isError: true });
+  const emit = env.onEvent ?? (() => {});
+  const hooked = { id: prepared.call.id, name: prepared.tool.name, args: prepared.args };
+  // PreToolUse runs before the gate decides: its deny refuses the call, its allow or ask is the gate's to weigh.
+  const before = env.hooks?.beforeTool ? await env.hooks.beforeTool(hooked, env.signal, emit) : {};
+  if (before.stop !== undefined) {
+    env.onStopRequest?.('PreToolUse', before.stop);
+    return result({ content: `Not run: a hook stopped the agent (${before.stop}).`, isError: true });
+  }
+  if (before.block !== undefined) return result({ content: `Blocked by a PreToolUse hook: ${before.block}`, isError: true });
   let sandbox: 'read-only' | undefined;
   if (env.gate) {
-    const verdict = await env.gate({ tool: prepared.tool, args: prepared.args, label: prepared.label }, env.signal);
+    const call = { tool: prepared.tool, args: prepared.args, label: prepared.label };
+    const verdict = await env.gate(before.permission ? { ...call, hook: before.permission } : call, env.signal);
     if (!verdict.allowed) return result({ content: verdict.message, isError: true });
     sandbox = verdict.sandbox;
   }
@@ -82,7 +101,22 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     callId: prepared.call.id,
     ...(sandbox ? { sandbox } : {}),
   });
-  return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
+  const limited = env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output;
+  if (!env.hooks?.afterTool || env.signal.aborted) return result(limited);
+  // PostToolUse sees what the model will read (scrubbed, limited); what it says is added to it.
+  const after = await env.hooks.afterTool(
+    hooked,
+    { content: limited.content, isError: limited.isError ?? false },
+    env.signal,
+    emit,
+  );
+  if (after.stop !== undefined) env.onStopRequest?.('PostToolUse', after.stop);
+  return result(after.feedback ? { ...limited, content: `${limited.content}\n\n${after.feedback}` } : limited);
+}
+
+/** The result a call gets when a hook ended the run before the call's turn came. */
+export function notRunResult(call: ToolUseBlock, reason: string): ToolResultBlock {
+  return { type: 'tool_result', toolUseId: call.id, content: `Not run: a hook stopped the agent (${reason}).`, isError: true };
 }
 
 /** The result a call gets when the run stopped before it finished. */

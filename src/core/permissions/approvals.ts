@@ -1,4 +1,5 @@
 import { toolNameMatcher } from '../tools/tool-patterns.js';
+import { type HookPermissionHint, withHookHint } from './hook-decision.js';
 import { commandOf, decide } from './policy.js';
 import type { Approver, PermissionMode, PermissionRequest } from './types.js';
 
@@ -8,6 +9,8 @@ export interface GateRequest extends PermissionRequest {
   label: string;
   /** Set when a sub-agent makes the call, so the prompt says which job asks. */
   jobId?: string;
+  /** A PreToolUse hook's `allow` or `ask` (withHookHint says what it may change). */
+  hook?: HookPermissionHint;
 }
 
 /**
@@ -80,7 +83,7 @@ export class ApprovalGate {
   }
 
   async check(request: GateRequest, signal: AbortSignal): Promise<GateResult> {
-    const decision = decide(this.currentMode, request);
+    const decision = withHookHint(decide(this.currentMode, request), request.hook);
     if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') return { allowed: false, message: decision.reason };
     const sticky = !decision.askEveryTime;

@@ -5,10 +5,13 @@ import type { ApprovalGate } from './approvals.js';
 
 /** The loop's view of the session's approval gate; `jobId` labels a sub-agent's requests. */
 export function toolGate(gate: ApprovalGate, workspace: Workspace, jobId?: string): ToolGate {
-  return async ({ tool, args, label }, signal) => {
+  return async ({ tool, args, label, hook }, signal) => {
     const paths = (tool.paths?.(args) ?? []).map((p) => resolveWorkspacePath(workspace, p));
     try {
-      return await gate.check({ toolName: tool.name, kind: tool.kind, args, paths, label, ...(jobId ? { jobId } : {}) }, signal);
+      return await gate.check(
+        { toolName: tool.name, kind: tool.kind, args, paths, label, ...(jobId ? { jobId } : {}), ...(hook ? { hook } : {}) },
+        signal,
+      );
     } catch (error) {
       if (signal.aborted) return { allowed: false, message: `${tool.name} was not run: the turn was interrupted` };
       throw error;

@@ -11,6 +11,11 @@ import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
 import type { Settings } from '../config/settings.js';
+import { HookDispatcher } from '../hooks/dispatcher.js';
+import { hookLine } from '../hooks/hook-line.js';
+import { loopHooks, notificationHooks, promptHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { compileHooks } from '../hooks/matcher.js';
+import type { SpawnHook } from '../hooks/runner.js';
 import type { Limits } from '../loop/limits.js';
 import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
 import type { McpServerStatus } from '../mcp/types.js';
@@ -26,6 +31,7 @@ import type { CommandSummary } from '../commands/command-files.js';
 import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import type { LoopResult } from '../loop/agent-loop.js';
+import { withoutSecrets } from '../tools/child-env.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -74,6 +80,8 @@ export interface SessionSetup {
   stream?: StreamFn;
   /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
   sandboxProbe?: SandboxProbe;
+  /** Starts hook commands (default: `sh -c`); tests may pass their own. */
+  spawnHook?: SpawnHook;
 }
 
 /** A ready session and the machinery around it. */
@@ -187,15 +195,31 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
   const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
   const baseTools = new ToolRegistry([...builtinTools({ webFetch, bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
+  const events = new EventStream();
+  // Ends what outlives a turn: Notification hooks started while asking, SessionStart hooks on a slow start.
+  const lifetime = new AbortController();
+  // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.
+  const compiledHooks = compileHooks(settings.hooks);
+  warnings.push(...compiledHooks.warnings);
+  const hooks = new HookDispatcher({
+    table: compiledHooks.table,
+    cwd: setup.cwd,
+    env: withoutSecrets(setup.env, secrets, { credentials: false }),
+    sessionId: id,
+    transcriptPath: paths.transcript,
+    permissionMode: () => gate.mode,
+    scrub,
+    ...(setup.spawnHook ? { spawn: setup.spawnHook } : {}),
+  });
+  const approver = notifyingApprover(setup.approver, hooks, lifetime.signal, (event) => events.publish(event));
   const gate = new ApprovalGate({
     mode: permissionMode(settings),
-    approver: setup.approver,
+    approver,
     headless: setup.headless,
     allow: settings.permissions?.allow,
   });
   const ledger = new SessionLedger();
 
-  const events = new EventStream();
   const childTranscripts = new Map<string, TranscriptWriter>();
   const broadcast = (event: JobEvent) => {
     // The job's end goes into its transcript, so it can be listed after a resume.
@@ -238,7 +262,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     ledger,
     emit: broadcast,
     gateFor: (jobId, definition) =>
-      childGate({ session: gate, workspace, jobId, definition, approver: setup.approver, headless: setup.headless }),
+      childGate({ session: gate, workspace, jobId, definition, approver, headless: setup.headless }),
     limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
@@ -266,6 +290,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage) => costOf(usage, info),
     sharedContext: childContextPrompt(facts, loaded.files),
+    hooks: {
+      loopFor: (agent) => loopHooks(hooks, { ...agent, transcriptPath: agentTranscriptPath(paths, agent.id) }),
+      onStart: (agent, signal, emit) => subagentStartHooks(hooks, agent, signal, emit),
+    },
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
       return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
@@ -332,12 +360,28 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     transcript,
     jobState: () => describeJobs(agents.manager.list()),
   });
+  // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
+  const started = await sessionStartHooks(hooks, resumed ? 'resume' : 'startup', lifetime.signal);
+  for (const event of started.events) {
+    const line = hookLine(event);
+    if (line && line.level === 'warn') warnings.push(line.text);
+  }
+  let startContext: Message | undefined =
+    started.context !== undefined
+      ? { role: 'user', content: [{ type: 'text', text: `Context from a SessionStart hook:\n${started.context}` }] }
+      : undefined;
   session.addHooks({
     onMessage: (message: Message) => {
       transcript.append(message);
       agents.manager.confirm(message);
     },
-    turnStartMessages: () => agents.boundaryMessages(),
+    turnStartMessages: () => {
+      const first = startContext ? [startContext] : [];
+      startContext = undefined;
+      return [...first, ...agents.boundaryMessages()];
+    },
+    loopHooks: loopHooks(hooks),
+    onPrompt: (prompt, signal, emit) => promptHooks(hooks, prompt, signal, emit),
     boundaryMessages: () => agents.boundaryMessages(),
     beforeToolBatch: (calls) => agents.manager.reserve(calls),
     onTurnEnd: (result) => {
@@ -386,9 +430,25 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
     close: async () => {
+      lifetime.abort();
       await agents.manager.close();
       await mcp?.close();
     },
+  };
+}
+
+/** The approver, firing Notification hooks each time the agent waits for an answer (they run beside it, never delaying it). */
+function notifyingApprover(
+  approver: Approver | undefined,
+  hooks: HookDispatcher,
+  signal: AbortSignal,
+  emit: (event: SessionEvent) => void,
+): Approver | undefined {
+  if (!approver || !hooks.has('Notification')) return approver;
+  return (request, answerSignal) => {
+    const message = `outrider needs your permission to use ${request.toolName}${request.jobId ? ` (${request.jobId})` : ''}`;
+    notificationHooks(hooks, { message, type: 'permission_prompt' }, signal, emit).catch(() => {});
+    return approver(request, answerSignal);
   };
 }
 

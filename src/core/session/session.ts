@@ -1,9 +1,11 @@
 import { SessionLedger } from '../agents/ledger.js';
 import { type LoopConfig, type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
 import { drain } from '../loop/drain.js';
+import type { LoopEvent } from '../loop/events.js';
 import type { Limits } from '../loop/limits.js';
+import type { LoopHooks } from '../loop/loop-hooks.js';
 import type { ToolGate } from '../loop/tool-runner.js';
-import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { type Message, type StreamFn, type Usage, emptyUsage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { EventStream } from './event-stream.js';
@@ -27,6 +29,17 @@ export interface SessionHooks {
    * servers came up or went away). Asked only here, so the tools never change within a turn.
    */
   toolsForTurn?: (current: ToolRegistry) => ToolRegistry | undefined;
+  /** The user's hooks the loop runs: PreToolUse and PostToolUse around each call, Stop at the end. */
+  loopHooks?: LoopHooks;
+  /**
+   * UserPromptSubmit, before the prompt joins the history: `block` drops the prompt (and the
+   * turn), `context` goes to the model with it.
+   */
+  onPrompt?: (
+    prompt: string,
+    signal: AbortSignal,
+    emit: (event: LoopEvent) => void,
+  ) => Promise<{ block?: string; context?: string }>;
 }
 
 export interface SessionOptions {
@@ -128,12 +141,35 @@ export class Session {
       hooks.onMessage?.(message);
     };
     this.events.publish(prompt === undefined ? { type: 'submit' } : { type: 'submit', prompt });
+    // Before anything joins the history: a blocked prompt leaves no trace, and owed notices stay owed.
+    const hooked = prompt !== undefined && hooks.onPrompt !== undefined;
+    const answer = hooked ? await hooks.onPrompt!(prompt!, signal, (event) => this.events.publish(event)) : {};
+    if (answer.block !== undefined || (hooked && signal.aborted)) {
+      const cause: LoopResult['cause'] = signal.aborted
+        ? { kind: 'aborted' }
+        : { kind: 'hook', event: 'UserPromptSubmit', reason: answer.block! };
+      const result: LoopResult = { newMessages: [], cause, usage: emptyUsage(), turns: 0 };
+      this.events.publish({ type: 'run_end', cause });
+      hooks.onTurnEnd?.(result);
+      return result;
+    }
     this.refreshTools(hooks);
     for (const message of hooks.turnStartMessages?.() ?? []) {
       record(message);
       this.events.publish({ type: 'injected', message });
     }
-    if (prompt !== undefined) record({ role: 'user', content: [{ type: 'text', text: prompt }] });
+    if (prompt !== undefined) {
+      const context = answer.context;
+      record({
+        role: 'user',
+        content: [
+          { type: 'text', text: prompt },
+          ...(context !== undefined
+            ? [{ type: 'text' as const, text: `Context from a UserPromptSubmit hook:\n${context}` }]
+            : []),
+        ],
+      });
+    }
 
     const loop = agentLoop(
       this.context,
@@ -150,6 +186,7 @@ export class Session {
         onMessage: (message) => hooks.onMessage?.(message),
         beforeModelCall: hooks.beforeModelCall,
         onContextTooLong: hooks.onContextTooLong,
+        ...(hooks.loopHooks ? { hooks: hooks.loopHooks } : {}),
       },
       signal,
     );

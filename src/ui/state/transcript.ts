@@ -1,5 +1,6 @@
 import { messageText } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
+import { hookLine } from '../../core/hooks/hook-line.js';
 import { causeText, retryText } from '../format.js';
 import { splitFinishedBlocks } from './stream-blocks.js';
 import { type DiffLine, type JobLookup, toolAction, toolResultView } from './tool-text.js';
@@ -180,6 +181,10 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       });
     case 'notice':
       return append(state, { kind: 'notice', level: event.level, text: event.text });
+    case 'hook': {
+      const line = hookLine(event);
+      return line ? append(state, { kind: 'notice', ...line }) : state;
+    }
     case 'run_end': {
       const settled = { ...settleLive(state), turnRunning: false };
       const text = causeText(event.cause, jobs.running);

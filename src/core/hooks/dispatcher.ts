@@ -1,0 +1,107 @@
+import type { LoopEvent } from '../loop/events.js';
+import type { PermissionMode } from '../permissions/types.js';
+import type { Timers } from '../timers.js';
+import { type HookDecision, type HookVerdict, combineVerdicts, interpretRun, outcomeOf } from './decision.js';
+import type { HookEventName } from './hook-settings.js';
+import { type HookTable, hasHooks, hooksFor } from './matcher.js';
+import { type SpawnHook, runHook } from './runner.js';
+
+/** The `hook` event of the loop's union. */
+export type HookEvent = Extract<LoopEvent, { type: 'hook' }>;
+
+export interface HookDispatcherOptions {
+  table: HookTable;
+  /** The project's root: hooks run there, and it is their `cwd` and `CLAUDE_PROJECT_DIR`. */
+  cwd: string;
+  /** The environment hooks start from, the session's secrets already taken out. */
+  env: NodeJS.ProcessEnv;
+  sessionId: string;
+  transcriptPath: string;
+  /** The session's mode when the event fires (the user may change it). */
+  permissionMode: () => PermissionMode;
+  spawn?: SpawnHook;
+  timers?: Timers;
+  /** Applied to a hook's output before anything reads it: what it says may reach the model (the session's key scrubber). */
+  scrub?: (text: string) => string;
+}
+
+/** What running one event's hooks came to, and an event per hook for the stream. */
+export interface DispatchResult {
+  decision: HookDecision;
+  events: HookEvent[];
+}
+
+/** Claude Code's names for the permission modes, as hook scripts read `permission_mode`. */
+const CLAUDE_MODE: Readonly<Record<PermissionMode, string>> = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  plan: 'plan',
+  yolo: 'bypassPermissions',
+};
+
+/**
+ * Runs the session's hooks for an event: every matching command at once, each given the
+ * event as Claude Code's JSON on stdin, and their verdicts combined.
+ */
+export class HookDispatcher {
+  constructor(private readonly options: HookDispatcherOptions) {}
+
+  /** The project root hooks run in. */
+  get root(): string {
+    return this.options.cwd;
+  }
+
+  has(event: HookEventName): boolean {
+    return hasHooks(this.options.table, event);
+  }
+
+  async dispatch(
+    event: HookEventName,
+    request: { subjects?: readonly string[]; input: Record<string, unknown>; signal: AbortSignal; tool?: HookEvent['tool'] },
+  ): Promise<DispatchResult> {
+    const commands = hooksFor(this.options.table, event, request.subjects);
+    if (commands.length === 0) return { decision: combineVerdicts([]), events: [] };
+    const { cwd } = this.options;
+    const input = {
+      session_id: this.options.sessionId,
+      transcript_path: this.options.transcriptPath,
+      cwd,
+      permission_mode: CLAUDE_MODE[this.options.permissionMode()],
+      hook_event_name: event,
+      ...request.input,
+    };
+    const env = { ...this.options.env, CLAUDE_PROJECT_DIR: cwd, OUTRIDER_PROJECT_DIR: cwd };
+    const runs = await Promise.all(
+      commands.map((command) =>
+        runHook({
+          command: command.command,
+          input,
+          cwd,
+          env,
+          timeoutMs: command.timeoutMs,
+          signal: request.signal,
+          spawn: this.options.spawn,
+          timers: this.options.timers,
+        }),
+      ),
+    );
+    const scrub = this.options.scrub ?? ((text: string) => text);
+    const verdicts = runs
+      .filter((run) => !run.aborted)
+      .map((run) => interpretRun(event, { ...run, stdout: scrub(run.stdout), stderr: scrub(run.stderr) }));
+    return { decision: combineVerdicts(verdicts), events: verdicts.map((verdict) => hookEvent(event, verdict, request.tool)) };
+  }
+}
+
+function hookEvent(event: HookEventName, verdict: HookVerdict, tool: HookEvent['tool']): HookEvent {
+  const { outcome, text } = outcomeOf(verdict);
+  return {
+    type: 'hook',
+    event,
+    command: verdict.command,
+    outcome,
+    ...(text !== undefined ? { text } : {}),
+    ...(verdict.message !== undefined ? { message: verdict.message } : {}),
+    ...(tool ? { tool } : {}),
+  };
+}
