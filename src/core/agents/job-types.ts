@@ -49,6 +49,10 @@ export interface ChildRunRequest {
   resume?: Message[];
   /** Messages sent to the job while it runs; the child takes them at its next step boundary. */
   takeInbox?: () => Message[];
+  /** Each message as it joins the child's history (so notices it was given are confirmed by id). */
+  onMessage?: (message: Message) => void;
+  /** How deep the job sits: 1 for the parent's own jobs, 2 for theirs… */
+  depth?: number;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
 }
@@ -82,7 +86,12 @@ export interface StartOptions {
   mode?: 'typed' | 'fork';
   /** The tool call that asked, so ids follow the order the model wrote its calls in. */
   callId?: string;
+  /** The job that starts it (a nested job `sub-2.1` of `sub-2`); undefined for the parent. */
+  owner?: string;
 }
+
+/** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
+export type JobKind = 'sub' | 'shell';
 
 /** A snapshot of one job, for polls, lists and the UI. */
 export interface Job {
@@ -102,10 +111,24 @@ export interface Job {
   contextTokens: number;
   usage: Usage;
   budget?: JobBudget;
+  // Round two: kinds, owners and shells. Absent on jobs written before them.
+  /** Absent: a sub-agent. */
+  kind?: JobKind;
+  /** The job that started this one; absent when the parent did. */
+  owner?: string;
+  /** 1 for the parent's own jobs, one more per level of nesting. */
+  depth?: number;
+  /** A shell's last line of output, for its row. */
+  lastLine?: string;
+  /** A shell's exit code once it exited by itself (null when a signal ended it). */
+  exitCode?: number | null;
 }
 
 /** What a poll ended with. */
-export type PollResult = { kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job };
+export type PollResult = ({ kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job }) & {
+  /** A shell's output written since the previous poll. */
+  output?: string;
+};
 
 export type { Timers } from '../timers.js';
 
@@ -114,6 +137,8 @@ export interface JobManagerOptions {
   emit?: (event: JobEvent) => void;
   maxConcurrent?: number;
   pollTimeoutMs?: number;
+  /** Levels of sub-agents: 1 (default) lets only the parent start them, up to 3. */
+  maxDepth?: number;
   defaultAgent?: string;
   /** Known definition names; `start` refuses others. */
   definitions?: () => string[];

@@ -2,6 +2,7 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { totalTokens } from '../loop/limits.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
+import { MAX_AGENT_DEPTH, isDescendantId } from './job-ids.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildTranscript, createChildRunner } from './child-run.js';
@@ -18,6 +19,8 @@ export interface AgentLimitsConfig {
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
+  /** Levels of sub-agents (1: only the parent starts them; up to 3). */
+  maxAgentDepth?: number;
 }
 
 export interface SessionAgentsOptions {
@@ -82,8 +85,12 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   };
   const spent = () => spentBudget()?.message;
 
+  const maxDepth = Math.min(Math.max(config.maxAgentDepth ?? 1, 1), MAX_AGENT_DEPTH);
+  // Filled in once the tools exist: children below the depth limit get the same agent tools.
+  const nesting = { agentTools: [] as AnyTool[], maxDepth };
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
+    maxDepth,
     pollTimeoutMs: config.pollTimeoutMs,
     definitions: () => [...options.definitions.keys()],
     emit: options.emit,
@@ -108,24 +115,31 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       transcriptFor:
         options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
       sharedContext: options.sharedContext,
+      nesting,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
   });
 
-  /** A job past its own cap ends failed, with the cap and the figure named. */
+  /**
+   * A job past its own cap ends failed, with the cap and the figure named. A cap counts the
+   * job's subtree (the jobs it started), so the job and each of its owners is checked.
+   */
   function enforceJobBudget(jobId: string): void {
-    const job = manager.get(jobId);
-    const caps = job.budget;
-    if (!caps) return;
-    const tokens = totalTokens(job.usage);
-    if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
-      manager.fail(jobId, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
-      return;
-    }
-    const cost = options.costOf?.(job.usage);
-    if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
-      manager.fail(jobId, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
+    const jobs = manager.list();
+    for (const job of jobs.filter((j) => j.id === jobId || isDescendantId(jobId, j.id))) {
+      const caps = job.budget;
+      if (!caps) continue;
+      const subtree = jobs.filter((j) => j.id === job.id || isDescendantId(j.id, job.id));
+      const tokens = subtree.reduce((sum, j) => sum + totalTokens(j.usage), 0);
+      if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
+        manager.fail(job.id, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
+        continue;
+      }
+      const cost = sumCosts(subtree.map((j) => options.costOf?.(j.usage)));
+      if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
+        manager.fail(job.id, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
+      }
     }
   }
 
@@ -144,9 +158,11 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   }
 
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
+  const tools = agentTools(manager, summaries);
+  nesting.agentTools = tools;
   return {
     manager,
-    tools: agentTools(manager, summaries),
+    tools,
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.
       enforceBudget();
@@ -154,6 +170,16 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       return [...out, ...manager.boundaryMessages()];
     },
   };
+}
+
+/** The sum of some costs; unknown when any of them is. */
+function sumCosts(costs: (number | undefined)[]): number | undefined {
+  let sum = 0;
+  for (const cost of costs) {
+    if (cost === undefined) return undefined;
+    sum += cost;
+  }
+  return sum;
 }
 
 function dollars(amount: number): string {

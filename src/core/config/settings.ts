@@ -48,6 +48,8 @@ const agentsShape = {
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTotalTokens: wholeNumber({ min: 1 }).optional(),
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
+  /** Levels of sub-agents: 1 = only the main agent starts them; at most 3. */
+  maxAgentDepth: wholeNumber({ min: 1, max: 3 }).optional(),
 };
 
 const mcpShape = {

@@ -58,6 +58,8 @@ export interface LoopConfig {
    */
   onContextTooLong?: (history: Message[], signal: AbortSignal) => Promise<HistoryReplacement | undefined>;
   now?: () => number;
+  /** The sub-agent job this loop runs (its tools' `ToolContext.jobId`); undefined for the parent. */
+  jobId?: string;
   /** Timers for the duration limit (tests pass a fake clock). */
   timers?: Timers;
 }
@@ -258,6 +260,7 @@ export async function* agentLoop(
           limitOutput: config.limitOutput,
           signal: run.signal,
           onUpdate: (text) => events.push({ type: 'tool_update', id: p.call.id, name: p.call.name, text }),
+          ...(config.jobId ? { jobId: config.jobId } : {}),
         });
         results[index] = result;
         events.push({

@@ -18,6 +18,8 @@ export interface ToolRunEnv {
   limitOutput?: OutputLimiter;
   signal: AbortSignal;
   onUpdate: (text: string) => void;
+  /** The job running this loop, passed to tools as `ToolContext.jobId`. */
+  jobId?: string;
 }
 
 /** A tool call checked and ready to run, or the error the model gets instead. */
@@ -81,6 +83,7 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     onUpdate: env.onUpdate,
     callId: prepared.call.id,
     ...(sandbox ? { sandbox } : {}),
+    ...(env.jobId ? { jobId: env.jobId } : {}),
   });
   return result(env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output);
 }

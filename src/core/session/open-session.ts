@@ -25,6 +25,7 @@ import { probeSandbox } from '../sandbox/probe.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
+import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
 import { oneLine } from '../text.js';
@@ -102,6 +103,11 @@ export interface OpenedSession {
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
   mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  /**
+   * Moves the parent's running foreground bash calls into the background (Ctrl+B): each
+   * call returns at once, its command goes on as a shell job. The new jobs' ids.
+   */
+  moveToBackground(): string[];
   /** Stops the sub-agents, then closes every MCP server. */
   close(): Promise<void>;
 }
@@ -163,7 +169,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
   const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
-  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
+  // Background shells live in the job manager, made below; nothing runs before it exists.
+  const foreground = new ForegroundCalls();
+  const shells: ShellHost = { adopt: (handle, start) => agents.manager.adoptShell(handle, start).id, foreground };
+  const baseTools = new ToolRegistry([...builtinTools({ bash: { sandbox, secrets, scrub, shells } }), readResultTool(results)]);
   const gate = new ApprovalGate({
     mode: permissionMode(settings),
     approver: setup.approver,
@@ -339,6 +348,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     storedJobs: resumed?.storedJobs ?? [],
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
+    moveToBackground: () => foreground.detach(),
     close: async () => {
       await agents.manager.close();
       await mcp?.close();
