@@ -4,7 +4,7 @@ import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../provid
 import { DeliveryTracker } from './delivery.js';
 import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
-import { compareJobIds, depthOfId, isDescendantId, kindOf, normalizeJobId, subJobId } from './job-ids.js';
+import { compareJobIds, depthOfId, kindOf, normalizeJobId, subJobId } from './job-ids.js';
 import { SHELL_POLL_WAIT_MS, ShellOutput, describeShellPoll, shellEnd, waitForShell } from './shell-job.js';
 import type { ShellHandle } from '../tools/shell-process.js';
 import type { ShellStart } from '../tools/shell-host.js';
