@@ -44,7 +44,7 @@ describe('background shells in a session', () => {
   it('its end reaches the model as a notice before the next prompt; a yolo parent polls it and stops another', async () => {
     let step = 0;
     const { session, submit, stream, cwd } = await open(
-      (request) => {
+      () => {
         step += 1;
         if (step === 1)
           return {
