@@ -24,7 +24,8 @@ export function AgentsList({ jobs, selected, now, width }: AgentsListProps) {
     );
   }
   const cells = jobs.map((job) => [
-    job.id,
+    // Nested jobs sit indented under their owner.
+    `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}`,
     job.state,
     job.definition,
     elapsedOf(job, now),

@@ -14,8 +14,10 @@ const MIN_ACTIVITY = 12;
  */
 export function formatRow(view: JobView, now: number, width: number, instead?: string): string {
   const { job } = view;
-  const activity = oneLine(instead ?? describeActivity(view.activity, job.state));
-  const head = `${job.id}${GAP}`;
+  // A shell that has printed nothing yet shows its command.
+  const shellCommand = job.kind === 'shell' && view.activity.kind !== 'tool' ? job.task : undefined;
+  const activity = oneLine(instead ?? shellCommand ?? describeActivity(view.activity, job.state));
+  const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${GAP}`;
   const tail = `${GAP}${jobFigures(job, now)}`;
   const room = width - lineLength(head) - lineLength(tail);
   if (room >= MIN_ACTIVITY) return `${head}${cutLine(activity, room)}${tail}`;

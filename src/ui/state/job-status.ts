@@ -11,6 +11,7 @@ export function elapsedOf(job: Job, now: number): string {
 
 /** `running 1m20s · 12 tools · 18k tok`: the figures a row ends with. */
 export function jobFigures(job: Job, now: number): string {
+  if (job.kind === 'shell') return `${job.state} ${elapsedOf(job, now)}${job.error ? ` · ${job.error}` : ''}`;
   return `${job.state} ${elapsedOf(job, now)} · ${plural(job.toolCalls, 'tool')} · ${formatTokens(totalTokens(job.usage))} tok`;
 }
 
