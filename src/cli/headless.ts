@@ -118,7 +118,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     duration_ms: Date.now() - startedAt,
     usage: opened.totals(),
     total_cost_usd: opened.cost(),
-    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage))),
+    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage, job.id))),
   };
   if (format === 'json' || format === 'stream-json') emit(summary);
   else if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -131,6 +131,7 @@ function jobSummary(job: Job, cost: number | undefined) {
   return {
     id: job.id,
     definition: job.definition,
+    ...(job.model ? { model: job.model } : {}),
     status: job.state,
     task: oneLine(job.task, 80),
     turns: job.turns,

@@ -54,7 +54,9 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     compact: (signal) => opened.compact(signal),
     instructionFiles: opened.instructionFiles,
     costs: () => ({
-      rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
+      rows: session.ledger
+        .breakdown()
+        .map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage, name === 'parent' ? undefined : name) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
     }),
   };

@@ -30,6 +30,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
       max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
       max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
+      // Round two (models): keep these together; isolation's fields go after them.
+      model: z.string().optional().describe('inherit (default), sonnet, opus, haiku, or a model id of this provider'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -40,11 +42,13 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           mode: args.mode,
           callId: ctx.callId,
           ...(ctx.jobId ? { owner: ctx.jobId } : {}),
+          ...(args.model !== undefined ? { model: args.model } : {}),
           ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
             ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
             : {}),
         });
-        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.`;
+        const note = job.modelRefused ? ` Note: ${job.modelRefused}.` : '';
+        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.${note}`;
       }),
   });
 

@@ -75,7 +75,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
         context,
         {
           stream: deps.stream,
-          model: childModel(definition, deps.model),
+          model: request.model ?? childModel(definition, deps.model),
           maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.
           limits: {

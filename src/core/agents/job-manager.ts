@@ -44,6 +44,8 @@ export class JobError extends Error {
 }
 
 const CLOSE_GRACE_MS = 2000;
+/** The share of a cap from which a job is near it. */
+export const BUDGET_WARNING = 0.8;
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
 export class JobManager {
@@ -108,6 +110,7 @@ export class JobManager {
     if (!owner && options.callId !== undefined) this.reservations.delete(options.callId);
     const number = owner ? this.nextChildNumber(owner.id) : (reserved ?? this.nextNumber++);
     const id = subJobId(owner?.id, number);
+    const choice = this.options.modelFor?.(definition, options.model);
     const job = newRecord(
       {
         id,
@@ -123,6 +126,7 @@ export class JobManager {
         usage: emptyUsage(),
         ...(options.budget ? { budget: { ...options.budget } } : {}),
         ...(owner ? { owner: owner.id, depth } : {}),
+        ...(choice ? { model: choice.model, ...(choice.refused ? { modelRefused: choice.refused } : {}) } : {}),
       },
       { fork, instructions: options.instructions },
     );
@@ -289,6 +293,17 @@ export class JobManager {
     job.controller.abort(new Error(reason));
   }
 
+  /**
+   * How much of its caps a job's subtree has used (the largest fraction). Told to front ends
+   * when it first reaches 80 %, so a row can warn before the cap stops the job.
+   */
+  noteBudget(idOrNumber: string, fraction: number): void {
+    const job = this.find(idOrNumber);
+    const before = job.budgetUsed ?? 0;
+    job.budgetUsed = fraction;
+    if (before < BUDGET_WARNING && fraction >= BUDGET_WARNING && !isEnded(job.state)) this.emitState(job);
+  }
+
   /** Stops every queued and running job; returns how many. */
   stopAll(): number {
     let count = 0;
@@ -451,6 +466,7 @@ export class JobManager {
         takeInbox: () => [...job.inbox.splice(0), ...this.boundaryMessages(job.id)],
         onMessage: (message) => this.confirm(message),
         depth: job.depth ?? depthOfId(job.id),
+        ...(job.model ? { model: job.model } : {}),
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
       });

@@ -53,6 +53,8 @@ export interface ChildRunRequest {
   onMessage?: (message: Message) => void;
   /** How deep the job sits: 1 for the parent's own jobs, 2 for theirs… */
   depth?: number;
+  /** The model it runs on, when the manager resolved one. */
+  model?: string;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
 }
@@ -88,6 +90,8 @@ export interface StartOptions {
   callId?: string;
   /** The job that starts it (a nested job `sub-2.1` of `sub-2`); undefined for the parent. */
   owner?: string;
+  /** agent_start's `model`: over the definition's. */
+  model?: string;
 }
 
 /** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
@@ -122,6 +126,12 @@ export interface Job {
   lastLine?: string;
   /** A shell's exit code once it exited by itself (null when a signal ended it). */
   exitCode?: number | null;
+  /** The model a sub-agent runs on (resolved against the session's provider). */
+  model?: string;
+  /** Why the model asked for is not the one it runs on, when it is not. */
+  modelRefused?: string;
+  /** Of a job with caps: the largest fraction of one cap its subtree has used (0.8 and up: near it). */
+  budgetUsed?: number;
 }
 
 /** What a poll ended with. */
@@ -139,6 +149,8 @@ export interface JobManagerOptions {
   pollTimeoutMs?: number;
   /** Levels of sub-agents: 1 (default) lets only the parent start them, up to 3. */
   maxDepth?: number;
+  /** The model a job of `definition` runs on, `requested` being agent_start's `model` (model-resolution.ts). */
+  modelFor?: (definition: string, requested: string | undefined) => { model: string; refused?: string };
   defaultAgent?: string;
   /** Known definition names; `start` refuses others. */
   definitions?: () => string[];

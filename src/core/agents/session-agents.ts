@@ -3,6 +3,8 @@ import { totalTokens } from '../loop/limits.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import { MAX_AGENT_DEPTH, isDescendantId } from './job-ids.js';
+import { resolveModel } from './model-resolution.js';
+import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildTranscript, createChildRunner } from './child-run.js';
@@ -40,7 +42,11 @@ export interface SessionAgentsOptions {
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
-  costOf?: (usage: Usage) => number | undefined;
+  costOf?: (usage: Usage, model?: string) => number | undefined;
+  /** The session's provider and the user's `modelAliases`: what a job's `model` resolves against. */
+  models?: { provider: ProviderName; aliases?: Readonly<Record<string, string>> };
+  /** Tells the user something once (a job's model that the provider cannot serve). */
+  warn?: (text: string) => void;
   /** Environment facts and project instructions for typed children's system prompts. */
   sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
@@ -52,6 +58,8 @@ export interface SessionAgentsOptions {
 /** A session's sub-agent machinery: the manager, its tools, and the budget's notes to the model. */
 export interface SessionAgents {
   manager: JobManager;
+  /** The session's cost, parent and jobs, each job at its own model's prices; undefined when a price is unknown. */
+  cost(): number | undefined;
   tools: AnyTool[];
   /** Messages for the next step boundary: budget notes, then the completion notice. */
   boundaryMessages(): Message[];
@@ -64,7 +72,14 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const notes: string[] = [];
   let budgetSpent = false;
 
-  const sessionCost = () => options.costOf?.(ledger.totals());
+  /** The whole session's cost, each job at its own model's prices. */
+  const sessionCost = () => {
+    const models = new Map(manager.list().map((job) => [job.id, job.model]));
+    return sumCosts(
+      ledger.breakdown().map(({ name, usage }) => options.costOf?.(usage, name === 'parent' ? undefined : models.get(name))),
+    );
+  };
+  const warned = new Set<string>();
   /** Which session budget is spent, if one is. */
   const spentBudget = (): { limit: 'tokens' | 'costUsd'; budget: number; used: number; message: string } | undefined => {
     const tokens = ledger.totalTokens();
@@ -91,6 +106,19 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
     maxDepth,
+    modelFor: (name, requested) => {
+      const definition = options.definitions.get(name);
+      const choice = resolveModel(requested ?? definition?.model, {
+        provider: options.models?.provider ?? 'anthropic',
+        parentModel: options.model,
+        aliases: options.models?.aliases,
+      });
+      if (choice.refused && !warned.has(choice.refused)) {
+        warned.add(choice.refused);
+        options.warn?.(choice.refused);
+      }
+      return choice;
+    },
     pollTimeoutMs: config.pollTimeoutMs,
     definitions: () => [...options.definitions.keys()],
     emit: options.emit,
@@ -132,11 +160,16 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       if (!caps) continue;
       const subtree = jobs.filter((j) => j.id === job.id || isDescendantId(j.id, job.id));
       const tokens = subtree.reduce((sum, j) => sum + totalTokens(j.usage), 0);
+      const cost = sumCosts(subtree.map((j) => options.costOf?.(j.usage, j.model)));
+      const fractions = [
+        caps.maxTokens !== undefined ? tokens / caps.maxTokens : 0,
+        caps.maxCostUsd !== undefined && cost !== undefined ? cost / caps.maxCostUsd : 0,
+      ];
+      manager.noteBudget(job.id, Math.max(...fractions));
       if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
         manager.fail(job.id, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
         continue;
       }
-      const cost = sumCosts(subtree.map((j) => options.costOf?.(j.usage)));
       if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
         manager.fail(job.id, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
       }
@@ -162,6 +195,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   nesting.agentTools = tools;
   return {
     manager,
+    cost: sessionCost,
     tools,
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.

@@ -83,6 +83,12 @@ const settingsShape = {
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
   wakeOnComplete: z.boolean({ error: 'true or false' }).optional(),
+  /** Names a sub-agent's `model` may use (`sonnet`, `fast`) → model ids of the session's provider. */
+  modelAliases: z
+    .record(z.string(), z.string({ error: 'a model id (a string)' }).min(1, { error: 'a model id (a non-empty string)' }), {
+      error: 'an object mapping names to model ids, such as { "sonnet": "qwen3-coder" }',
+    })
+    .optional(),
   models: z
     .record(
       z.string(),
@@ -113,7 +119,7 @@ export type McpSettings = NonNullable<Settings['mcp']>;
 export type PermissionSettings = NonNullable<Settings['permissions']>;
 
 /** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
-const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'modelAliases', 'agents', 'mcpServers', 'mcp', 'permissions']);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -192,6 +198,8 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   sandboxNetwork: { kind: 'guarded', why: 'lets sandboxed commands reach the network', within: (project) => project === false },
   wakeOnComplete: { kind: 'free' },
   models: { kind: 'free' },
+  // Like `model`: which of the provider's models a sub-agent runs on.
+  modelAliases: { kind: 'free' },
   agents: { kind: 'free' },
   mcpServers: {
     kind: 'guarded',

@@ -4,6 +4,7 @@ import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
+import { definitionModelWarning } from '../agents/model-resolution.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
@@ -93,8 +94,8 @@ export interface OpenedSession {
   totals(): Usage;
   /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
   cost(): number | undefined;
-  /** Cost of some usage at this session's model prices (settings' overrides included). */
-  costOf(usage: Usage): number | undefined;
+  /** Cost of some usage at this session's model prices, or at job `jobId`'s model's (settings' overrides included). */
+  costOf(usage: Usage, jobId?: string): number | undefined;
   /** Every job of this run, oldest first. */
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
@@ -204,6 +205,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     for (const definition of fromFlag.definitions) definitions.set(definition.name, definition);
     warnings.push(...fromFlag.warnings);
   }
+  // Definitions whose model this provider cannot serve run on the session's: said once, at start.
+  const modelWarning = definitionModelWarning([...definitions.values()], {
+    provider: providerConfig.provider,
+    parentModel: providerConfig.model,
+    aliases: settings.modelAliases,
+  });
+  if (modelWarning) warnings.push(modelWarning);
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
   // Read once: the parent's prompt is built from them (byte-stable for the session; a resumed one
@@ -250,7 +258,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return writer;
     },
     firstJobNumber: resumed?.firstJobNumber,
-    costOf: (usage) => costOf(usage, info),
+    costOf: (usage, model) => costOf(usage, model ? modelInfo(model, settings.models) : info),
+    models: { provider: providerConfig.provider, aliases: settings.modelAliases },
+    warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
     sharedContext: childContextPrompt(facts, loaded.files),
     forkSnapshot: () => {
       if (!session) throw new Error('the session is not ready yet');
@@ -342,8 +352,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return event;
     },
     totals: () => ledger.totals(),
-    cost: () => costOf(ledger.totals(), info),
-    costOf: (usage) => costOf(usage, info),
+    cost: () => agents.cost(),
+    costOf: (usage, jobId) => {
+      const model = jobId === undefined ? undefined : agents.manager.list().find((job) => job.id === jobId)?.model;
+      return costOf(usage, model ? modelInfo(model, settings.models) : info);
+    },
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
     instructionFiles: instructions.info,
