@@ -39,7 +39,7 @@ export function resolveModel(requested: string | undefined, context: ModelContex
   }
   const name = asked.toLowerCase().replace(/\[1m\]$/, '');
   const userAlias = lookup(context.aliases, name) ?? lookup(context.aliases, asked);
-  const id = userAlias ?? ANTHROPIC_ALIASES[name] ?? asked;
+  const id = userAlias ?? lookup(ANTHROPIC_ALIASES, name) ?? asked;
   const family = familyOf(id);
   const serves = context.provider === 'anthropic' ? family === 'anthropic' : family !== 'anthropic';
   if (serves) return { model: id };
