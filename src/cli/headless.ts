@@ -79,6 +79,8 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const unsubscribe = opened.events.subscribe(({ seq, event }: SequencedEvent) => {
     if (format === 'stream-json') emit({ seq, ...event });
     else if (options.debug) io.stderr.write(`[event] ${JSON.stringify({ seq, ...event })}\n`);
+    // A warning during the run (a sub-agent's model the provider cannot serve) reaches people too.
+    if (format !== 'stream-json' && event.type === 'notice' && event.level === 'warn') io.stderr.write(say.warn(event.text));
     if (format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(
         say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),

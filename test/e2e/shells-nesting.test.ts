@@ -90,3 +90,38 @@ describe('nesting end to end (agents.maxAgentDepth)', () => {
     await until(() => inner.answeredAt !== undefined, { what: 'the inner request to be closed' });
   });
 });
+
+describe('sub-agent models end to end', () => {
+  it("a definition's alias goes over the wire as the provider's id; a model it cannot serve runs on the parent's, with one warning", async () => {
+    mkdirSync(path.join(t.home, 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.home, 'agents', 'quick.md'),
+      '---\nname: quick\ndescription: Fast helper.\nmodel: haiku\n---\nYou help.\n',
+    );
+    t.mock.respond((request): Reply => {
+      if (isChild(request)) return { text: 'child report', usage: { input: 1_000_000, output: 0 } };
+      if (request.body.messages.length === 1) {
+        return {
+          toolCalls: [
+            { name: 'agent_start', args: { task: 'first', agent: 'quick' } },
+            { name: 'agent_start', args: { task: 'second', model: 'gpt-5' } },
+          ],
+        };
+      }
+      return { text: 'done' };
+    });
+    const result = await runCli(['-p', 'two helpers', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(result.code).toBe(0);
+    const children = t.mock.requests.filter(isChild);
+    const modelOf = (task: string) => children.find((r) => JSON.stringify(r.body.messages[0]).includes(task))!.body.model;
+    expect(modelOf('first')).toBe('claude-haiku-5-5');
+    expect(modelOf('second')).toBe(t.mock.requests[0]!.body.model);
+    const summary = JSON.parse(result.stdout);
+    const [first, second] = summary.jobs;
+    expect(first).toMatchObject({ id: 'sub-1', model: 'claude-haiku-5-5' });
+    // Each job at its own model's prices: a million input tokens of Haiku 5.5 cost $0.10.
+    expect(first.cost_usd).toBeCloseTo(0.1, 2);
+    expect(second.cost_usd).toBeGreaterThan(first.cost_usd * 10);
+    expect(result.stderr.split('\n').filter((line) => line.includes('"gpt-5" is not served'))).toHaveLength(1);
+  });
+});
