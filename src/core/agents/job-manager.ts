@@ -5,7 +5,8 @@ import { DeliveryTracker } from './delivery.js';
 import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
 import { compareJobIds, depthOfId, kindOf, normalizeJobId, subJobId } from './job-ids.js';
-import { SHELL_POLL_WAIT_MS, ShellOutput, describeShellPoll, shellEnd, waitForShell } from './shell-job.js';
+import { SHELL_POLL_WAIT_MS, describeShellPoll, newShellJob, waitForShell } from './shell-job.js';
+import type { ShellOutput } from './shell-output.js';
 import type { ShellHandle } from '../tools/shell-process.js';
 import type { ShellStart } from '../tools/shell-host.js';
 import type {
@@ -230,51 +231,24 @@ export class JobManager {
   adoptShell(handle: ShellHandle, start: ShellStart): Job {
     if (this.closed) throw new JobError('the session is closing; no background shell can start');
     const owner = start.owner !== undefined ? this.jobs.get(start.owner) : undefined;
-    const number = this.nextShell++;
-    const now = this.now();
-    const job = newRecord({
-      id: `sh-${number}`,
-      number,
-      kind: 'shell',
-      state: 'running',
-      definition: 'shell',
-      mode: 'typed',
-      task: start.command,
-      createdAt: now,
-      startedAt: now,
-      turns: 0,
-      toolCalls: 0,
-      contextTokens: 0,
-      usage: emptyUsage(),
-      ...(owner ? { owner: owner.id, depth: (owner.depth ?? depthOfId(owner.id)) + 1 } : {}),
-    });
-    job.shell = new ShellOutput(handle, (line) => {
-      job.lastLine = line;
-      if (job.state === 'running') {
+    const job = newShellJob(handle, {
+      command: start.command,
+      number: this.nextShell++,
+      owner: owner && { id: owner.id, depth: owner.depth ?? depthOfId(owner.id) },
+      now: this.now,
+      onLine: (line) =>
         this.options.emit?.({
           type: 'job_event',
           jobId: job.id,
           event: { type: 'tool_update', id: job.id, name: 'bash', text: line },
-        });
-      }
+        }),
+      onExit: () => {
+        this.delivery.ended(job.id);
+        this.finish(job);
+      },
     });
-    job.finished = new Promise<void>((resolve) => {
-      job.markFinished = resolve;
-    });
-    job.settled = handle.ended;
     this.jobs.set(job.id, job);
     this.emitState(job);
-    void handle.ended.then((exit) => {
-      if (job.state !== 'running') return;
-      const end = shellEnd(exit);
-      job.state = end.state;
-      job.exitCode = end.exitCode;
-      job.error = end.error;
-      job.result = job.lastLine ?? '';
-      job.endedAt = this.now();
-      this.delivery.ended(job.id);
-      this.finish(job);
-    });
     return this.snapshot(job);
   }
 

@@ -1,6 +1,6 @@
 import type { Message } from '../providers/types.js';
 import type { ForkSnapshot, Job, JobState, Timers } from './job-types.js';
-import type { ShellOutput } from './shell-job.js';
+import type { ShellOutput } from './shell-output.js';
 
 /** What the manager keeps of a job beyond its snapshot: its run's controls and its conversation. */
 export interface JobRecord extends Job {

@@ -1,63 +1,13 @@
 import { formatDuration } from '../text.js';
-import { HeadTailBuffer } from '../tools/head-tail-buffer.js';
-import { lineSplitter } from '../tools/output-lines.js';
 import type { ShellExit, ShellHandle } from '../tools/shell-process.js';
 import type { Timers } from '../timers.js';
+import { emptyUsage } from '../providers/types.js';
+import { type JobRecord, newRecord } from './job-record.js';
+import { ShellOutput } from './shell-output.js';
 import type { Job, JobState, PollResult } from './job-types.js';
 
-/** Output kept between two polls: head and tail beyond it (read_result pages what the poll returns). */
-export const SHELL_UNREAD_CAP = 1_000_000;
 /** The longest a poll of a running shell waits for output or the end. */
 export const SHELL_POLL_WAIT_MS = 30_000;
-
-/** What the manager keeps of a background shell: its process, and what it printed since the last poll. */
-export class ShellOutput {
-  private unread = new HeadTailBuffer(SHELL_UNREAD_CAP);
-  private hasUnread = false;
-  private readonly waiters = new Set<() => void>();
-  private readonly lines: ReturnType<typeof lineSplitter>;
-
-  constructor(
-    readonly handle: ShellHandle,
-    onLine: (line: string) => void,
-  ) {
-    this.lines = lineSplitter(onLine);
-    handle.onOutput((chunk) => this.append(chunk));
-    void handle.ended.then(() => this.lines.flush());
-  }
-
-  /** One chunk of the shell's output: kept for the next poll, its lines for the row, waiting polls woken. */
-  append(chunk: string): void {
-    if (chunk === '') return;
-    this.unread.append(chunk);
-    this.hasUnread = true;
-    this.lines.push(chunk);
-    for (const wake of this.waiters) wake();
-    this.waiters.clear();
-  }
-
-  pending(): boolean {
-    return this.hasUnread;
-  }
-
-  /** What was printed since the last take, and forget it. */
-  take(): string {
-    const text = this.unread.text();
-    this.unread = new HeadTailBuffer(SHELL_UNREAD_CAP);
-    this.hasUnread = false;
-    return text;
-  }
-
-  /** Resolves at the next output chunk. */
-  nextOutput(): { promise: Promise<void>; cancel: () => void } {
-    let wake = () => {};
-    const promise = new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    this.waiters.add(wake);
-    return { promise, cancel: () => this.waiters.delete(wake) };
-  }
-}
 
 /** Waits until the shell prints, ends, the wait passes, or `signal` aborts; says which came first. */
 export async function waitForShell(
@@ -86,6 +36,60 @@ export async function waitForShell(
     timers.clearTimeout(handle);
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The record of a new shell job `sh-N`, running from now: its output kept for polls, its lines
+ * told to `onLine` while it runs, and `onExit` called when it exits by itself (not when stopped).
+ */
+export function newShellJob(
+  handle: ShellHandle,
+  spec: {
+    command: string;
+    number: number;
+    owner?: { id: string; depth: number };
+    now: () => number;
+    onLine: (line: string) => void;
+    onExit: () => void;
+  },
+): JobRecord {
+  const startedAt = spec.now();
+  const job = newRecord({
+    id: `sh-${spec.number}`,
+    number: spec.number,
+    kind: 'shell',
+    state: 'running',
+    definition: 'shell',
+    mode: 'typed',
+    task: spec.command,
+    createdAt: startedAt,
+    startedAt,
+    turns: 0,
+    toolCalls: 0,
+    contextTokens: 0,
+    usage: emptyUsage(),
+    ...(spec.owner ? { owner: spec.owner.id, depth: spec.owner.depth + 1 } : {}),
+  });
+  job.shell = new ShellOutput(handle, (line) => {
+    job.lastLine = line;
+    if (job.state === 'running') spec.onLine(line);
+  });
+  job.finished = new Promise<void>((resolve) => {
+    job.markFinished = resolve;
+  });
+  job.settled = handle.ended;
+  void handle.ended.then((exit) => {
+    // A stop decided its state already.
+    if (job.state !== 'running') return;
+    const end = shellEnd(exit);
+    job.state = end.state;
+    job.exitCode = end.exitCode;
+    job.error = end.error;
+    job.result = job.lastLine ?? '';
+    job.endedAt = spec.now();
+    spec.onExit();
+  });
+  return job;
 }
 
 /** The state and error a shell ends in: exit 0 is done, anything else a failure naming it. */

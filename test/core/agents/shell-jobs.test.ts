@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChildOutcome, type ChildRunRequest, JobError, JobManager } from '../../../src/core/agents/job-manager.js';
-import { SHELL_POLL_WAIT_MS, SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-job.js';
+import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
+import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
 import type { JobEvent } from '../../../src/core/agents/job-types.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
