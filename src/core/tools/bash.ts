@@ -65,7 +65,8 @@ export function createBashTool(options: BashToolOptions = {}) {
       'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. run_in_background starts it as a job sh-N instead (agent_poll reads its output, agent_stop ends it). Prefer read_file, grep and glob to cat, grep and find.',
     schema,
     kind: 'mutating',
-    label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
+    // An approval prompt says so when the command would keep running in the background.
+    label: (args) => `${args.command.trim().split('\n', 1)[0] ?? ''}${args.run_in_background ? ' (in the background)' : ''}`,
     async execute(args, ctx) {
       ctx.signal.throwIfAborted();
       const inherited = withoutSecrets(options.env ?? process.env, options.secrets ?? { names: [], values: [] }, {
