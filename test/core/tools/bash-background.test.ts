@@ -73,6 +73,31 @@ describe('bash run_in_background (real processes)', () => {
     await expectExited(pid);
   });
 
+  it('a stop reaches a process that left the group (setsid), and the session closing stops a shell still running', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(bash, { command: 'setsid sleep 300 & echo $! > escaped; sleep 300', run_in_background: true }, { workspace });
+    await run(bash, { command: 'echo $$ > other; sleep 300', run_in_background: true }, { workspace });
+    const escaped = await pidIn('escaped');
+    const other = await pidIn('other');
+    manager.stop('sh-1');
+    await expectExited(escaped);
+    await manager.close();
+    await expectExited(other);
+    expect(manager.get('sh-2').state).toBe('aborted');
+  });
+
+  it('a poll interrupted by its turn says so and keeps the output for the next poll', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(bash, { command: 'until [ -e go ]; do sleep 0.02; done; echo late', run_in_background: true }, { workspace });
+    const controller = new AbortController();
+    const waiting = manager.poll('sh-1', controller.signal);
+    controller.abort();
+    expect(manager.describePoll(await waiting)).toEqual({ content: 'poll interrupted', isError: true });
+    writeFileSync(path.join(dir.root, 'go'), '');
+    await until(() => manager.get('sh-1').state === 'done', { what: 'sh-1 to finish' });
+    expect(await poll('sh-1')).toBe('late\n\n[sh-1 exited with code 0]');
+  });
+
   it('is refused where no job manager takes shells', async () => {
     const out = await run(createBashTool(), { command: 'echo x', run_in_background: true }, { workspace });
     expect(out).toEqual({ content: expect.stringMatching(/background shells are not available here/), isError: true });
