@@ -5,7 +5,7 @@ import { DeliveryTracker } from './delivery.js';
 import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
 import { compareJobIds, depthOfId, kindOf, normalizeJobId, subJobId } from './job-ids.js';
-import { SHELL_POLL_WAIT_MS, describeShellPoll, newShellJob, waitForShell } from './shell-job.js';
+import { SHELL_POLL_WAIT_MS, describeShellPoll, newShellJob, shellAlreadyEnded, waitForShell } from './shell-job.js';
 import type { ShellOutput } from './shell-output.js';
 import type { ShellHandle } from '../tools/shell-process.js';
 import type { ShellStart } from '../tools/shell-host.js';
@@ -213,11 +213,7 @@ export class JobManager {
   stop(idOrNumber: string): Job {
     const job = this.find(idOrNumber);
     if (isEnded(job.state)) {
-      throw new JobError(
-        job.shell
-          ? `shell ${job.id} already exited (${job.error ?? 'exit code 0'})`
-          : `sub-agent ${job.id} already finished (${job.state})`,
-      );
+      throw new JobError(job.shell ? shellAlreadyEnded(job) : `sub-agent ${job.id} already finished (${job.state})`);
     }
     this.abort(job);
     return this.snapshot(job);

@@ -104,6 +104,12 @@ export function shellEnd(exit: ShellExit): {
   return { state: 'error', error: `killed by ${exit.signal ?? 'a signal'}`, exitCode: null };
 }
 
+/** agent_stop's error for a shell that is no longer running. */
+export function shellAlreadyEnded(job: Job): string {
+  if (job.state === 'aborted') return `shell ${job.id} was already stopped`;
+  return `shell ${job.id} already exited (${job.state === 'done' ? 'exit code 0' : (job.error ?? 'failed')})`;
+}
+
 /** The tool result of a shell's poll: its new output, then where it stands. */
 export function describeShellPoll(result: PollResult, now: number): { content: string; isError: boolean } {
   const { job } = result;

@@ -93,6 +93,7 @@ describe('background shells in the job manager', () => {
     expect(boundary()).toEqual([]);
     const poll = manager.describePoll(await manager.poll('sh-1', never));
     expect(poll).toEqual({ content: 'FAIL one test\n\n[sh-1 exit code 1]', isError: false });
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 already exited (exit code 1)'));
     // The notice delivered it; the poll does not deliver it again.
     expect(events.filter((e) => e.type === 'job_delivered')).toEqual([
       { type: 'job_delivered', jobIds: ['sh-1'], via: 'notice' },
@@ -122,7 +123,7 @@ describe('background shells in the job manager', () => {
     expect(boundary()).toEqual(['Jobs sub-1, sh-1 completed. Call agent_poll for each result.']);
   });
 
-  it('agent_stop stops its process group: stopped, never announced; a second stop says it already exited', async () => {
+  it('agent_stop stops its process group: stopped, never announced; a second stop says it was already stopped', async () => {
     const { manager, boundary } = setup();
     const shell = fakeShell();
     manager.adoptShell(shell.handle, { command: 'sleep 300' });
@@ -131,7 +132,7 @@ describe('background shells in the job manager', () => {
     await settle();
     expect(manager.get('sh-1').state).toBe('aborted');
     expect(boundary()).toEqual([]);
-    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 already exited (exit code 0)'));
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 was already stopped'));
   });
 
   it('refuses a message (its stdin is closed) and a new shell while closing', async () => {
