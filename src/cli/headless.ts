@@ -123,6 +123,9 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       const text = event.type === 'job_event' ? `${event.jobId}: ${line.text}` : line.text;
       io.stderr.write(line.level === 'warn' ? say.warn(text) : say.note(text));
     }
+    // A warning during the run (a sub-agent's model the provider cannot serve) reaches people too.
+    if (format !== 'events-json' && format !== 'stream-json' && event.type === 'notice' && event.level === 'warn')
+      io.stderr.write(say.warn(event.text));
     if (format !== 'events-json' && format !== 'stream-json' && event.type === 'retry') {
       io.stderr.write(
         say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
@@ -226,7 +229,7 @@ function summarize(group: Group, opened: OpenedSession): TurnGroup {
     usage: group.results.reduce((sum, r) => addUsage(sum, r.usage), emptyUsage()),
     totals: opened.totals(),
     costUsd: opened.cost(),
-    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage))),
+    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage, job.id))),
   };
 }
 
@@ -264,6 +267,7 @@ function jobSummary(job: Job, cost: number | undefined) {
   return {
     id: job.id,
     definition: job.definition,
+    ...(job.model ? { model: job.model } : {}),
     status: job.state,
     task: oneLine(job.task, 80),
     turns: job.turns,

@@ -88,7 +88,9 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     instructionFiles: opened.instructionFiles,
     customCommands: opened.commands,
     costs: () => ({
-      rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
+      rows: session.ledger
+        .breakdown()
+        .map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage, name === 'parent' ? undefined : name) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
     }),
     costOf: (usage) => opened.costOf(usage),

@@ -48,10 +48,7 @@ describe('Claude Code agent files end to end', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     const warnings = lines.filter((line) => line.type === 'system' && line.subtype === 'warning').map((line) => line.message);
-    expect(warnings).toEqual([
-      `${reviewer}: ignored color: no meaning for an outrider sub-agent`,
-      `agent files name Claude Code model aliases that outrider does not resolve yet: "sonnet" (security-reviewer); these agents run on the session's model`,
-    ]);
+    expect(warnings).toEqual([`${reviewer}: ignored color: no meaning for an outrider sub-agent`]);
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
     for (const warning of warnings) expect(result.stderr).toContain(warning);
 
@@ -63,7 +60,7 @@ describe('Claude Code agent files end to end', () => {
     expect(start.description).not.toContain('\\n');
   });
 
-  it('a plan-mode reviewer without a tools line cannot write, even under --yolo, and runs on the session model', async () => {
+  it('a plan-mode reviewer without a tools line cannot write, even under --yolo, and runs its alias sonnet as the current Sonnet id', async () => {
     write('.claude/agents/security-reviewer.md', REVIEWER);
     t.mock.respond((request): Reply => {
       if (isChild(request)) {
@@ -89,7 +86,7 @@ describe('Claude Code agent files end to end', () => {
     const children = t.mock.requests.filter(isChild);
     expect(children).toHaveLength(2);
     expect(toolNames(children[0]!)).toEqual(['read_file', 'grep', 'glob', 'list_dir', 'read_result']);
-    expect(children.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5']);
+    expect(children.map((r) => r.body.model)).toEqual(['claude-sonnet-5', 'claude-sonnet-5']);
     expect(JSON.stringify(children[1]!.body.messages.at(-1))).toContain('Tool \\"write_file\\" is not available');
     expect(existsSync(path.join(t.project, 'pwned.txt'))).toBe(false);
   });

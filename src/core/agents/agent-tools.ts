@@ -8,7 +8,7 @@ export type { AgentSummary } from './catalogue.js';
 /** Most agents one agent_list call returns with their whole descriptions. */
 const LIST_LIMIT = 25;
 
-const idSchema = z.object({ id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)') });
+const idSchema = z.object({ id: z.string().describe('job id: sub-3 (or 3), sub-2.1, or a background shell sh-1') });
 
 /** The tools the parent model drives sub-agents with. */
 export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
@@ -30,6 +30,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
       max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
       max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
+      // Round two (models): keep these together; isolation's fields go after them.
+      model: z.string().optional().describe('inherit (default), sonnet, opus, haiku, or a model id of this provider'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -39,11 +41,14 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           agent: args.agent,
           mode: args.mode,
           callId: ctx.callId,
+          ...(ctx.jobId ? { owner: ctx.jobId } : {}),
+          ...(args.model !== undefined ? { model: args.model } : {}),
           ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
             ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
             : {}),
         });
-        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.`;
+        const note = job.modelRefused ? ` Note: ${job.modelRefused}.` : '';
+        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.${note}`;
       }),
   });
 
@@ -51,7 +56,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     name: 'agent_poll',
     description:
       "Get a sub-agent's result. Waits until it ends (or a timeout, then reports progress). Call it when you need " +
-      'the result or after a completion notice.',
+      'the result or after a completion notice. For a background shell (sh-N): its output since the last poll, and its exit code once it ended.',
     kind: 'agent',
     parallel: true,
     schema: idSchema,
@@ -61,7 +66,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
 
   const stop = defineTool({
     name: 'agent_stop',
-    description: 'Stop a queued or running sub-agent by id.',
+    description: 'Stop a queued or running sub-agent (with the jobs it started) or a background shell by id.',
     kind: 'agent',
     parallel: true,
     schema: idSchema,

@@ -6,8 +6,8 @@ import { drain } from '../loop/drain.js';
 import { type Limits, totalTokens } from '../loop/limits.js';
 import type { ToolGate } from '../loop/tool-runner.js';
 import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
-import type { Workspace } from '../tools/define.js';
-import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
+import type { AnyTool, Workspace } from '../tools/define.js';
+import { type OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
@@ -55,6 +55,8 @@ export interface ChildRunDeps {
   /** Environment facts and project instructions, appended to a typed child's system prompt. */
   sharedContext?: string;
   hooks?: ChildHooks;
+  /** Nesting: the agent_* tools, given to a child whose depth is below `maxDepth` (default 1: none). */
+  nesting?: { agentTools: AnyTool[]; maxDepth: number };
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -62,7 +64,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
   return async (request) => {
     const definition = deps.definitions().get(request.definition);
     if (!definition) throw new Error(`unknown agent "${request.definition}"`);
-    const tools = childTools(deps.parentTools, definition);
+    const tools = withNesting(childTools(deps.parentTools, definition), definition, request.depth ?? 1, deps.nesting);
     const transcript = deps.transcriptFor?.(request, definition);
     const limits: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
       maxTurns: definition.maxTurns ?? deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns,
@@ -91,7 +93,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
         context,
         {
           stream: deps.stream,
-          model: childModel(definition, deps.model),
+          model: request.model ?? childModel(definition, deps.model),
           maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.
           limits: {
@@ -103,8 +105,12 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
-          onMessage: (message) => transcript?.append(message),
+          onMessage: (message) => {
+            transcript?.append(message);
+            request.onMessage?.(message);
+          },
           ...(hooks ? { hooks } : {}),
+          jobId: request.id,
           now,
         },
         request.signal,
@@ -184,6 +190,19 @@ export function childTools(parent: ToolRegistry, definition: AgentDefinition): T
       !tool.name.startsWith('agent_') &&
       (!readOnlyOnly || tool.kind === 'read-only'),
   );
+}
+
+/** A child that may start children of its own gets the agent tools, unless its definition disallows them. */
+function withNesting(
+  tools: ToolRegistry,
+  definition: AgentDefinition,
+  depth: number,
+  nesting: ChildRunDeps['nesting'],
+): ToolRegistry {
+  if (!nesting || depth >= nesting.maxDepth || definition.permissions?.mode === 'plan') return tools;
+  const disallowed = toolNameMatcher(definition.disallowedTools);
+  const extra = nesting.agentTools.filter((tool) => !disallowed(tool.name) && !tools.get(tool.name));
+  return new ToolRegistry([...tools.all(), ...extra]);
 }
 
 /** The child's one user message. */

@@ -72,8 +72,6 @@ export function loadDefinitions(sources: DefinitionSources): {
       definitions.set(definition.name, definition);
     }
   }
-  const aliases = modelAliasWarning([...definitions.values()]);
-  if (aliases) warnings.push(aliases);
   return { definitions, warnings };
 }
 
@@ -108,25 +106,6 @@ function readFolder(
 function isDocumentation(path: string, text: string): boolean {
   const name = path.slice(path.lastIndexOf(sep) + 1, -'.md'.length);
   return /^[A-Z][A-Z0-9_-]*$/.test(name) && !/^\s*---/.test(text);
-}
-
-/**
- * One line for every definition in use that names a Claude Code model alias: they run on the
- * session's model for now, and the user hears of it once, not once per file or per run.
- */
-function modelAliasWarning(definitions: AgentDefinition[]): string | undefined {
-  const byAlias = new Map<string, string[]>();
-  for (const definition of definitions) {
-    if (definition.model === 'inherit' || !isModelAlias(definition.model)) continue;
-    const alias = definition.model.trim().toLowerCase();
-    byAlias.set(alias, [...(byAlias.get(alias) ?? []), definition.name]);
-  }
-  if (byAlias.size === 0) return undefined;
-  const listed = [...byAlias].map(([alias, names]) => {
-    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
-    return `"${alias}" (${shown})`;
-  });
-  return `agent files name Claude Code model aliases that outrider does not resolve yet: ${listed.join(', ')}; these agents run on the session's model`;
 }
 
 // The front matter's schema. Each node carries the "expected …" phrase the user reads (see

@@ -40,9 +40,12 @@ export class DeliveryTracker {
     return true;
   }
 
-  /** Ids to announce now, oldest first; they stay in flight until `confirm` or `interrupted`. */
-  takeBatch(order: (a: string, b: string) => number): string[] {
-    const batch = [...this.pending].filter((id) => !this.waiting.has(id)).sort(order);
+  /**
+   * Ids to announce now, oldest first; they stay in flight until `confirm` or `interrupted`.
+   * `include` keeps those of one recipient (the parent, or the job that started them).
+   */
+  takeBatch(order: (a: string, b: string) => number, include: (id: string) => boolean = () => true): string[] {
+    const batch = [...this.pending].filter((id) => !this.waiting.has(id) && include(id)).sort(order);
     for (const id of batch) {
       this.pending.delete(id);
       this.inFlight.add(id);
@@ -62,9 +65,11 @@ export class DeliveryTracker {
   }
 
   /** The parent turn was interrupted: notices handed out but not sent go back to pending. */
-  interrupted(): void {
-    for (const id of this.inFlight) this.pending.add(id);
-    this.inFlight.clear();
+  interrupted(include: (id: string) => boolean = () => true): void {
+    for (const id of [...this.inFlight].filter(include)) {
+      this.pending.add(id);
+      this.inFlight.delete(id);
+    }
   }
 
   /** A job runs again (resumed by a message): its next end owes a delivery of its own. */

@@ -4,6 +4,11 @@ import { type Message, type ToolUseBlock, addUsage, emptyUsage } from '../provid
 import { DeliveryTracker } from './delivery.js';
 import { type JobRecord, type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { NO_TEXT_OUTPUT, completionNotice, describePoll } from './job-texts.js';
+import { compareJobIds, depthOfId, kindOf, normalizeJobId, subJobId } from './job-ids.js';
+import { SHELL_POLL_WAIT_MS, describeShellPoll, newShellJob, shellAlreadyEnded, waitForShell } from './shell-job.js';
+import type { ShellOutput } from './shell-output.js';
+import type { ShellHandle } from '../tools/shell-process.js';
+import type { ShellStart } from '../tools/shell-host.js';
 import type {
   ChildOutcome,
   Job,
@@ -40,6 +45,8 @@ export class JobError extends Error {
 }
 
 const CLOSE_GRACE_MS = 2000;
+/** The share of a cap from which a job is near it. */
+export const BUDGET_WARNING = 0.8;
 
 /** Owns every sub-agent job of one session: spawning, the bound, polls, delivery, stopping. */
 export class JobManager {
@@ -48,6 +55,9 @@ export class JobManager {
   private readonly delivery = new DeliveryTracker();
   private readonly reservations = new Map<string, number>();
   private nextNumber: number;
+  /** Shell numbers (`sh-N`), and the numbers each job has given its own children (`sub-2.N`). */
+  private nextShell = 1;
+  private readonly childNumbers = new Map<string, number>();
   private closed = false;
   private readonly now: () => number;
   private readonly timers: Timers;
@@ -84,15 +94,24 @@ export class JobManager {
       throw new JobError(`unknown agent "${definition}". Available agents: ${known.join(', ')}.`);
     }
     const mode = options.mode ?? 'typed';
+    const owner = options.owner ? this.find(options.owner) : undefined;
+    const depth = owner ? (owner.depth ?? depthOfId(owner.id)) + 1 : 1;
+    if (depth > (this.options.maxDepth ?? 1)) {
+      throw new JobError(
+        `sub-agents may nest ${this.options.maxDepth ?? 1} level(s) deep here; do the task yourself (the user can raise agents.maxAgentDepth, up to 3)`,
+      );
+    }
+    if (mode === 'fork' && owner) throw new JobError('a sub-agent cannot fork; start its sub-agent without mode "fork"');
     if (mode === 'fork' && !this.options.forkSnapshot) {
       throw new JobError('fork mode is not available here; start the sub-agent without mode "fork"');
     }
     // A fork sees the conversation as it is now, whenever a slot frees up for it.
     const fork = mode === 'fork' ? this.options.forkSnapshot?.() : undefined;
-    const reserved = options.callId !== undefined ? this.reservations.get(options.callId) : undefined;
-    if (options.callId !== undefined) this.reservations.delete(options.callId);
-    const number = reserved ?? this.nextNumber++;
-    const id = `sub-${number}`;
+    const reserved = !owner && options.callId !== undefined ? this.reservations.get(options.callId) : undefined;
+    if (!owner && options.callId !== undefined) this.reservations.delete(options.callId);
+    const number = owner ? this.nextChildNumber(owner.id) : (reserved ?? this.nextNumber++);
+    const id = subJobId(owner?.id, number);
+    const choice = this.options.modelFor?.(definition, options.model);
     const job = newRecord(
       {
         id,
@@ -108,6 +127,8 @@ export class JobManager {
         usage: emptyUsage(),
         ...(options.budget ? { budget: { ...options.budget } } : {}),
         ...(options.callId !== undefined ? { callId: options.callId } : {}),
+        ...(owner ? { owner: owner.id, depth } : {}),
+        ...(choice ? { model: choice.model, ...(choice.refused ? { modelRefused: choice.refused } : {}) } : {}),
       },
       { fork, instructions: options.instructions },
     );
@@ -123,6 +144,7 @@ export class JobManager {
    */
   send(idOrNumber: string, text: string, from: MessageSender = 'parent'): SendResult {
     const job = this.find(idOrNumber);
+    if (job.shell) throw new JobError(`${job.id} is a background shell: it reads no messages (its stdin is closed)`);
     const body = text.trim();
     if (!body) throw new JobError('the message is empty: say what the sub-agent should do');
     const message: Message = {
@@ -174,6 +196,7 @@ export class JobManager {
   /** Waits until the job ends, the poll timeout passes, or `signal` aborts. */
   async poll(idOrNumber: string, signal: AbortSignal): Promise<PollResult> {
     const job = this.find(idOrNumber);
+    if (job.shell) return this.pollShell(job, job.shell, signal);
     if (isEnded(job.state)) {
       if (this.delivery.claim(job.id)) this.emitDelivered([job.id], 'poll');
       return { kind: 'ended', job: this.snapshot(job) };
@@ -190,8 +213,39 @@ export class JobManager {
   /** Stops a queued or running job; a finished one is an error. */
   stop(idOrNumber: string): Job {
     const job = this.find(idOrNumber);
-    if (isEnded(job.state)) throw new JobError(`sub-agent ${job.id} already finished (${job.state})`);
+    if (isEnded(job.state)) {
+      throw new JobError(job.shell ? shellAlreadyEnded(job) : `sub-agent ${job.id} already finished (${job.state})`);
+    }
     this.abort(job);
+    return this.snapshot(job);
+  }
+
+  /**
+   * Keeps a running command as a background shell job `sh-N` (bash's run_in_background, or a
+   * foreground call moved there). It takes no queue slot; its end is announced to its owner
+   * like a sub-agent's, and it is stopped with its owner.
+   */
+  adoptShell(handle: ShellHandle, start: ShellStart): Job {
+    if (this.closed) throw new JobError('the session is closing; no background shell can start');
+    const owner = start.owner !== undefined ? this.jobs.get(start.owner) : undefined;
+    const job = newShellJob(handle, {
+      command: start.command,
+      number: this.nextShell++,
+      owner: owner && { id: owner.id, depth: owner.depth ?? depthOfId(owner.id) },
+      now: this.now,
+      onLine: (line) =>
+        this.options.emit?.({
+          type: 'job_event',
+          jobId: job.id,
+          event: { type: 'tool_update', id: job.id, name: 'bash', text: line },
+        }),
+      onExit: () => {
+        this.delivery.ended(job.id);
+        this.finish(job);
+      },
+    });
+    this.jobs.set(job.id, job);
+    this.emitState(job);
     return this.snapshot(job);
   }
 
@@ -210,6 +264,17 @@ export class JobManager {
     job.controller.abort(new Error(reason));
   }
 
+  /**
+   * How much of its caps a job's subtree has used (the largest fraction). Told to front ends
+   * when it first reaches 80 %, so a row can warn before the cap stops the job.
+   */
+  noteBudget(idOrNumber: string, fraction: number): void {
+    const job = this.find(idOrNumber);
+    const before = job.budgetUsed ?? 0;
+    job.budgetUsed = fraction;
+    if (before < BUDGET_WARNING && fraction >= BUDGET_WARNING && !isEnded(job.state)) this.emitState(job);
+  }
+
   /** Stops every queued and running job; returns how many. */
   stopAll(): number {
     let count = 0;
@@ -221,9 +286,9 @@ export class JobManager {
     return count;
   }
 
-  /** Every job, oldest id first. */
+  /** Every job in tree order: each after its owner, sub-agents before shells. */
   list(): Job[] {
-    return [...this.jobs.values()].sort((a, b) => a.number - b.number).map((job) => this.snapshot(job));
+    return [...this.jobs.values()].sort((a, b) => compareJobIds(a.id, b.id)).map((job) => this.snapshot(job));
   }
 
   get(idOrNumber: string): Job {
@@ -239,8 +304,8 @@ export class JobManager {
    * The batched completion notice for a step boundary or the start of a user turn, or
    * nothing. Ids it names are in flight until the message joins the history (`confirm`).
    */
-  boundaryMessages(): Message[] {
-    const ids = this.delivery.takeBatch((a, b) => this.numberOf(a) - this.numberOf(b));
+  boundaryMessages(owner?: string): Message[] {
+    const ids = this.delivery.takeBatch(compareJobIds, (id) => this.jobs.get(id)?.owner === owner);
     if (ids.length === 0) return [];
     return [{ role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
   }
@@ -255,25 +320,31 @@ export class JobManager {
     if (confirmed.length) this.emitDelivered(confirmed, 'notice');
   }
 
-  /** The parent turn was interrupted: notices not yet sent stay pending. */
-  interrupted(): void {
-    this.delivery.interrupted();
+  /** The parent turn (or `owner`'s run) was interrupted: its notices not yet sent stay pending. */
+  interrupted(owner?: string): void {
+    this.delivery.interrupted((id) => this.jobs.get(id)?.owner === owner);
   }
 
-  /** Ids that ended done or error and have not reached the model yet. */
-  undelivered(): string[] {
-    return this.delivery.owed().sort((a, b) => this.numberOf(a) - this.numberOf(b));
+  /** Ids of the parent's jobs (or `owner`'s) that ended done or error and have not reached it yet. */
+  undelivered(owner?: string): string[] {
+    return this.delivery
+      .owed()
+      .filter((id) => this.jobs.get(id)?.owner === owner)
+      .sort(compareJobIds);
   }
 
-  /** Resolves when no job is queued or running. */
+  /**
+   * Resolves when no sub-agent is queued or running. Background shells are not waited for: a
+   * server runs until it is stopped.
+   */
   async idle(signal?: AbortSignal): Promise<void> {
-    const waits = [...this.jobs.values()].filter((j) => !isEnded(j.state)).map((j) => j.finished);
+    const waits = [...this.jobs.values()].filter((j) => !isEnded(j.state) && !j.shell).map((j) => j.finished);
     if (waits.length === 0) return;
     await Promise.race([
       Promise.all(waits),
       new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })),
     ]);
-    if (!signal?.aborted && this.active().length > 0) await this.idle(signal);
+    if (!signal?.aborted && this.active().some((job) => kindOf(job) === 'sub')) await this.idle(signal);
   }
 
   /** Stops everything and waits up to 2 s for the runs to wind down. */
@@ -294,7 +365,25 @@ export class JobManager {
 
   /** The tool result text of a poll, as the spec words it. */
   describePoll(result: PollResult): { content: string; isError: boolean } {
-    return describePoll(result, this.now());
+    return kindOf(result.job) === 'shell' ? describeShellPoll(result, this.now()) : describePoll(result, this.now());
+  }
+
+  /**
+   * A shell's poll: what it printed since the last one. Returns at once when there is new
+   * output or it ended; else waits up to 30 s (or the poll timeout) for either.
+   */
+  private async pollShell(job: JobRecord, output: ShellOutput, signal: AbortSignal): Promise<PollResult> {
+    if (!isEnded(job.state) && !output.pending()) {
+      this.delivery.pollStarted(job.id);
+      const timeoutMs = Math.min(SHELL_POLL_WAIT_MS, this.options.pollTimeoutMs ?? SHELL_POLL_WAIT_MS);
+      const outcome = await waitForShell({ finished: job.finished, output }, { timers: this.timers, timeoutMs, signal });
+      const ended = isEnded(job.state) && outcome !== 'interrupted';
+      if (this.delivery.pollEnded(job.id, ended)) this.emitDelivered([job.id], 'poll');
+      if (outcome === 'interrupted') return { kind: 'interrupted', job: this.snapshot(job) };
+    } else if (isEnded(job.state) && this.delivery.claim(job.id)) {
+      this.emitDelivered([job.id], 'poll');
+    }
+    return { kind: isEnded(job.state) ? 'ended' : 'running', job: this.snapshot(job), output: output.take() };
   }
 
   /** Puts a job (new, or resumed with `resume`) under the queue with a fresh controller and promises. */
@@ -344,7 +433,11 @@ export class JobManager {
         mode: job.mode,
         fork: job.fork,
         resume,
-        takeInbox: () => job.inbox.splice(0),
+        // Between steps: messages sent to it, then the notice of its own jobs that completed.
+        takeInbox: () => [...job.inbox.splice(0), ...this.boundaryMessages(job.id)],
+        onMessage: (message) => this.confirm(message),
+        depth: job.depth ?? depthOfId(job.id),
+        ...(job.model ? { model: job.model } : {}),
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
       });
@@ -353,6 +446,8 @@ export class JobManager {
     }
     // Kept even when stopped: a stopped job can be resumed by a message.
     if (outcome.messages) job.history = outcome.messages;
+    // What it started cannot outlive its run: nobody would read it.
+    this.stopOwnedBy(job.id);
     // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
     if ((job.state as JobState) === 'aborted') return;
     job.state = job.failure ? 'error' : outcome.status;
@@ -385,11 +480,28 @@ export class JobManager {
     this.options.emit?.({ type: 'job_event', jobId: job.id, event });
   }
 
+  /** Stops a job, its subtree first (deepest first), and its shells with it. */
   private abort(job: JobRecord): void {
+    this.stopOwnedBy(job.id);
     job.state = 'aborted';
     job.endedAt = this.now();
     job.controller.abort(new Error(`sub-agent ${job.id} was stopped`));
+    job.shell?.handle.stop('abort');
     this.finish(job);
+  }
+
+  /** Stops every job `owner` started (their own first); those that ended are owed to nobody now. */
+  private stopOwnedBy(owner: string): void {
+    for (const child of [...this.jobs.values()].filter((j) => j.owner === owner).sort((a, b) => compareJobIds(b.id, a.id))) {
+      if (!isEnded(child.state)) this.abort(child);
+      this.delivery.claim(child.id);
+    }
+  }
+
+  private nextChildNumber(owner: string): number {
+    const next = (this.childNumbers.get(owner) ?? 0) + 1;
+    this.childNumbers.set(owner, next);
+    return next;
   }
 
   private finish(job: JobRecord): void {
@@ -406,8 +518,7 @@ export class JobManager {
   }
 
   private find(idOrNumber: string): JobRecord {
-    const id = /^\d+$/.test(idOrNumber.trim()) ? `sub-${idOrNumber.trim()}` : idOrNumber.trim();
-    const job = this.jobs.get(id);
+    const job = this.jobs.get(normalizeJobId(idOrNumber));
     if (!job) {
       const known = this.list().map((j) => j.id);
       throw new JobError(
@@ -415,10 +526,6 @@ export class JobManager {
       );
     }
     return job;
-  }
-
-  private numberOf(id: string): number {
-    return this.jobs.get(id)?.number ?? Number.MAX_SAFE_INTEGER;
   }
 
   private snapshot(job: JobRecord): Job {

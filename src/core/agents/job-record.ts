@@ -1,5 +1,6 @@
 import type { Message } from '../providers/types.js';
 import type { ForkSnapshot, Job, JobState, Timers } from './job-types.js';
+import type { ShellOutput } from './shell-output.js';
 
 /** What the manager keeps of a job beyond its snapshot: its run's controls and its conversation. */
 export interface JobRecord extends Job {
@@ -17,6 +18,8 @@ export interface JobRecord extends Job {
   history?: Message[];
   /** Why the run was cut short as a failure (a budget cap), when it was. */
   failure?: string;
+  /** A background shell's process and unread output. */
+  shell?: ShellOutput;
 }
 
 /** A job of an earlier run of this session, as the store read it back. */
@@ -51,6 +54,7 @@ export function snapshotOf(record: JobRecord): Job {
     inbox: _b,
     history: _h,
     failure: _x,
+    shell: _sh,
     ...job
   } = record;
   return { ...job, usage: { ...job.usage } };

@@ -24,8 +24,17 @@ export function describePoll(result: PollResult, now: number): { content: string
   return { content: job.result ?? NO_TEXT_OUTPUT, isError: false };
 }
 
-/** The one message that tells the model which jobs completed. */
+/** The one message that tells the model which jobs completed (sub-agents and background shells). */
 export function completionNotice(ids: string[]): string {
-  if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
-  return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
+  const shells = ids.filter((id) => id.startsWith('sh-'));
+  if (shells.length === 0) {
+    if (ids.length === 1) return `Sub-agent ${ids[0]} completed. Call agent_poll with id ${ids[0]} for its summary.`;
+    return `Sub-agents ${ids.join(', ')} completed. Call agent_poll for each summary.`;
+  }
+  if (shells.length === ids.length) {
+    if (ids.length === 1)
+      return `Background shell ${ids[0]} exited. Call agent_poll with id ${ids[0]} for its output and exit code.`;
+    return `Background shells ${ids.join(', ')} exited. Call agent_poll for each one's output and exit code.`;
+  }
+  return `Jobs ${ids.join(', ')} completed. Call agent_poll for each result.`;
 }

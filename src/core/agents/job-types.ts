@@ -49,6 +49,12 @@ export interface ChildRunRequest {
   resume?: Message[];
   /** Messages sent to the job while it runs; the child takes them at its next step boundary. */
   takeInbox?: () => Message[];
+  /** Each message as it joins the child's history (so notices it was given are confirmed by id). */
+  onMessage?: (message: Message) => void;
+  /** How deep the job sits: 1 for the parent's own jobs, 2 for theirs… */
+  depth?: number;
+  /** The model it runs on, when the manager resolved one. */
+  model?: string;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
 }
@@ -82,7 +88,14 @@ export interface StartOptions {
   mode?: 'typed' | 'fork';
   /** The tool call that asked, so ids follow the order the model wrote its calls in. */
   callId?: string;
+  /** The job that starts it (a nested job `sub-2.1` of `sub-2`); undefined for the parent. */
+  owner?: string;
+  /** agent_start's `model`: over the definition's. */
+  model?: string;
 }
+
+/** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
+export type JobKind = 'sub' | 'shell';
 
 /** A snapshot of one job, for polls, lists and the UI. */
 export interface Job {
@@ -104,10 +117,30 @@ export interface Job {
   budget?: JobBudget;
   /** The agent_start call that started it, when a tool call did (front ends tag its messages with it). */
   callId?: string;
+  // Round two: kinds, owners and shells. Absent on jobs written before them.
+  /** Absent: a sub-agent. */
+  kind?: JobKind;
+  /** The job that started this one; absent when the parent did. */
+  owner?: string;
+  /** 1 for the parent's own jobs, one more per level of nesting. */
+  depth?: number;
+  /** A shell's last line of output, for its row. */
+  lastLine?: string;
+  /** A shell's exit code once it exited by itself (null when a signal ended it). */
+  exitCode?: number | null;
+  /** The model a sub-agent runs on (resolved against the session's provider). */
+  model?: string;
+  /** Why the model asked for is not the one it runs on, when it is not. */
+  modelRefused?: string;
+  /** Of a job with caps: the largest fraction of one cap its subtree has used (0.8 and up: near it). */
+  budgetUsed?: number;
 }
 
 /** What a poll ended with. */
-export type PollResult = { kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job };
+export type PollResult = ({ kind: 'ended'; job: Job } | { kind: 'running'; job: Job } | { kind: 'interrupted'; job: Job }) & {
+  /** A shell's output written since the previous poll. */
+  output?: string;
+};
 
 export type { Timers } from '../timers.js';
 
@@ -116,6 +149,10 @@ export interface JobManagerOptions {
   emit?: (event: JobEvent) => void;
   maxConcurrent?: number;
   pollTimeoutMs?: number;
+  /** Levels of sub-agents: 1 (default) lets only the parent start them, up to 3. */
+  maxDepth?: number;
+  /** The model a job of `definition` runs on, `requested` being agent_start's `model` (model-resolution.ts). */
+  modelFor?: (definition: string, requested: string | undefined) => { model: string; refused?: string };
   defaultAgent?: string;
   /** Known definition names; `start` refuses others. */
   definitions?: () => string[];

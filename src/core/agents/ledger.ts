@@ -1,5 +1,6 @@
 import { type Usage, addUsage, emptyUsage } from '../providers/types.js';
 import { totalTokens } from '../loop/limits.js';
+import { compareJobIds } from './job-ids.js';
 
 /**
  * The session's token accounting: the parent's own usage plus one child ledger per job.
@@ -39,7 +40,7 @@ export class SessionLedger {
 
   /** Rows for /cost: the parent first, then each job in id order. */
   breakdown(): { name: string; usage: Usage }[] {
-    const jobs = [...this.jobUsage.entries()].sort(([a], [b]) => jobNumber(a) - jobNumber(b));
+    const jobs = [...this.jobUsage.entries()].sort(([a], [b]) => compareJobIds(a, b));
     return [{ name: 'parent', usage: this.parent() }, ...jobs.map(([name, usage]) => ({ name, usage: { ...usage } }))];
   }
 
@@ -47,8 +48,4 @@ export class SessionLedger {
   cost(price: (usage: Usage) => number | undefined): number | undefined {
     return price(this.totals());
   }
-}
-
-function jobNumber(id: string): number {
-  return Number(id.replace(/^sub-/, '')) || 0;
 }

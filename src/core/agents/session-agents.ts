@@ -2,6 +2,9 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { totalTokens } from '../loop/limits.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
+import { MAX_AGENT_DEPTH, isDescendantId } from './job-ids.js';
+import { resolveModel } from './model-resolution.js';
+import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
@@ -18,6 +21,8 @@ export interface AgentLimitsConfig {
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
+  /** Levels of sub-agents (1: only the parent starts them; up to 3). */
+  maxAgentDepth?: number;
 }
 
 export interface SessionAgentsOptions {
@@ -37,7 +42,11 @@ export interface SessionAgentsOptions {
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
-  costOf?: (usage: Usage) => number | undefined;
+  costOf?: (usage: Usage, model?: string) => number | undefined;
+  /** The session's provider and the user's `modelAliases`: what a job's `model` resolves against. */
+  models?: { provider: ProviderName; aliases?: Readonly<Record<string, string>> };
+  /** Tells the user something once (a job's model that the provider cannot serve). */
+  warn?: (text: string) => void;
   /** Environment facts and project instructions for typed children's system prompts. */
   sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
@@ -51,6 +60,8 @@ export interface SessionAgentsOptions {
 /** A session's sub-agent machinery: the manager, its tools, and the budget's notes to the model. */
 export interface SessionAgents {
   manager: JobManager;
+  /** The session's cost, parent and jobs, each job at its own model's prices; undefined when a price is unknown. */
+  cost(): number | undefined;
   tools: AnyTool[];
   /** Messages for the next step boundary: budget notes, then the completion notice. */
   boundaryMessages(): Message[];
@@ -63,7 +74,14 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const notes: string[] = [];
   let budgetSpent = false;
 
-  const sessionCost = () => options.costOf?.(ledger.totals());
+  /** The whole session's cost, each job at its own model's prices. */
+  const sessionCost = () => {
+    const models = new Map(manager.list().map((job) => [job.id, job.model]));
+    return sumCosts(
+      ledger.breakdown().map(({ name, usage }) => options.costOf?.(usage, name === 'parent' ? undefined : models.get(name))),
+    );
+  };
+  const warned = new Set<string>();
   /** Which session budget is spent, if one is. */
   const spentBudget = (): { limit: 'tokens' | 'costUsd'; budget: number; used: number; message: string } | undefined => {
     const tokens = ledger.totalTokens();
@@ -84,8 +102,25 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   };
   const spent = () => spentBudget()?.message;
 
+  const maxDepth = Math.min(Math.max(config.maxAgentDepth ?? 1, 1), MAX_AGENT_DEPTH);
+  // Filled in once the tools exist: children below the depth limit get the same agent tools.
+  const nesting = { agentTools: [] as AnyTool[], maxDepth };
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
+    maxDepth,
+    modelFor: (name, requested) => {
+      const definition = options.definitions.get(name);
+      const choice = resolveModel(requested ?? definition?.model, {
+        provider: options.models?.provider ?? 'anthropic',
+        parentModel: options.model,
+        aliases: options.models?.aliases,
+      });
+      if (choice.refused && !warned.has(choice.refused)) {
+        warned.add(choice.refused);
+        options.warn?.(choice.refused);
+      }
+      return choice;
+    },
     pollTimeoutMs: config.pollTimeoutMs,
     definitions: () => [...options.definitions.keys()],
     emit: options.emit,
@@ -111,24 +146,36 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
         options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
       sharedContext: options.sharedContext,
       hooks: options.hooks,
+      nesting,
     }),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
   });
 
-  /** A job past its own cap ends failed, with the cap and the figure named. */
+  /**
+   * A job past its own cap ends failed, with the cap and the figure named. A cap counts the
+   * job's subtree (the jobs it started), so the job and each of its owners is checked.
+   */
   function enforceJobBudget(jobId: string): void {
-    const job = manager.get(jobId);
-    const caps = job.budget;
-    if (!caps) return;
-    const tokens = totalTokens(job.usage);
-    if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
-      manager.fail(jobId, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
-      return;
-    }
-    const cost = options.costOf?.(job.usage);
-    if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
-      manager.fail(jobId, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
+    const jobs = manager.list();
+    for (const job of jobs.filter((j) => j.id === jobId || isDescendantId(jobId, j.id))) {
+      const caps = job.budget;
+      if (!caps) continue;
+      const subtree = jobs.filter((j) => j.id === job.id || isDescendantId(j.id, job.id));
+      const tokens = subtree.reduce((sum, j) => sum + totalTokens(j.usage), 0);
+      const cost = sumCosts(subtree.map((j) => options.costOf?.(j.usage, j.model)));
+      const fractions = [
+        caps.maxTokens !== undefined ? tokens / caps.maxTokens : 0,
+        caps.maxCostUsd !== undefined && cost !== undefined ? cost / caps.maxCostUsd : 0,
+      ];
+      manager.noteBudget(job.id, Math.max(...fractions));
+      if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
+        manager.fail(job.id, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
+        continue;
+      }
+      if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
+        manager.fail(job.id, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
+      }
     }
   }
 
@@ -147,9 +194,12 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   }
 
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
+  const tools = agentTools(manager, summaries);
+  nesting.agentTools = tools;
   return {
     manager,
-    tools: agentTools(manager, summaries),
+    cost: sessionCost,
+    tools,
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.
       enforceBudget();
@@ -157,6 +207,16 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       return [...out, ...manager.boundaryMessages()];
     },
   };
+}
+
+/** The sum of some costs; unknown when any of them is. */
+function sumCosts(costs: (number | undefined)[]): number | undefined {
+  let sum = 0;
+  for (const cost of costs) {
+    if (cost === undefined) return undefined;
+    sum += cost;
+  }
+  return sum;
 }
 
 function dollars(amount: number): string {

@@ -49,6 +49,8 @@ const agentsShape = {
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTotalTokens: wholeNumber({ min: 1 }).optional(),
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
+  /** Levels of sub-agents: 1 = only the main agent starts them; at most 3. */
+  maxAgentDepth: wholeNumber({ min: 1, max: 3 }).optional(),
 };
 
 const mcpShape = {
@@ -88,6 +90,12 @@ const settingsShape = {
   webFetchMaxBytes: wholeNumber({ min: 1, max: 100 * 1024 * 1024 }).optional(),
   /** web_fetch: milliseconds one fetch may take, redirects and body included. */
   webFetchTimeoutMs: wholeNumber({ min: 1, max: 600_000 }).optional(),
+  /** Names a sub-agent's `model` may use (`sonnet`, `fast`) → model ids of the session's provider. */
+  modelAliases: z
+    .record(z.string(), z.string({ error: 'a model id (a string)' }).min(1, { error: 'a model id (a non-empty string)' }), {
+      error: 'an object mapping names to model ids, such as { "sonnet": "qwen3-coder" }',
+    })
+    .optional(),
   models: z
     .record(
       z.string(),
@@ -121,7 +129,7 @@ export type PermissionSettings = NonNullable<Settings['permissions']>;
 export type { HookSettings } from '../hooks/hook-settings.js';
 
 /** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
-const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'agents', 'mcpServers', 'mcp', 'permissions']);
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'modelAliases', 'agents', 'mcpServers', 'mcp', 'permissions']);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -205,6 +213,8 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   webFetchMaxBytes: { kind: 'free' },
   webFetchTimeoutMs: { kind: 'free' },
   models: { kind: 'free' },
+  // Like `model`: which of the provider's models a sub-agent runs on.
+  modelAliases: { kind: 'free' },
   agents: { kind: 'free' },
   mcpServers: {
     kind: 'guarded',

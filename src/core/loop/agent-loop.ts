@@ -68,6 +68,8 @@ export interface LoopConfig {
   /** The user's hooks: PreToolUse and PostToolUse around each call, Stop (or SubagentStop) when the model is done. */
   hooks?: LoopHooks;
   now?: () => number;
+  /** The sub-agent job this loop runs (its tools' `ToolContext.jobId`); undefined for the parent. */
+  jobId?: string;
   /** Timers for the duration limit (tests pass a fake clock). */
   timers?: Timers;
 }
@@ -311,6 +313,7 @@ export async function* agentLoop(
           onStopRequest: (event, reason) => {
             hookStop ??= { event, reason };
           },
+          ...(config.jobId ? { jobId: config.jobId } : {}),
         });
         results[index] = result;
         events.push({

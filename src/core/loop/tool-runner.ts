@@ -27,6 +27,8 @@ export interface ToolRunEnv {
   onEvent?: (event: LoopEvent) => void;
   /** A hook said `continue: false`: the run ends after this batch. */
   onStopRequest?: (event: 'PreToolUse' | 'PostToolUse', reason: string) => void;
+  /** The job running this loop, passed to tools as `ToolContext.jobId`. */
+  jobId?: string;
 }
 
 /** A tool call checked and ready to run, or the error the model gets instead. */
@@ -100,6 +102,7 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     onUpdate: env.onUpdate,
     callId: prepared.call.id,
     ...(sandbox ? { sandbox } : {}),
+    ...(env.jobId ? { jobId: env.jobId } : {}),
   });
   const limited = env.limitOutput ? env.limitOutput(output, prepared.tool.name) : output;
   if (!env.hooks?.afterTool || env.signal.aborted) return result(limited);

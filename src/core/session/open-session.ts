@@ -4,6 +4,7 @@ import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
+import { definitionModelWarning } from '../agents/model-resolution.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
@@ -35,6 +36,7 @@ import { withoutSecrets } from '../tools/child-env.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
+import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
@@ -109,8 +111,8 @@ export interface OpenedSession {
   totals(): Usage;
   /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
   cost(): number | undefined;
-  /** Cost of some usage at this session's model prices (settings' overrides included). */
-  costOf(usage: Usage): number | undefined;
+  /** Cost of some usage at this session's model prices, or at job `jobId`'s model's (settings' overrides included). */
+  costOf(usage: Usage, jobId?: string): number | undefined;
   /** Every job of this run, oldest first. */
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
@@ -132,6 +134,11 @@ export interface OpenedSession {
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
   mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  /**
+   * Moves the parent's running foreground bash calls into the background (Ctrl+B): each
+   * call returns at once, its command goes on as a shell job. The new jobs' ids.
+   */
+  moveToBackground(): string[];
   /** Stops the sub-agents, then closes every MCP server. */
   close(): Promise<void>;
 }
@@ -194,7 +201,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
   const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
-  const baseTools = new ToolRegistry([...builtinTools({ webFetch, bash: { sandbox, secrets, scrub } }), readResultTool(results)]);
+  // Background shells live in the job manager, made below; nothing runs before it exists.
+  const foreground = new ForegroundCalls();
+  const shells: ShellHost = { adopt: (handle, start) => agents.manager.adoptShell(handle, start).id, foreground };
+  const baseTools = new ToolRegistry([
+    ...builtinTools({ webFetch, bash: { sandbox, secrets, scrub, shells } }),
+    readResultTool(results),
+  ]);
   const events = new EventStream();
   // Ends what outlives a turn: Notification hooks started while asking, SessionStart hooks on a slow start.
   const lifetime = new AbortController();
@@ -242,6 +255,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     for (const definition of fromFlag.definitions) definitions.set(definition.name, definition);
     warnings.push(...fromFlag.warnings);
   }
+  // Definitions whose model this provider cannot serve run on the session's: said once, at start.
+  const modelWarning = definitionModelWarning([...definitions.values()], {
+    provider: providerConfig.provider,
+    parentModel: providerConfig.model,
+    aliases: settings.modelAliases,
+  });
+  if (modelWarning) warnings.push(modelWarning);
 
   // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
   // Read once: the parent's prompt is built from them (byte-stable for the session; a resumed one
@@ -288,7 +308,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return writer;
     },
     firstJobNumber: resumed?.firstJobNumber,
-    costOf: (usage) => costOf(usage, info),
+    costOf: (usage, model) => costOf(usage, model ? modelInfo(model, settings.models) : info),
+    models: { provider: providerConfig.provider, aliases: settings.modelAliases },
+    warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
     sharedContext: childContextPrompt(facts, loaded.files),
     hooks: {
       loopFor: (agent) => loopHooks(hooks, { ...agent, transcriptPath: agentTranscriptPath(paths, agent.id) }),
@@ -415,8 +437,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return event;
     },
     totals: () => ledger.totals(),
-    cost: () => costOf(ledger.totals(), info),
-    costOf: (usage) => costOf(usage, info),
+    cost: () => agents.cost(),
+    costOf: (usage, jobId) => {
+      const model = jobId === undefined ? undefined : agents.manager.list().find((job) => job.id === jobId)?.model;
+      return costOf(usage, model ? modelInfo(model, settings.models) : info);
+    },
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
     modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
@@ -429,6 +454,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
+    moveToBackground: () => foreground.detach(),
     close: async () => {
       lifetime.abort();
       await agents.manager.close();

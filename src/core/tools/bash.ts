@@ -1,16 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { type CommandPlan, type SandboxConfig, type SandboxLayout, type SandboxProbe, planCommand } from '../sandbox/plan.js';
-import { spawnPlan } from '../sandbox/spawn.js';
 import { type Timers, realTimers } from '../timers.js';
 import { type ChildSecrets, withoutSecrets } from './child-env.js';
 import { type ToolContext, type ToolOutput, type Workspace, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { realPathOf } from './paths.js';
-import { terminateGroup, terminateMarked } from './process-group.js';
 import { readOnlySandboxEnv } from './read-only-sandbox.js';
+import type { ShellHost } from './shell-host.js';
+import { type ShellExit, spawnShell } from './shell-process.js';
+import { lineSplitter } from './output-lines.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -19,30 +19,15 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
  * large-result threshold, so long output is handed off whole to read_result, not lost.
  */
 export const BASH_OUTPUT_CAP = 1_000_000;
-/** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
-const EXIT_DRAIN_MS = 500;
-/** Between SIGTERM and SIGKILL for what a stop reaches. */
-const KILL_GRACE_MS = 1_000;
-/**
- * After a stop, how long the output may stay open before the call returns without it: a
- * process that left the group and dropped its marker cannot be found, and must not hang the call.
- */
-const GIVE_UP_MS = 2_000;
-/**
- * Every command's environment carries `OUTRIDER_RUN=<id>`, unique per call: its descendants
- * inherit it, so a stop finds those that left the process group (setsid, daemons) in /proc.
- */
-const RUN_MARKER = 'OUTRIDER_RUN';
-/** Live lines passed to onUpdate per chunk: progress is cosmetic, the result has everything. */
-const UPDATE_LINES_PER_CHUNK = 20;
-const UPDATE_LINE_MAX = 300;
 
 const schema = z.object({
   command: z.string(),
   timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional(),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('start it as a background shell sh-N and return at once (servers, watchers, long builds); no timeout'),
 });
-
-type StopReason = 'timeout' | 'abort' | 'background';
 
 /** The OS sandbox of one session: the user's choice and whether bubblewrap works (probed once). */
 export interface BashSandbox {
@@ -66,6 +51,8 @@ export interface BashToolOptions {
   secrets?: ChildSecrets;
   /** Applied to live output lines: they reach the front ends (and stream-json) before any limiter. */
   scrub?: (text: string) => string;
+  /** Where background shells go (the session's job manager); without it run_in_background is refused. */
+  shells?: ShellHost;
 }
 
 /** The bash tool of one session. */
@@ -75,10 +62,11 @@ export function createBashTool(options: BashToolOptions = {}) {
   return defineTool({
     name: 'bash',
     description:
-      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
+      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. run_in_background starts it as a job sh-N instead (agent_poll reads its output, agent_stop ends it). Prefer read_file, grep and glob to cat, grep and find.',
     schema,
     kind: 'mutating',
-    label: (args) => args.command.trim().split('\n', 1)[0] ?? '',
+    // An approval prompt says so when the command would keep running in the background.
+    label: (args) => `${args.command.trim().split('\n', 1)[0] ?? ''}${args.run_in_background ? ' (in the background)' : ''}`,
     async execute(args, ctx) {
       ctx.signal.throwIfAborted();
       const inherited = withoutSecrets(options.env ?? process.env, options.secrets ?? { names: [], values: [] }, {
@@ -100,12 +88,13 @@ export function createBashTool(options: BashToolOptions = {}) {
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };
+      const run = { ctx, env: env.env, timers, command: args.command, host: options.shells };
+      if (args.run_in_background) return startInBackground(plan, run);
       const onUpdate = ctx.onUpdate && options.scrub ? scrubbed(ctx.onUpdate, options.scrub) : ctx.onUpdate;
       return runBash(plan, {
+        ...run,
         timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
         ctx: { ...ctx, ...(onUpdate ? { onUpdate } : {}) },
-        env: env.env,
-        timers,
       });
     },
   });
@@ -132,99 +121,93 @@ interface RunOptions {
   ctx: ToolContext;
   env: NodeJS.ProcessEnv;
   timers: Timers;
+  command: string;
+  host: ShellHost | undefined;
 }
 
 function runBash(
   plan: Exclude<CommandPlan, { kind: 'refused' }>,
-  { timeoutMs, ctx, env, timers }: RunOptions,
+  { timeoutMs, ctx, env, timers, command, host }: RunOptions,
 ): Promise<ToolOutput> {
   ctx.signal.throwIfAborted();
+  const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers });
+  const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
+  const updates = lineSplitter(ctx.onUpdate);
+  const onData = (chunk: string): void => {
+    output.append(chunk);
+    updates.push(chunk);
+  };
+  shell.onOutput(onData);
   return new Promise((resolve) => {
-    const runId = randomBytes(8).toString('hex');
-    const child = spawnPlan(plan, { cwd: ctx.workspace.root, env: { ...env, [RUN_MARKER]: runId } });
-    const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
-    const updates = lineSplitter(ctx.onUpdate);
-    let stopping: StopReason | undefined;
-    /** Something was still running when the stop came (a group already gone finished on its own). */
-    let reached = false;
-    let gaveUp = false;
     let settled = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
-    const pending = new Set<unknown>();
-    const after = (ms: number, fn: () => void): void => {
-      const handle = timers.setTimeout(() => {
-        pending.delete(handle);
-        fn();
-      }, ms);
-      pending.add(handle);
-    };
-
-    const stop = (reason: StopReason): void => {
-      if (stopping || settled) return;
-      stopping = reason;
-      const group = child.pid !== undefined && terminateGroup(child.pid, KILL_GRACE_MS, timers);
-      const strays = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers);
-      reached = group || strays > 0;
-      after(GIVE_UP_MS, giveUp);
-    };
-    // Stop reading: whatever still holds the pipes could not be stopped, and the call must return.
-    const giveUp = (): void => {
-      gaveUp = true;
-      child.stdout.destroy();
-      child.stderr.destroy();
-      child.unref();
-      updates.flush();
-      finish(describeResult(output.text(), { ...exit, stopping, reached, gaveUp, timeoutMs }));
-    };
-    after(timeoutMs, () => stop('timeout'));
-    const onAbort = (): void => stop('abort');
+    const timer = timers.setTimeout(() => shell.stop('timeout'), timeoutMs);
+    const onAbort = (): void => shell.stop('abort');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-
     const finish = (result: ToolOutput): void => {
       if (settled) return;
       settled = true;
-      for (const handle of pending) timers.clearTimeout(handle);
-      pending.clear();
+      timers.clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
+      unregister();
+      updates.flush();
       resolve(result);
     };
-
-    const onData = (chunk: string): void => {
-      output.append(chunk);
-      updates.push(chunk);
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.stderr.setEncoding('utf8').on('data', onData);
-
-    child.on('error', (error) => {
-      if (child.pid !== undefined) terminateGroup(child.pid, KILL_GRACE_MS, timers);
-      finish({ content: `bash could not be started: ${error.message}`, isError: true });
-    });
-    // A background child (`server &`) keeps the pipes open after bash exits; it is stopped rather
-    // than left to hang the call or outlive it unseen.
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      after(EXIT_DRAIN_MS, () => stop('background'));
-    });
-    child.on('close', (code, signal) => {
-      updates.flush();
-      finish(describeResult(output.text(), { code, signal, stopping, reached, gaveUp, timeoutMs }));
+    // Ctrl+B: the process goes on as a shell job; this call returns what it printed so far.
+    const unregister =
+      host?.foreground.register({
+        command,
+        ...(ctx.jobId ? { owner: ctx.jobId } : {}),
+        detach: () => {
+          if (settled) return undefined;
+          shell.offOutput(onData);
+          let id: string;
+          try {
+            id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}) });
+          } catch {
+            shell.onOutput(onData);
+            return undefined;
+          }
+          const so = output.text().replace(/\n+$/, '') || '(no output yet)';
+          finish({ content: `${so}\n\n${movedToBackground(id)}` });
+          return id;
+        },
+      }) ?? (() => {});
+    void shell.ended.then((exit) => {
+      if (exit.spawnError) finish({ content: `bash could not be started: ${exit.spawnError}`, isError: true });
+      else finish(describeResult(output.text(), { ...exit, timeoutMs }));
     });
   });
 }
 
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stopping: StopReason | undefined;
-  reached: boolean;
-  gaveUp: boolean;
-  timeoutMs: number;
+/** What a call moved into the background returns after its output so far. */
+export function movedToBackground(id: string): string {
+  return `moved to background as ${id}: it keeps running. Call agent_poll with id ${id} for what it prints from now on and its exit code, agent_stop to end it; you are told when it exits.`;
 }
 
-function describeResult(text: string, { code, signal, stopping, reached, gaveUp, timeoutMs }: Outcome): ToolOutput {
-  // A stop that found nothing running and did not have to give up came as the command finished by itself.
-  const stopped = stopping && (reached || gaveUp) ? stopping : undefined;
+/** Starts the command as a shell job and returns at once. */
+function startInBackground(
+  plan: Exclude<CommandPlan, { kind: 'refused' }>,
+  { ctx, env, timers, command, host }: Omit<RunOptions, 'timeoutMs'>,
+): ToolOutput {
+  if (!host)
+    return { content: 'background shells are not available here; run the command without run_in_background', isError: true };
+  const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers });
+  let id: string;
+  try {
+    id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}) });
+  } catch (error) {
+    shell.stop('abort');
+    return { content: error instanceof Error ? error.message : String(error), isError: true };
+  }
+  return {
+    content: `Started background shell ${id}. Call agent_poll with id ${id} for its output so far and, once it ended, its exit code; agent_stop to end it. You are told when it exits.`,
+  };
+}
+
+function describeResult(
+  text: string,
+  { code, signal, stopped, reached, gaveUp, timeoutMs }: ShellExit & { timeoutMs: number },
+): ToolOutput {
   const status: string[] = [];
   if (stopped === 'timeout') status.push(`timed out after ${formatSeconds(timeoutMs)}`);
   else if (stopped === 'abort') status.push('interrupted');
@@ -248,28 +231,4 @@ function describeResult(text: string, { code, signal, stopping, reached, gaveUp,
 
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))}s`;
-}
-
-/** Turns chunks into whole lines for onUpdate; a `\r` progress line shows its latest state. */
-function lineSplitter(onUpdate: ((text: string) => void) | undefined): { push(chunk: string): void; flush(): void } {
-  let partial = '';
-  const emit = (lines: string[]): void => {
-    for (const raw of lines.slice(-UPDATE_LINES_PER_CHUNK)) {
-      const line = raw.slice(raw.lastIndexOf('\r', raw.length - 2) + 1).replace(/\r$/, '');
-      if (line.trim() !== '') onUpdate?.(line.slice(0, UPDATE_LINE_MAX));
-    }
-  };
-  return {
-    push(chunk) {
-      if (!onUpdate) return;
-      const lines = (partial + chunk).split('\n');
-      // A line that never ends (a bare-\r progress bar) is kept to its latest part.
-      partial = (lines.pop() ?? '').slice(-UPDATE_LINE_MAX * 4);
-      emit(lines);
-    },
-    flush() {
-      if (partial !== '') emit([partial]);
-      partial = '';
-    },
-  };
 }

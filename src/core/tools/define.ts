@@ -22,6 +22,8 @@ export interface ToolContext {
    * the tool must run it so that a mistaken judgement cannot do harm (see read-only-sandbox.ts).
    */
   sandbox?: 'read-only';
+  /** The sub-agent job whose loop makes the call; undefined for the parent. Jobs it starts are its own. */
+  jobId?: string;
 }
 
 /** What a tool returns: text for the model, flagged when it is an error. */

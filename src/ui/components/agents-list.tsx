@@ -27,7 +27,8 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
     );
   }
   const cells = jobs.map(({ job }) => [
-    job.id,
+    // Nested jobs sit indented under their owner.
+    `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}`,
     stateLabel(job.state),
     job.definition,
     elapsedOf(job, now),

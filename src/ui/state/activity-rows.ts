@@ -24,9 +24,11 @@ export interface RowOptions {
  */
 export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
   const { job } = view;
-  const head = `${job.id}${GAP}`;
+  const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${GAP}`;
   if (job.state === 'queued') return cutLine(`${head}queued${SEP}${elapsedOf(job, now)}`, width);
-  const action = oneLine(options.instead ?? describeActivity(view.activity, job.state, options.root));
+  // A shell that has printed nothing yet shows its command.
+  const shellCommand = job.kind === 'shell' && view.activity.kind !== 'tool' ? job.task : undefined;
+  const action = oneLine(options.instead ?? shellCommand ?? describeActivity(view.activity, job.state, options.root));
   const figures = figureParts(job, now, options.cost);
   for (let keep = figures.length; keep > 0; keep -= 1) {
     const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;

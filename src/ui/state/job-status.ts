@@ -46,6 +46,7 @@ export function figureParts(job: Job, now: number, cost?: number): string[] {
 
 /** `running 1m20s · 12 tools · 18k tok`: a job's state and figures, as /agents heads a job. */
 export function jobFigures(job: Job, now: number): string {
+  if (job.kind === 'shell') return `${stateLabel(job.state)} ${elapsedOf(job, now)}${job.error ? ` · ${job.error}` : ''}`;
   const [elapsed, ...rest] = figureParts(job, now);
   return [`${stateLabel(job.state)} ${elapsed}`, ...rest].join(' · ');
 }

@@ -1,3 +1,4 @@
+import { compareJobIds, kindOf } from '../../core/agents/job-ids.js';
 import { type Job, isEnded } from '../../core/agents/job-manager.js';
 import type { LoopEvent } from '../../core/loop/events.js';
 import { addUsage } from '../../core/providers/types.js';
@@ -108,6 +109,14 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
         job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output },
       };
     }
+    case 'tool_update':
+      // A background shell's output: its row shows the command and its last line.
+      if (kindOf(job) !== 'shell') return view;
+      return {
+        ...view,
+        job: { ...job, lastLine: event.text },
+        activity: { kind: 'tool', name: oneLine(job.task, 40), label: `› ${event.text}` },
+      };
     case 'message_end':
       return withTail(view, describeMessage(event.message));
     case 'tool_end':
@@ -142,9 +151,9 @@ function withJob(jobs: JobsState, view: JobView): JobsState {
   return next;
 }
 
-/** Every job, by job number. */
+/** Every job in tree order (nested jobs under their owner), sub-agents before shells. */
 export function orderedJobs(jobs: JobsState): JobView[] {
-  return [...jobs.values()].sort((a, b) => a.job.number - b.job.number);
+  return [...jobs.values()].sort((a, b) => compareJobIds(a.job.id, b.job.id));
 }
 
 /** Jobs still queued or running, by job number: the activity rows. */

@@ -161,7 +161,6 @@ When invoked:
     });
     expect(warnings).toEqual([
       `${path}: tools: dropped "WebFetch": no outrider equivalent; ignored color: no meaning for an outrider sub-agent`,
-      `agent files name Claude Code model aliases that outrider does not resolve yet: "sonnet" (code-reviewer); these agents run on the session's model`,
     ]);
   });
 
@@ -270,15 +269,13 @@ Audit carefully.
     expect(warnings).toEqual([]);
   });
 
-  it('keeps a Claude model tier as written in our files too (the child runs it on the parent model), and defaults to inherit', () => {
+  it('keeps a Claude model tier as written in our files too (resolved against the provider when a job starts), and defaults to inherit', () => {
     write(dirs.user, 'a.md', agentFile('a', 'model: haiku\n'));
     write(dirs.user, 'b.md', agentFile('b'));
     const { definitions, warnings } = load();
     expect(definitions.get('a')!.model).toBe('haiku');
     expect(definitions.get('b')!.model).toBe('inherit');
-    expect(warnings).toEqual([
-      `agent files name Claude Code model aliases that outrider does not resolve yet: "haiku" (a); these agents run on the session's model`,
-    ]);
+    expect(warnings).toEqual([]);
   });
 });
 

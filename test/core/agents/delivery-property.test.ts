@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ChildOutcome, type ChildRunRequest, JobManager, isEnded } from '../../../src/core/agents/job-manager.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
+import { fakeShell } from '../../support/fake-shell.js';
 
 /** mulberry32: a small seeded PRNG so every interleaving can be replayed from its seed. */
 function prng(seed: number): () => number {
@@ -42,6 +43,8 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
         });
       }),
   });
+  // Background shells share the ids' delivery: they end by exiting (0 or not) or by a stop.
+  const shells = new Map<string, ReturnType<typeof fakeShell>>();
   const task = (id: string): Message => ({ role: 'user', content: [{ type: 'text', text: `task of ${id}` }] });
   const seen: Seen = { notices: [], polled: [], log: [] };
   const polls = new Set<Promise<void>>();
@@ -50,7 +53,7 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
   const record = (messages: Message[]) => {
     for (const m of messages) {
       const text = (m.content[0] as { text: string }).text;
-      const ids = [...text.matchAll(/sub-\d+/g)].map((x) => x[0]);
+      const ids = [...text.matchAll(/(?:sub|sh)-\d+/g)].map((x) => x[0]);
       const unique = [...new Set(ids)];
       seen.notices.push(unique);
       for (const id of unique) seen.log.push(`notice:${id}`);
@@ -82,11 +85,24 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
     const jobs = manager.list();
     const active = jobs.filter((j) => !isEnded(j.state));
     if (r < 0.2) {
-      manager.reserve([{ type: 'tool_use', id: `c${step}`, name: 'agent_start', input: {} }]);
-      manager.start(`task ${step}`, { callId: `c${step}` });
+      if (random() < 0.3) {
+        const shell = fakeShell();
+        const job = manager.adoptShell(shell.handle, { command: `command ${step}` });
+        shells.set(job.id, shell);
+      } else {
+        manager.reserve([{ type: 'tool_use', id: `c${step}`, name: 'agent_start', input: {} }]);
+        manager.start(`task ${step}`, { callId: `c${step}` });
+      }
     } else if (r < 0.4) {
-      const id = pick([...running.keys()]);
-      if (id) {
+      const id = pick([...running.keys(), ...shells.keys()]);
+      const shell = id ? shells.get(id) : undefined;
+      if (shell) {
+        shells.delete(id!);
+        if (random() < 0.5) shell.print(`output of ${id}\n`);
+        // A shell stopped meanwhile has ended already: its exit changes nothing.
+        if (!isEnded(manager.get(id!).state)) seen.log.push(`end:${id}`);
+        shell.exit(random() < 0.7 ? 0 : 2);
+      } else if (id) {
         const resolve = running.get(id)!;
         running.delete(id);
         const outcome: ChildOutcome =
@@ -125,7 +141,7 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
       manager.interrupted();
     } else if (r < 0.835) {
       // A message to a job that ended: it runs again and owes a completion of its own.
-      const job = pick(jobs.filter((j) => isEnded(j.state)));
+      const job = pick(jobs.filter((j) => isEnded(j.state) && j.kind !== 'shell'));
       if (job) {
         manager.send(job.id, 'one more thing');
         seen.log.push(`resume:${job.id}`);
@@ -153,6 +169,11 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
       resolve({ status: 'done', text: `report ${id}`, messages: [task(id)] });
       seen.log.push(`end:${id}`);
     }
+    for (const [id, shell] of shells) {
+      shells.delete(id);
+      if (!isEnded(manager.get(id).state)) seen.log.push(`end:${id}`);
+      shell.exit(0);
+    }
     await settle();
   }
   clock.advance(5000);
@@ -163,10 +184,11 @@ async function runInterleaving(seed: number, steps: number): Promise<{ seen: See
 }
 
 describe('completion delivery, as a property over random interleavings', () => {
-  it('delivers every done/error run of a job exactly once (a message resumes it for another), never a stopped one, never after its poll, however the history is copied or compacted', async () => {
+  it('delivers every done/error run of a job exactly once (a message resumes it for another), sub-agents and background shells alike, never a stopped one, never after its poll, however the history is copied or compacted', async () => {
     const seeds = 300;
     let delivered = 0;
     let resumes = 0;
+    let shellsDelivered = 0;
     for (let seed = 1; seed <= seeds; seed += 1) {
       const { seen, manager } = await runInterleaving(seed, 60);
       resumes += seen.log.filter((e) => e.startsWith('resume:')).length;
@@ -202,11 +224,13 @@ describe('completion delivery, as a property over random interleavings', () => {
           true,
         );
         delivered += 1;
+        if (job.kind === 'shell') shellsDelivered += 1;
       }
       expect(manager.undelivered(), label).toEqual([]);
     }
     // The interleavings must exercise real deliveries, not only stops.
     expect(delivered).toBeGreaterThan(seeds);
     expect(resumes).toBeGreaterThan(seeds / 2);
+    expect(shellsDelivered).toBeGreaterThan(seeds / 2);
   });
 });

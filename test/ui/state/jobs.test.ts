@@ -13,6 +13,7 @@ import {
   owedJobs,
 } from '../../../src/ui/state/jobs.js';
 import { describeMessage } from '../../../src/ui/state/message-lines.js';
+import { formatRow } from '../../../src/ui/state/activity-rows.js';
 import { job } from '../harness.js';
 
 const state = (snapshot: Job): SessionEvent => ({ type: 'job_state', job: snapshot });
@@ -140,5 +141,33 @@ describe('describeMessage', () => {
       }),
     ).toBe('result: ✗ no matches');
     expect(describeMessage({ role: 'assistant', content: [] })).toBe('assistant: (empty)');
+  });
+});
+
+describe('shell jobs and nested jobs in the UI state', () => {
+  it('orders nested jobs under their owner and shells after the sub-agents; rows are indented by depth', () => {
+    const jobs = apply([
+      state(job({ number: 1, id: 'sh-1', kind: 'shell', task: 'npm run dev' })),
+      state(job({ number: 3 })),
+      state(job({ number: 1, id: 'sub-2.1', owner: 'sub-2', depth: 2 })),
+      state(job({ number: 2 })),
+      state(job({ number: 10 })),
+    ]);
+    expect(orderedJobs(jobs).map((v) => v.job.id)).toEqual(['sub-2', 'sub-2.1', 'sub-3', 'sub-10', 'sh-1']);
+    expect(formatRow(jobs.get('sub-2.1')!, 0, 80)).toMatch(/^ {2}sub-2\.1 {2}starting…/);
+  });
+
+  it("a shell's row shows its command, then its last line of output, with its elapsed time and no token figures", () => {
+    let jobs = apply([state(job({ number: 1, id: 'sh-1', kind: 'shell', task: 'npm test', startedAt: 0 }))]);
+    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test  running 5s');
+    jobs = apply([child('sh-1', { type: 'tool_update', id: 'sh-1', name: 'bash', text: 'PASS src/a.test.ts' })], jobs);
+    expect(jobs.get('sh-1')!.job.lastLine).toBe('PASS src/a.test.ts');
+    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test › PASS src/a.test.ts  running 5s');
+    // A sub-agent's own tool output does not change its row.
+    jobs = apply(
+      [state(job({ number: 1 })), child('sub-1', { type: 'tool_update', id: 't', name: 'bash', text: 'noise' })],
+      jobs,
+    );
+    expect(describeActivity(jobs.get('sub-1')!.activity, 'running')).toBe('starting…');
   });
 });

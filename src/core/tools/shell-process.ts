@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { CommandPlan } from '../sandbox/plan.js';
+import { spawnPlan } from '../sandbox/spawn.js';
+import type { Timers } from '../timers.js';
+import { terminateGroup, terminateMarked } from './process-group.js';
+
+/** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
+const EXIT_DRAIN_MS = 500;
+/** Between SIGTERM and SIGKILL for what a stop reaches. */
+const KILL_GRACE_MS = 1_000;
+/**
+ * After a stop, how long the output may stay open before the process is given up on: a
+ * process that left the group and dropped its marker cannot be found, and must not hang anyone.
+ */
+const GIVE_UP_MS = 2_000;
+/**
+ * Every command's environment carries `OUTRIDER_RUN=<id>`, unique per process: its descendants
+ * inherit it, so a stop finds those that left the process group (setsid, daemons) in /proc.
+ */
+const RUN_MARKER = 'OUTRIDER_RUN';
+
+/** Why a command was stopped: its timeout, an abort or stop, or pipes held open after bash exited. */
+export type ShellStopReason = 'timeout' | 'abort' | 'background';
+
+/** How a command ended. */
+export interface ShellExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when a stop came while something still ran (a stop as it finished by itself does not count). */
+  stopped?: ShellStopReason;
+  /** Something was still running when the stop came. */
+  reached: boolean;
+  /** The output stayed open after a stop, and reading it was given up. */
+  gaveUp: boolean;
+  /** The command could not be started at all. */
+  spawnError?: string;
+}
+
+/**
+ * One running command: its output as it comes, its end, and a stop that reaches its whole
+ * process group (and the strays that left it). A foreground bash call reads it, and can hand
+ * it on to a background shell job, which reads it from then on.
+ */
+export interface ShellHandle {
+  /** Every chunk of stdout and stderr, interleaved, from the moment of subscribing. */
+  onOutput(listener: (chunk: string) => void): void;
+  offOutput(listener: (chunk: string) => void): void;
+  /** Resolves once, when the command and its pipes are done (or given up on). */
+  readonly ended: Promise<ShellExit>;
+  /** Signals the group and the marked strays; the first reason wins. */
+  stop(reason: ShellStopReason): void;
+}
+
+/** Starts a planned command (`sandbox/plan.ts`) as a ShellHandle. */
+export function spawnShell(
+  plan: Exclude<CommandPlan, { kind: 'refused' }>,
+  options: { cwd: string; env: NodeJS.ProcessEnv; timers: Timers },
+): ShellHandle {
+  const { timers } = options;
+  const runId = randomBytes(8).toString('hex');
+  const child = spawnPlan(plan, { cwd: options.cwd, env: { ...options.env, [RUN_MARKER]: runId } });
+  const listeners = new Set<(chunk: string) => void>();
+  let stopping: ShellStopReason | undefined;
+  let reached = false;
+  let gaveUp = false;
+  let settled = false;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+  const pending = new Set<unknown>();
+  const after = (ms: number, fn: () => void): void => {
+    const handle = timers.setTimeout(() => {
+      pending.delete(handle);
+      fn();
+    }, ms);
+    pending.add(handle);
+  };
+  let resolveEnded: (exit: ShellExit) => void = () => {};
+  const ended = new Promise<ShellExit>((resolve) => {
+    resolveEnded = resolve;
+  });
+  const finish = (result: ShellExit): void => {
+    if (settled) return;
+    settled = true;
+    for (const handle of pending) timers.clearTimeout(handle);
+    pending.clear();
+    resolveEnded(result);
+  };
+  const outcome = (code: number | null, signal: NodeJS.Signals | null): ShellExit => ({
+    code,
+    signal,
+    // A stop that found nothing running and did not have to give up came as the command finished by itself.
+    ...(stopping && (reached || gaveUp) ? { stopped: stopping } : {}),
+    reached,
+    gaveUp,
+  });
+
+  const stop = (reason: ShellStopReason): void => {
+    if (stopping || settled) return;
+    stopping = reason;
+    const group = child.pid !== undefined && terminateGroup(child.pid, KILL_GRACE_MS, timers);
+    const strays = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers);
+    reached = group || strays > 0;
+    after(GIVE_UP_MS, giveUp);
+  };
+  // Stop reading: whatever still holds the pipes could not be stopped, and nobody may wait for ever.
+  const giveUp = (): void => {
+    gaveUp = true;
+    child.stdout.destroy();
+    child.stderr.destroy();
+    child.unref();
+    finish(outcome(exit.code, exit.signal));
+  };
+
+  const onData = (chunk: string): void => {
+    for (const listener of listeners) listener(chunk);
+  };
+  child.stdout.setEncoding('utf8').on('data', onData);
+  child.stderr.setEncoding('utf8').on('data', onData);
+  child.on('error', (error) => {
+    if (child.pid !== undefined) terminateGroup(child.pid, KILL_GRACE_MS, timers);
+    finish({ ...outcome(null, null), spawnError: error.message });
+  });
+  // A background child (`server &`) keeps the pipes open after bash exits; it is stopped rather
+  // than left to hold the output open unseen.
+  child.on('exit', (code, signal) => {
+    exit = { code, signal };
+    after(EXIT_DRAIN_MS, () => stop('background'));
+  });
+  child.on('close', (code, signal) => finish(outcome(code, signal)));
+
+  return {
+    onOutput: (listener) => listeners.add(listener),
+    offOutput: (listener) => listeners.delete(listener),
+    ended,
+    stop,
+  };
+}

@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import { type ChildOutcome, type ChildRunRequest, JobError, JobManager } from '../../../src/core/agents/job-manager.js';
+import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
+import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
+import type { JobEvent } from '../../../src/core/agents/job-types.js';
+import type { Message } from '../../../src/core/providers/types.js';
+import { FakeClock, settle } from '../../support/fake-clock.js';
+import { fakeShell } from '../../support/fake-shell.js';
+
+function setup(options: { maxDepth?: number } = {}) {
+  const clock = new FakeClock();
+  const events: JobEvent[] = [];
+  const runs = new Map<string, { request: ChildRunRequest; finish: (o: ChildOutcome) => void }>();
+  const manager = new JobManager({
+    now: clock.now,
+    timers: clock,
+    emit: (e) => events.push(e),
+    pollTimeoutMs: 600_000,
+    ...options,
+    run: (request) =>
+      new Promise<ChildOutcome>((resolve) => {
+        runs.set(request.id, { request, finish: resolve });
+        request.signal.addEventListener('abort', () => resolve({ status: 'done', text: 'stopped', messages: [] }));
+      }),
+  });
+  const boundary = (owner?: string): string[] => {
+    const messages = manager.boundaryMessages(owner);
+    for (const m of messages) manager.confirm(m);
+    return messages.map(textOf);
+  };
+  return { manager, clock, events, runs, boundary };
+}
+
+const textOf = (m: Message) => (m.content[0] as { text: string }).text;
+const never = new AbortController().signal;
+
+describe('background shells in the job manager', () => {
+  it('numbers shells sh-1, sh-2 apart from sub-agents, running at once without a queue slot, listed after them', () => {
+    const { manager } = setup();
+    manager.start('look around');
+    const first = manager.adoptShell(fakeShell().handle, { command: 'npm run dev' });
+    const second = manager.adoptShell(fakeShell().handle, { command: 'npm test' });
+    expect([first.id, first.state, first.kind, first.task]).toEqual(['sh-1', 'running', 'shell', 'npm run dev']);
+    expect(second.id).toBe('sh-2');
+    expect(manager.list().map((j) => j.id)).toEqual(['sub-1', 'sh-1', 'sh-2']);
+  });
+
+  it('a poll returns what was printed since the previous poll, at once when there is some', async () => {
+    const { manager } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'build' });
+    shell.print('one\n');
+    shell.print('two\n');
+    const first = manager.describePoll(await manager.poll('sh-1', never));
+    expect(first.content).toMatch(/^one\ntwo\n\n\[sh-1 still running after 0s; poll again/);
+    shell.print('three\n');
+    const second = manager.describePoll(await manager.poll('sh-1', never));
+    expect(second.content.split('\n\n')[0]).toBe('three');
+  });
+
+  it('a poll with nothing new waits for the next output, or 30 s, and says there was none', async () => {
+    const { manager, clock } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'watch' });
+    let result: string | undefined;
+    void manager.poll('sh-1', never).then((r) => (result = manager.describePoll(r).content));
+    await settle();
+    expect(result).toBeUndefined();
+    shell.print('tick\n');
+    await settle();
+    expect(result?.split('\n\n')[0]).toBe('tick');
+
+    result = undefined;
+    void manager.poll('sh-1', never).then((r) => (result = manager.describePoll(r).content));
+    clock.advance(SHELL_POLL_WAIT_MS - 1);
+    await settle();
+    expect(result).toBeUndefined();
+    clock.advance(1);
+    await settle();
+    expect(result).toMatch(/^\(no new output\)\n\n\[sh-1 still running after 30s/);
+  });
+
+  it('its end is announced at a boundary with its exit code, and the poll returns the rest of its output', async () => {
+    const { manager, boundary, events } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'npm test' });
+    shell.print('FAIL one test\n');
+    shell.exit(1);
+    await settle();
+    const job = manager.get('sh-1');
+    expect([job.state, job.exitCode, job.error, job.lastLine]).toEqual(['error', 1, 'exit code 1', 'FAIL one test']);
+    expect(boundary()).toEqual(['Background shell sh-1 exited. Call agent_poll with id sh-1 for its output and exit code.']);
+    expect(boundary()).toEqual([]);
+    const poll = manager.describePoll(await manager.poll('sh-1', never));
+    expect(poll).toEqual({ content: 'FAIL one test\n\n[sh-1 exit code 1]', isError: false });
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 already exited (exit code 1)'));
+    // The notice delivered it; the poll does not deliver it again.
+    expect(events.filter((e) => e.type === 'job_delivered')).toEqual([
+      { type: 'job_delivered', jobIds: ['sh-1'], via: 'notice' },
+    ]);
+  });
+
+  it('a poll that returns the end delivers it: no notice follows', async () => {
+    const { manager, boundary } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'make' });
+    const poll = manager.poll('sh-1', never);
+    shell.exit(0);
+    expect(manager.describePoll(await poll).content).toBe('(no new output)\n\n[sh-1 exited with code 0]');
+    expect(boundary()).toEqual([]);
+    expect(manager.undelivered()).toEqual([]);
+  });
+
+  it('one notice names sub-agents and shells that ended together', async () => {
+    const { manager, runs, boundary } = setup();
+    manager.start('task');
+    await settle();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'make' });
+    shell.exit(0);
+    runs.get('sub-1')!.finish({ status: 'done', text: 'ok' });
+    await settle();
+    expect(boundary()).toEqual(['Jobs sub-1, sh-1 completed. Call agent_poll for each result.']);
+  });
+
+  it('agent_stop stops its process group: stopped, never announced; a second stop says it was already stopped', async () => {
+    const { manager, boundary } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'sleep 300' });
+    expect(manager.stop('sh-1').state).toBe('aborted');
+    expect(shell.stops).toEqual(['abort']);
+    await settle();
+    expect(manager.get('sh-1').state).toBe('aborted');
+    expect(boundary()).toEqual([]);
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 was already stopped'));
+  });
+
+  it('refuses a message (its stdin is closed) and a new shell while closing', async () => {
+    const { manager } = setup();
+    manager.adoptShell(fakeShell().handle, { command: 'cat' });
+    expect(() => manager.send('sh-1', 'hello')).toThrow(/sh-1 is a background shell: it reads no messages/);
+    await manager.close();
+    expect(() => manager.adoptShell(fakeShell().handle, { command: 'x' })).toThrow(/session is closing/);
+  });
+
+  it('keeps the head and tail of a flood between two polls', async () => {
+    const { manager } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'yes' });
+    const line = `${'y'.repeat(999)}\n`;
+    for (let i = 0; i < (SHELL_UNREAD_CAP / 1000) * 3; i += 1) shell.print(line);
+    const content = manager.describePoll(await manager.poll('sh-1', never)).content;
+    expect(content.length).toBeLessThan(SHELL_UNREAD_CAP + 200);
+    expect(content).toMatch(/characters cut from the middle of the output/);
+  });
+
+  it("emits its lines as the row's activity, and stops emitting once it ended", async () => {
+    const { manager, events } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'build' });
+    shell.print('compiling a\ncompil');
+    shell.print('ing b\n');
+    manager.stop('sh-1');
+    shell.print('late\n');
+    const lines = events.flatMap((e) => (e.type === 'job_event' && e.event.type === 'tool_update' ? [e.event.text] : []));
+    expect(lines).toEqual(['compiling a', 'compiling b']);
+  });
+
+  it("a sub-agent's shell is announced to that sub-agent, not the parent, and stopped when its run ends", async () => {
+    const { manager, runs, boundary } = setup();
+    manager.start('owner');
+    await settle();
+    const mine = fakeShell();
+    const later = fakeShell();
+    manager.adoptShell(mine.handle, { command: 'quick', owner: 'sub-1' });
+    manager.adoptShell(later.handle, { command: 'server', owner: 'sub-1' });
+    expect(manager.get('sh-1').owner).toBe('sub-1');
+    mine.exit(0);
+    await settle();
+    expect(boundary()).toEqual([]);
+    const inbox = runs.get('sub-1')!.request.takeInbox!();
+    expect(inbox.map(textOf)).toEqual([
+      'Background shell sh-1 exited. Call agent_poll with id sh-1 for its output and exit code.',
+    ]);
+    runs.get('sub-1')!.request.onMessage!(inbox[0]!);
+    runs.get('sub-1')!.finish({ status: 'done', text: 'report' });
+    await settle();
+    expect(later.stops).toEqual(['abort']);
+    expect(manager.get('sh-2').state).toBe('aborted');
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+    expect(manager.undelivered()).toEqual([]);
+  });
+
+  it('headless waiting (idle) waits for sub-agents, not for a server that runs until stopped', async () => {
+    const { manager } = setup();
+    manager.adoptShell(fakeShell().handle, { command: 'npm run dev' });
+    let idle = false;
+    void manager.idle().then(() => (idle = true));
+    await settle();
+    expect(idle).toBe(true);
+  });
+});
+
+describe('nesting (agents.maxAgentDepth)', () => {
+  it('refuses a sub-agent started by a sub-agent at the default depth of 1', async () => {
+    const { manager } = setup();
+    manager.start('top');
+    expect(() => manager.start('nested', { owner: 'sub-1' })).toThrow(/may nest 1 level\(s\) deep here.*agents\.maxAgentDepth/);
+  });
+
+  it('gives nested jobs ids under their owner, lists them as a tree, and refuses one level too many', async () => {
+    const { manager } = setup({ maxDepth: 2 });
+    manager.start('one');
+    manager.start('two');
+    const nested = manager.start('under two', { owner: 'sub-2' });
+    manager.start('also under two', { owner: '2' });
+    manager.start('three');
+    expect([nested.id, nested.owner, nested.depth]).toEqual(['sub-2.1', 'sub-2', 2]);
+    expect(manager.list().map((j) => j.id)).toEqual(['sub-1', 'sub-2', 'sub-2.1', 'sub-2.2', 'sub-3']);
+    expect(() => manager.start('too deep', { owner: 'sub-2.1' })).toThrow(/may nest 2 level/);
+    expect(manager.get('2.1').id).toBe('sub-2.1');
+  });
+
+  it("tells a nested job its depth, and its completion goes to its owner at the owner's next step", async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.start('owner');
+    await settle();
+    manager.start('helper', { owner: 'sub-1' });
+    await settle();
+    expect(runs.get('sub-1.1')!.request.depth).toBe(2);
+    runs.get('sub-1.1')!.finish({ status: 'done', text: 'helped' });
+    await settle();
+    expect(boundary()).toEqual([]);
+    expect(manager.undelivered()).toEqual([]);
+    expect(manager.undelivered('sub-1')).toEqual(['sub-1.1']);
+    const inbox = runs.get('sub-1')!.request.takeInbox!();
+    expect(inbox.map(textOf)).toEqual(['Sub-agent sub-1.1 completed. Call agent_poll with id sub-1.1 for its summary.']);
+    runs.get('sub-1')!.request.onMessage!(inbox[0]!);
+    expect(manager.undelivered('sub-1')).toEqual([]);
+  });
+
+  it('stopping a job stops its subtree first, deepest first, and its shells', async () => {
+    const { manager, events } = setup({ maxDepth: 3 });
+    manager.start('top');
+    await settle();
+    manager.start('middle', { owner: 'sub-1' });
+    await settle();
+    manager.start('bottom', { owner: 'sub-1.1' });
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'serve', owner: 'sub-1.1' });
+    await settle();
+    manager.stop('sub-1');
+    const order = events.flatMap((e) => (e.type === 'job_state' && e.job.state === 'aborted' ? [e.job.id] : []));
+    expect(order).toEqual(['sh-1', 'sub-1.1.1', 'sub-1.1', 'sub-1']);
+    expect(shell.stops).toEqual(['abort']);
+    expect(manager.active()).toEqual([]);
+  });
+
+  it('a job that finishes stops the jobs it started; their results are owed to nobody', async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.start('owner');
+    await settle();
+    manager.start('still running', { owner: 'sub-1' });
+    manager.start('done early', { owner: 'sub-1' });
+    await settle();
+    runs.get('sub-1.2')!.finish({ status: 'done', text: 'early' });
+    await settle();
+    runs.get('sub-1')!.finish({ status: 'done', text: 'report' });
+    await settle();
+    expect(manager.get('sub-1.1').state).toBe('aborted');
+    expect(manager.undelivered('sub-1')).toEqual([]);
+    expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, Reply } from '../support/mock-provider.js';
+import { useMockProject } from '../support/e2e-project.js';
+import { expectExited } from '../support/process.js';
+import { runCli } from '../support/run-cli.js';
+import { until } from '../support/until.js';
+
+const t = useMockProject();
+
+const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system).includes('You are a sub-agent');
+const lastMessage = (r: RecordedRequest) => JSON.stringify(r.body.messages.at(-1));
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+describe('background shells end to end', () => {
+  it('a background shell polled twice (each poll its new output) and stopped: its process is gone', async () => {
+    const command = 'echo $$ > shell.pid; echo first; until [ -e go ]; do sleep 0.05; done; echo second; sleep 300';
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (request.body.messages.length === 1)
+        return { toolCalls: [{ name: 'bash', args: { command, run_in_background: true } }] };
+      if (last.includes('Started background shell sh-1')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      if (last.includes('first') && last.includes('still running')) {
+        // The second poll can only see "second" after this file exists.
+        writeFileSync(path.join(t.project, 'go'), '');
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      }
+      if (last.includes('second')) return { toolCalls: [{ name: 'agent_stop', args: { id: 'sh-1' } }] };
+      if (last.includes('Stopped sh-1.')) return { text: 'stopped the shell' };
+      return { text: `unexpected: ${last.slice(0, 200)}` };
+    });
+    const result = await runCli(['-p', 'run it in the background', '--yolo', '--output-format', 'stream-json'], {
+      cwd: t.project,
+      env: t.env,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = jsonLines(result.stdout);
+    const polls = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_poll').map((l) => l.content);
+    expect(polls).toEqual([
+      expect.stringMatching(/^first\n\n\[sh-1 still running after \d+s; poll again/),
+      expect.stringMatching(/^second\n\n\[sh-1 still running/),
+    ]);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'stopped the shell' });
+    expect(lines.at(-1).jobs).toEqual([expect.objectContaining({ id: 'sh-1', status: 'aborted', definition: 'shell' })]);
+    const pid = Number(readFileSync(path.join(t.project, 'shell.pid'), 'utf8'));
+    await expectExited(pid);
+  });
+});
+
+describe('nesting end to end (agents.maxAgentDepth)', () => {
+  it('a nested job sub-1.1 is stopped with its parent sub-1', async () => {
+    mkdirSync(t.home, { recursive: true });
+    writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify({ agents: { maxAgentDepth: 2 } }));
+    t.mock.respond(async (request): Promise<Reply> => {
+      const first = JSON.stringify(request.body.messages[0]);
+      if (isChild(request) && first.includes('inner task')) return { fault: { kind: 'hang' } };
+      if (isChild(request)) {
+        if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'inner task' } }] };
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1.1' } }] };
+      }
+      const last = lastMessage(request);
+      if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'outer task' } }] };
+      if (last.includes('Sub-agent sub-1 started')) {
+        // Stop the outer job once the inner one's request is in flight.
+        await until(() => t.mock.requests.some((r) => isChild(r) && JSON.stringify(r.body.messages[0]).includes('inner task')), {
+          what: "sub-1.1's request",
+        });
+        return { toolCalls: [{ name: 'agent_stop', args: { id: 'sub-1' } }] };
+      }
+      return { text: 'stopped the tree' };
+    });
+    const result = await runCli(['-p', 'nest', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = jsonLines(result.stdout);
+    const aborted = lines.filter((l) => l.type === 'job_state' && l.job.state === 'aborted').map((l) => l.job.id);
+    expect(aborted).toEqual(['sub-1.1', 'sub-1']);
+    expect(lines.at(-1).jobs.map((j: { id: string; status: string }) => [j.id, j.status])).toEqual([
+      ['sub-1', 'aborted'],
+      ['sub-1.1', 'aborted'],
+    ]);
+    // The inner request was left by its client when the job stopped.
+    const inner = t.mock.requests.find((r) => isChild(r) && JSON.stringify(r.body.messages[0]).includes('inner task'))!;
+    await until(() => inner.answeredAt !== undefined, { what: 'the inner request to be closed' });
+  });
+});
+
+describe('sub-agent models end to end', () => {
+  it("a definition's alias goes over the wire as the provider's id; a model it cannot serve runs on the parent's, with one warning", async () => {
+    mkdirSync(path.join(t.home, 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(t.home, 'agents', 'quick.md'),
+      '---\nname: quick\ndescription: Fast helper.\nmodel: haiku\n---\nYou help.\n',
+    );
+    t.mock.respond((request): Reply => {
+      if (isChild(request)) return { text: 'child report', usage: { input: 1_000_000, output: 0 } };
+      if (request.body.messages.length === 1) {
+        return {
+          toolCalls: [
+            { name: 'agent_start', args: { task: 'first', agent: 'quick' } },
+            { name: 'agent_start', args: { task: 'second', model: 'gpt-5' } },
+          ],
+        };
+      }
+      return { text: 'done' };
+    });
+    const result = await runCli(['-p', 'two helpers', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(result.code).toBe(0);
+    const children = t.mock.requests.filter(isChild);
+    const modelOf = (task: string) => children.find((r) => JSON.stringify(r.body.messages[0]).includes(task))!.body.model;
+    expect(modelOf('first')).toBe('claude-haiku-5-5');
+    expect(modelOf('second')).toBe(t.mock.requests[0]!.body.model);
+    const summary = JSON.parse(result.stdout);
+    const [first, second] = summary.jobs;
+    expect(first).toMatchObject({ id: 'sub-1', model: 'claude-haiku-5-5' });
+    // Each job at its own model's prices: a million input tokens of Haiku 5.5 cost $0.10.
+    expect(first.cost_usd).toBeCloseTo(0.1, 2);
+    expect(second.cost_usd).toBeGreaterThan(first.cost_usd * 10);
+    expect(result.stderr.split('\n').filter((line) => line.includes('"gpt-5" is not served'))).toHaveLength(1);
+  });
+});
