@@ -30,6 +30,11 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
       max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
       max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
+      // Round two (isolation).
+      isolation: z
+        .enum(['worktree'])
+        .optional()
+        .describe('worktree: it edits its own git worktree; agent_merge applies its changes to the checkout'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -39,6 +44,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           agent: args.agent,
           mode: args.mode,
           callId: ctx.callId,
+          ...(args.isolation ? { isolation: args.isolation } : {}),
           ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
             ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
             : {}),

@@ -36,7 +36,7 @@ export interface ChildRunDeps {
   workspace: Workspace;
   limits?: Partial<Limits>;
   /** A permission gate labelled with the job id (approvals name the job), within the definition's `permissions`. */
-  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
+  gateFor?: (jobId: string, definition: AgentDefinition, workspace: Workspace) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
   /** The clock the duration limit is measured with (tests pass a fake). */
@@ -59,7 +59,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     };
 
     const now = deps.now ?? Date.now;
-    const context = childContext(request, definition, { tools, workspace: deps.workspace }, deps.sharedContext);
+    const workspace = request.workspace ?? deps.workspace;
+    const context = childContext(request, definition, { tools, workspace }, deps.sharedContext);
     // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
@@ -81,7 +82,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
             maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
             maxDuration: limits.maxDuration - (now() - startedAt),
           },
-          gate: deps.gateFor?.(request.id, definition),
+          gate: deps.gateFor?.(request.id, definition, workspace),
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,

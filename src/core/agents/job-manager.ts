@@ -107,6 +107,7 @@ export class JobManager {
         contextTokens: 0,
         usage: emptyUsage(),
         ...(options.budget ? { budget: { ...options.budget } } : {}),
+        ...(options.isolation ? { isolation: options.isolation } : {}),
       },
       { fork, instructions: options.instructions },
     );

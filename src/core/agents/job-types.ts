@@ -1,6 +1,7 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { Timers } from '../timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
+import type { Workspace } from '../tools/define.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
 
@@ -51,6 +52,8 @@ export interface ChildRunRequest {
   takeInbox?: () => Message[];
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
+  // Round two (isolation): where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
+  workspace?: Workspace;
 }
 
 /** Who sent a message to a job. */
@@ -82,6 +85,9 @@ export interface StartOptions {
   mode?: 'typed' | 'fork';
   /** The tool call that asked, so ids follow the order the model wrote its calls in. */
   callId?: string;
+  // Round two (isolation).
+  /** `worktree`: the job edits its own git worktree, merged into the checkout on request. */
+  isolation?: 'worktree';
 }
 
 /** A snapshot of one job, for polls, lists and the UI. */
@@ -102,6 +108,9 @@ export interface Job {
   contextTokens: number;
   usage: Usage;
   budget?: JobBudget;
+  // Round two (isolation).
+  /** `worktree` when agent_start asked for one (a definition's own isolation is the session's to apply). */
+  isolation?: 'worktree';
 }
 
 /** What a poll ended with. */

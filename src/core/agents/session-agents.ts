@@ -5,9 +5,12 @@ import type { AnyTool, Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildTranscript, createChildRunner } from './child-run.js';
+import type { ChildRunner } from './job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
+import type { WorktreeJobs } from './worktree-jobs.js';
+import { worktreeTools } from './worktree-tools.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
 export interface AgentLimitsConfig {
@@ -32,7 +35,7 @@ export interface SessionAgentsOptions {
   ledger: SessionLedger;
   emit: (event: JobEvent) => void;
   /** The gate a job's tool calls pass: labelled with its id, within its definition's `permissions`. */
-  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
+  gateFor?: (jobId: string, definition: AgentDefinition, workspace: Workspace) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
@@ -42,6 +45,9 @@ export interface SessionAgentsOptions {
   sharedContext?: string;
   /** Where job numbering starts (after a resumed session's earlier jobs). */
   firstJobNumber?: number;
+  // Round two (isolation).
+  /** The session's job worktrees; without them, isolation "worktree" is refused. */
+  worktrees?: WorktreeJobs;
   now?: () => number;
   timers?: Timers;
 }
@@ -50,6 +56,8 @@ export interface SessionAgentsOptions {
 export interface SessionAgents {
   manager: JobManager;
   tools: AnyTool[];
+  /** The isolated jobs' worktrees (`/agents merge|discard <id>`); absent where isolation is off. */
+  worktrees?: WorktreeJobs;
   /** Messages for the next step boundary: budget notes, then the completion notice. */
   boundaryMessages(): Message[];
 }
@@ -82,6 +90,10 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   };
   const spent = () => spentBudget()?.message;
 
+  const worktrees = options.worktrees;
+  const isolated = (jobId: string, definition: string) =>
+    manager.get(jobId).isolation === 'worktree' || options.definitions.get(definition)?.isolation === 'worktree';
+  const isolate = (run: ChildRunner): ChildRunner => (worktrees ? worktrees.runner(run, isolated) : run);
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
     pollTimeoutMs: config.pollTimeoutMs,
@@ -95,20 +107,22 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       enforceJobBudget(jobId);
       enforceBudget();
     },
-    run: createChildRunner({
-      definitions: () => options.definitions,
-      parentTools: options.parentTools,
-      stream: options.stream,
-      model: options.model,
-      maxTokens: options.maxTokens,
-      workspace: options.workspace,
-      limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
-      gateFor: options.gateFor,
-      limitOutput: options.limitOutput,
-      transcriptFor:
-        options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
-      sharedContext: options.sharedContext,
-    }),
+    run: isolate(
+      createChildRunner({
+        definitions: () => options.definitions,
+        parentTools: options.parentTools,
+        stream: options.stream,
+        model: options.model,
+        maxTokens: options.maxTokens,
+        workspace: options.workspace,
+        limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
+        gateFor: options.gateFor,
+        limitOutput: options.limitOutput,
+        transcriptFor:
+          options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+        sharedContext: options.sharedContext,
+      }),
+    ),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
   });
@@ -146,7 +160,11 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
   return {
     manager,
-    tools: agentTools(manager, summaries),
+    worktrees,
+    tools: [
+      ...agentTools(manager, summaries),
+      ...(worktrees ? worktreeTools(worktrees, (id) => manager.active().some((job) => job.id === id)) : []),
+    ],
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.
       enforceBudget();
