@@ -1,4 +1,5 @@
 import type { JobManager } from '../core/agents/job-manager.js';
+import { worktreeCommand } from '../core/agents/worktree-tools.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { Usage } from '../core/providers/types.js';
 import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
@@ -37,6 +38,8 @@ export interface UiSession {
   costs(): { rows: CostRow[]; total: CostRow };
   /** The instruction files in the system prompt, for /memory. */
   readonly instructionFiles?: readonly InstructionFileInfo[];
+  /** `/agents merge|discard <id>`: an isolated job's worktree applied to the checkout, or removed. */
+  worktree?(verb: 'merge' | 'discard', id: string): Promise<{ content: string; isError: boolean }>;
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -53,6 +56,8 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     wakeOnComplete: opened.wakeOnComplete,
     compact: (signal) => opened.compact(signal),
     instructionFiles: opened.instructionFiles,
+    worktree: (verb, id) =>
+      worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
     costs: () => ({
       rows: session.ledger.breakdown().map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage) })),
       total: { name: 'total', usage: opened.totals(), cost: opened.cost() },

@@ -45,3 +45,23 @@ export function worktreeTools(worktrees: WorktreeJobs, isRunning: (jobId: string
   });
   return [merge];
 }
+
+/** The user's `/agents merge <id>` and `/agents discard <id>`: the same paths as the parent's tool, worded alike. */
+export async function worktreeCommand(
+  worktrees: WorktreeJobs | undefined,
+  verb: 'merge' | 'discard',
+  target: string,
+  isRunning: (jobId: string) => boolean,
+): Promise<{ content: string; isError: boolean }> {
+  const id = /^\d+$/.test(target.trim()) ? `sub-${target.trim()}` : target.trim();
+  if (!worktrees) return { content: 'isolated sub-agents are not available in this session', isError: true };
+  if (isRunning(id)) return { content: `${id} is still running; stop it or wait for it, then ${verb} it`, isError: true };
+  try {
+    if (verb === 'merge') return describeMerge(id, await worktrees.merge(id));
+    await worktrees.discard(id);
+    return { content: `Discarded ${id}: its worktree and branch are removed.`, isError: false };
+  } catch (error) {
+    if (error instanceof WorktreeError) return { content: error.message, isError: true };
+    throw error;
+  }
+}

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { worktreeCommand } from '../../../src/core/agents/worktree-tools.js';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 
@@ -95,8 +96,16 @@ describe('isolated sub-agents in a session', () => {
     expect(worktrees.list().map((w) => w.jobId)).toEqual(['sub-2']);
     const left = worktrees.get('sub-2')!;
     expect(existsSync(left.path)).toBe(true);
-    await worktrees.discard('sub-2');
+    expect(await worktreeCommand(worktrees, 'discard', '2', (id) => id === 'sub-2')).toMatchObject({
+      content: 'sub-2 is still running; stop it or wait for it, then discard it',
+      isError: true,
+    });
+    expect(await worktreeCommand(worktrees, 'discard', '2', () => false)).toEqual({
+      content: 'Discarded sub-2: its worktree and branch are removed.',
+      isError: false,
+    });
     expect(existsSync(left.path)).toBe(false);
+    expect((await worktreeCommand(worktrees, 'merge', 'sub-2', () => false)).content).toMatch(/^sub-2 has no worktree/);
     expect(git(dirs.cwd, 'branch', '--list', 'outrider/*').trim()).toBe('');
   });
 });
