@@ -43,6 +43,8 @@ export interface ChildRunDeps {
   now?: () => number;
   /** Environment facts and project instructions, appended to a typed child's system prompt. */
   sharedContext?: string;
+  // Round two (isolation): the session's record of which job wrote which file.
+  trackWrites?: (jobId: string, tools: ToolRegistry) => ToolRegistry;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -60,7 +62,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
 
     const now = deps.now ?? Date.now;
     const workspace = request.workspace ?? deps.workspace;
-    const context = childContext(request, definition, { tools, workspace }, deps.sharedContext);
+    const tracked = deps.trackWrites ? deps.trackWrites(request.id, tools) : tools;
+    const context = childContext(request, definition, { tools: tracked, workspace }, deps.sharedContext);
     // The transcript already holds what came before: a fork's parent prefix, a resumed job's history.
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);

@@ -9,6 +9,7 @@ import type { ChildRunner } from './job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
+import { FileWrites } from './file-writes.js';
 import type { WorktreeJobs } from './worktree-jobs.js';
 import { worktreeTools } from './worktree-tools.js';
 
@@ -91,6 +92,8 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const spent = () => spentBudget()?.message;
 
   const worktrees = options.worktrees;
+  const writes = new FileWrites();
+  const running = (jobId: string) => manager.active().some((job) => job.id === jobId);
   const isolated = (jobId: string, definition: string) =>
     manager.get(jobId).isolation === 'worktree' || options.definitions.get(definition)?.isolation === 'worktree';
   const isolate = (run: ChildRunner): ChildRunner => (worktrees ? worktrees.runner(run, isolated) : run);
@@ -121,6 +124,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
         transcriptFor:
           options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
         sharedContext: options.sharedContext,
+        trackWrites: (jobId, tools) => writes.track(jobId, tools, running),
       }),
     ),
     forkSnapshot: options.forkSnapshot,
@@ -163,7 +167,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     worktrees,
     tools: [
       ...agentTools(manager, summaries),
-      ...(worktrees ? worktreeTools(worktrees, (id) => manager.active().some((job) => job.id === id)) : []),
+      ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : []),
     ],
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as z from 'zod';
 import { type AnyTool, defineTool } from '../tools/define.js';
 import type { MergeReport, WorktreeJobs } from './worktree-jobs.js';
@@ -23,7 +24,11 @@ export function describeMerge(jobId: string, report: MergeReport): { content: st
 }
 
 /** `agent_merge`: the parent applies an isolated job's branch to the user's checkout; gated like a write. */
-export function worktreeTools(worktrees: WorktreeJobs, isRunning: (jobId: string) => boolean): AnyTool[] {
+export function worktreeTools(
+  worktrees: WorktreeJobs,
+  isRunning: (jobId: string) => boolean,
+  writersOf: (absoluteFile: string) => string[] = () => [],
+): AnyTool[] {
   const merge = defineTool({
     name: 'agent_merge',
     description:
@@ -36,7 +41,8 @@ export function worktreeTools(worktrees: WorktreeJobs, isRunning: (jobId: string
       const id = /^\d+$/.test(args.id.trim()) ? `sub-${args.id.trim()}` : args.id.trim();
       if (isRunning(id)) return { content: `${id} is still running; merge it once it has finished`, isError: true };
       try {
-        return describeMerge(id, await worktrees.merge(id));
+        const repo = worktrees.get(id)?.repo;
+        return describeMerge(id, await worktrees.merge(id, (file) => (repo ? writersOf(path.join(repo, file)) : [])));
       } catch (error) {
         if (error instanceof WorktreeError) return { content: error.message, isError: true };
         throw error;

@@ -108,4 +108,54 @@ describe('isolated sub-agents in a session', () => {
     expect((await worktreeCommand(worktrees, 'merge', 'sub-2', () => false)).content).toMatch(/^sub-2 has no worktree/);
     expect(git(dirs.cwd, 'branch', '--list', 'outrider/*').trim()).toBe('');
   });
+
+  it('without isolation, the second running job to write a file is told that the first wrote it too', async () => {
+    const dirs = testDirs();
+    let releaseA = () => {};
+    const aHolds = new Promise<void>((resolve) => (releaseA = resolve));
+    let aWrote = () => {};
+    const aHasWritten = new Promise<void>((resolve) => (aWrote = resolve));
+    let parentStep = 0;
+    const { stream, submit } = await openWith(
+      (request) => {
+        if (isChildRequest(request)) {
+          const a = JSON.stringify(request.messages[0]).includes('job A');
+          if (request.messages.length === 1) {
+            const write = { toolCalls: [{ name: 'write_file', args: { path: 'shared.txt', content: a ? 'A\n' : 'B\n' } }] };
+            return a ? write : { ...write, wait: aHasWritten };
+          }
+          if (a) {
+            aWrote();
+            return { text: 'A done', wait: aHolds };
+          }
+          releaseA();
+          return { text: 'B done' };
+        }
+        parentStep += 1;
+        if (parentStep === 1) {
+          return {
+            toolCalls: [
+              { name: 'agent_start', args: { task: 'job A', agent: 'general' } },
+              { name: 'agent_start', args: { task: 'job B', agent: 'general' } },
+            ],
+          };
+        }
+        if (parentStep === 2) {
+          return {
+            toolCalls: [
+              { name: 'agent_poll', args: { id: 'sub-1' } },
+              { name: 'agent_poll', args: { id: 'sub-2' } },
+            ],
+          };
+        }
+        return { text: 'done' };
+      },
+      { dirs, flags: { permissionMode: 'yolo' } },
+    );
+    await submit('two writers');
+    const children = stream.requests.filter(isChildRequest).filter((r) => r.messages.length === 3);
+    const resultOf = (job: string) => toolResults(children.find((r) => JSON.stringify(r.messages[0]).includes(job))!);
+    expect(resultOf('job B')).toContain('Note: sub-1 (still running) also wrote shared.txt in this checkout');
+    expect(resultOf('job A')).not.toContain('Note:');
+  });
 });
