@@ -11,6 +11,7 @@ import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job
 import type { SessionLedger } from './ledger.js';
 import { FileWrites } from './file-writes.js';
 import type { WorktreeJobs } from './worktree-jobs.js';
+import { describeChanges } from './worktree.js';
 import { worktreeTools } from './worktree-tools.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
@@ -173,9 +174,19 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       // The parent's own usage counts too; it is settled by the time a step boundary comes.
       enforceBudget();
       const out: Message[] = notes.splice(0).map((text) => ({ role: 'user', content: [{ type: 'text', text }] }));
-      return [...out, ...manager.boundaryMessages()];
+      return [...out, ...manager.boundaryMessages().map((message) => withBranches(message, worktrees))];
     },
   };
+}
+
+/** An isolated job's completion notice ends with its branch and what it changed. */
+function withBranches(message: Message, worktrees: WorktreeJobs | undefined): Message {
+  const lines = (message.noticeFor ?? []).flatMap((id) => {
+    const record = worktrees?.get(id);
+    return record?.changes ? [`${id}: ${describeChanges(record, record.changes)}`] : [];
+  });
+  if (lines.length === 0) return message;
+  return { ...message, content: [...message.content, { type: 'text', text: lines.join('\n') }] };
 }
 
 function dollars(amount: number): string {

@@ -158,4 +158,35 @@ describe('isolated sub-agents in a session', () => {
     expect(resultOf('job B')).toContain('Note: sub-1 (still running) also wrote shared.txt in this checkout');
     expect(resultOf('job A')).not.toContain('Note:');
   });
+
+  it('an isolated job’s completion notice ends with its branch and what it changed', async () => {
+    const dirs = testDirs();
+    git(dirs.cwd, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(dirs.cwd, 'a.txt'), 'original\n');
+    git(dirs.cwd, 'add', '-A');
+    git(dirs.cwd, 'commit', '-q', '-m', 'first');
+    let parentStep = 0;
+    const { stream, session, submit } = await openWith(
+      (request) => {
+        if (isChildRequest(request)) {
+          if (request.messages.length === 1)
+            return { toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'bee\n' } }] };
+          return { text: 'wrote b.txt' };
+        }
+        parentStep += 1;
+        if (parentStep === 1) {
+          return { toolCalls: [{ name: 'agent_start', args: { task: 'add b.txt', agent: 'general', isolation: 'worktree' } }] };
+        }
+        return { text: 'ok' };
+      },
+      { dirs, flags: { permissionMode: 'yolo' } },
+    );
+    await submit('start it');
+    await session.agents.manager.idle();
+    await submit('what happened?');
+    const last = stream.requests.filter((r) => !isChildRequest(r)).at(-1)!;
+    expect(JSON.stringify(last.messages)).toMatch(
+      /Sub-agent sub-1 completed.*sub-1: branch outrider\/[^ ]+\/sub-1 · 1 file changed \(\+1 −0\): b\.txt/,
+    );
+  });
 });
