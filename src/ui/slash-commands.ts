@@ -3,6 +3,7 @@ export type SlashCommand =
   | { name: 'help' }
   | { name: 'agents' }
   | { name: 'agents-stop'; target: string }
+  | { name: 'agents-worktree'; verb: 'merge' | 'discard'; target: string }
   | { name: 'compact' }
   | { name: 'cost' }
   /** Without an id: list this directory's sessions. */
@@ -88,5 +89,9 @@ function agentsCommand(args: string[]): SlashCommand {
   if (args.length === 0) return { name: 'agents' };
   const [verb, target, ...rest] = args;
   if (verb === 'stop' && target && rest.length === 0) return { name: 'agents-stop', target };
-  return { name: 'usage', message: 'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2)' };
+  if ((verb === 'merge' || verb === 'discard') && target && rest.length === 0) return { name: 'agents-worktree', verb, target };
+  return {
+    name: 'usage',
+    message: 'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents merge <id>, /agents discard <id>',
+  };
 }

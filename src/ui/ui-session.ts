@@ -1,4 +1,5 @@
 import type { JobManager } from '../core/agents/job-manager.js';
+import { worktreeCommand } from '../core/agents/worktree-tools.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import path from 'node:path';
 import type { Message, Usage } from '../core/providers/types.js';
@@ -64,6 +65,8 @@ export interface UiSession {
   readonly instructionFiles?: readonly InstructionFileInfo[];
   /** Custom slash commands (Markdown files): /help and the `/` menu list them; submit expands them. */
   readonly customCommands?: readonly CommandSummary[];
+  /** `/agents merge|discard <id>`: an isolated job's worktree applied to the checkout, or removed. */
+  worktree?(verb: 'merge' | 'discard', id: string): Promise<{ content: string; isError: boolean }>;
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -87,6 +90,8 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     compact: (signal) => opened.compact(signal),
     instructionFiles: opened.instructionFiles,
     customCommands: opened.commands,
+    worktree: (verb, id) =>
+      worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
     costs: () => ({
       rows: session.ledger
         .breakdown()

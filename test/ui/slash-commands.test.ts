@@ -9,6 +9,8 @@ describe('parseSlashCommand', () => {
     ['/agents stop sub-3', { name: 'agents-stop', target: 'sub-3' }],
     ['/agents stop 3', { name: 'agents-stop', target: '3' }],
     ['/agents stop all', { name: 'agents-stop', target: 'all' }],
+    ['/agents merge sub-2', { name: 'agents-worktree', verb: 'merge', target: 'sub-2' }],
+    ['/agents discard 2', { name: 'agents-worktree', verb: 'discard', target: '2' }],
     ['/compact', { name: 'compact' }],
     ['/cost', { name: 'cost' }],
     ['/mcp', { name: 'mcp' }],

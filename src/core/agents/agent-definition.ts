@@ -16,6 +16,8 @@ export interface AgentDefinition {
   maxDurationMs?: number;
   /** The file's `permissionMode`: a ceiling on the session's mode for this agent's children. */
   permissions?: ChildPermissions;
+  /** `isolation: worktree`: every job of this agent edits its own git worktree. */
+  isolation?: 'worktree';
   source: 'builtin' | 'user' | 'project' | 'claude';
   /** File it came from (not for built-ins). */
   path?: string;

@@ -32,6 +32,11 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
       // Round two (models): keep these together; isolation's fields go after them.
       model: z.string().optional().describe('inherit (default), sonnet, opus, haiku, or a model id of this provider'),
+      // Round two (isolation).
+      isolation: z
+        .enum(['worktree'])
+        .optional()
+        .describe('worktree: it edits its own git worktree; agent_merge applies its changes to the checkout'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -43,6 +48,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           callId: ctx.callId,
           ...(ctx.jobId ? { owner: ctx.jobId } : {}),
           ...(args.model !== undefined ? { model: args.model } : {}),
+          ...(args.isolation ? { isolation: args.isolation } : {}),
           ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
             ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
             : {}),

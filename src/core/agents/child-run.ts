@@ -47,7 +47,7 @@ export interface ChildRunDeps {
   workspace: Workspace;
   limits?: Partial<Limits>;
   /** A permission gate labelled with the job id (approvals name the job), within the definition's `permissions`. */
-  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
+  gateFor?: (jobId: string, definition: AgentDefinition, workspace: Workspace) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
   /** The clock the duration limit is measured with (tests pass a fake). */
@@ -57,6 +57,8 @@ export interface ChildRunDeps {
   hooks?: ChildHooks;
   /** Nesting: the agent_* tools, given to a child whose depth is below `maxDepth` (default 1: none). */
   nesting?: { agentTools: AnyTool[]; maxDepth: number };
+  // Round two (isolation): the session's record of which job wrote which file.
+  trackWrites?: (jobId: string, tools: ToolRegistry) => ToolRegistry;
 }
 
 /** The child runner the job manager calls: the same agentLoop, in a fresh or forked context. */
@@ -73,7 +75,9 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     };
 
     const now = deps.now ?? Date.now;
-    const context = childContext(request, definition, { tools, workspace: deps.workspace }, deps.sharedContext);
+    const workspace = request.workspace ?? deps.workspace;
+    const tracked = deps.trackWrites ? deps.trackWrites(request.id, tools) : tools;
+    const context = childContext(request, definition, { tools: tracked, workspace }, deps.sharedContext);
     const agent: HookAgent = { id: request.id, type: definition.name };
     if (deps.hooks?.onStart && !request.resume) {
       const extra = await deps.hooks.onStart(agent, request.signal, request.onEvent);
@@ -101,7 +105,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
             maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
             maxDuration: limits.maxDuration - (now() - startedAt),
           },
-          gate: deps.gateFor?.(request.id, definition),
+          gate: deps.gateFor?.(request.id, definition, workspace),
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,

@@ -141,7 +141,6 @@ const IGNORED_FIELDS: readonly string[] = Object.freeze([
   'mcpServers',
   'hooks',
   'initialPrompt',
-  'isolation',
 ]);
 
 /** The known fields of `data` that outrider cannot honour, in file order. */

@@ -177,6 +177,7 @@ const frontMatterSchema = z.object({
   max_duration_s: positiveWholeNumber(),
   permission_mode: permissionMode(),
   permissionMode: permissionMode(),
+  isolation: z.preprocess(notGiven, z.enum(['worktree'], { error: '"worktree" (or leave it out)' }).optional()),
 });
 
 const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']);
@@ -236,6 +237,7 @@ export function parseDefinition(
   if (fields.max_total_tokens !== undefined) definition.maxTotalTokens = fields.max_total_tokens;
   if (fields.max_duration_s !== undefined) definition.maxDurationMs = fields.max_duration_s * 1000;
   if (mode !== undefined) definition.permissions = childPermissions(mode);
+  if (fields.isolation) definition.isolation = fields.isolation;
   return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
 }
 

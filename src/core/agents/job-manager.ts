@@ -129,6 +129,7 @@ export class JobManager {
         ...(options.callId !== undefined ? { callId: options.callId } : {}),
         ...(owner ? { owner: owner.id, depth } : {}),
         ...(choice ? { model: choice.model, ...(choice.refused ? { modelRefused: choice.refused } : {}) } : {}),
+        ...(options.isolation ? { isolation: options.isolation } : {}),
       },
       { fork, instructions: options.instructions },
     );

@@ -1,6 +1,7 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { Timers } from '../timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
+import type { Workspace } from '../tools/define.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
 
@@ -57,6 +58,8 @@ export interface ChildRunRequest {
   model?: string;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
+  // Round two (isolation): where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
+  workspace?: Workspace;
 }
 
 /** Who sent a message to a job. */
@@ -92,6 +95,9 @@ export interface StartOptions {
   owner?: string;
   /** agent_start's `model`: over the definition's. */
   model?: string;
+  // Round two (isolation).
+  /** `worktree`: the job edits its own git worktree, merged into the checkout on request. */
+  isolation?: 'worktree';
 }
 
 /** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
@@ -134,6 +140,9 @@ export interface Job {
   modelRefused?: string;
   /** Of a job with caps: the largest fraction of one cap its subtree has used (0.8 and up: near it). */
   budgetUsed?: number;
+  // Round two (isolation).
+  /** `worktree` when agent_start asked for one (a definition's own isolation is the session's to apply). */
+  isolation?: 'worktree';
 }
 
 /** What a poll ended with. */

@@ -8,9 +8,14 @@ import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
+import type { ChildRunner } from './job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
 import type { SessionLedger } from './ledger.js';
+import { FileWrites } from './file-writes.js';
+import type { WorktreeJobs } from './worktree-jobs.js';
+import { describeChanges } from './worktree.js';
+import { worktreeTools } from './worktree-tools.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
 export interface AgentLimitsConfig {
@@ -37,7 +42,7 @@ export interface SessionAgentsOptions {
   ledger: SessionLedger;
   emit: (event: JobEvent) => void;
   /** The gate a job's tool calls pass: labelled with its id, within its definition's `permissions`. */
-  gateFor?: (jobId: string, definition: AgentDefinition) => ToolGate;
+  gateFor?: (jobId: string, definition: AgentDefinition, workspace: Workspace) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (jobId: string, definition: AgentDefinition, task: string) => ChildTranscript | undefined;
   forkSnapshot?: () => ForkSnapshot;
@@ -53,6 +58,9 @@ export interface SessionAgentsOptions {
   firstJobNumber?: number;
   /** The user's hooks for each job (SubagentStart, SubagentStop, its tool calls). */
   hooks?: ChildHooks;
+  // Round two (isolation).
+  /** The session's job worktrees; without them, isolation "worktree" is refused. */
+  worktrees?: WorktreeJobs;
   now?: () => number;
   timers?: Timers;
 }
@@ -63,6 +71,8 @@ export interface SessionAgents {
   /** The session's cost, parent and jobs, each job at its own model's prices; undefined when a price is unknown. */
   cost(): number | undefined;
   tools: AnyTool[];
+  /** The isolated jobs' worktrees (`/agents merge|discard <id>`); absent where isolation is off. */
+  worktrees?: WorktreeJobs;
   /** Messages for the next step boundary: budget notes, then the completion notice. */
   boundaryMessages(): Message[];
 }
@@ -105,6 +115,12 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const maxDepth = Math.min(Math.max(config.maxAgentDepth ?? 1, 1), MAX_AGENT_DEPTH);
   // Filled in once the tools exist: children below the depth limit get the same agent tools.
   const nesting = { agentTools: [] as AnyTool[], maxDepth };
+  const worktrees = options.worktrees;
+  const writes = new FileWrites();
+  const running = (jobId: string) => manager.active().some((job) => job.id === jobId);
+  const isolated = (jobId: string, definition: string) =>
+    manager.get(jobId).isolation === 'worktree' || options.definitions.get(definition)?.isolation === 'worktree';
+  const isolate = (run: ChildRunner): ChildRunner => (worktrees ? worktrees.runner(run, isolated) : run);
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
     maxDepth,
@@ -132,22 +148,25 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       enforceJobBudget(jobId);
       enforceBudget();
     },
-    run: createChildRunner({
-      definitions: () => options.definitions,
-      parentTools: options.parentTools,
-      stream: options.stream,
-      model: options.model,
-      maxTokens: options.maxTokens,
-      workspace: options.workspace,
-      limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
-      gateFor: options.gateFor,
-      limitOutput: options.limitOutput,
-      transcriptFor:
-        options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
-      sharedContext: options.sharedContext,
-      hooks: options.hooks,
-      nesting,
-    }),
+    run: isolate(
+      createChildRunner({
+        definitions: () => options.definitions,
+        parentTools: options.parentTools,
+        stream: options.stream,
+        model: options.model,
+        maxTokens: options.maxTokens,
+        workspace: options.workspace,
+        limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
+        gateFor: options.gateFor,
+        limitOutput: options.limitOutput,
+        transcriptFor:
+          options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+        sharedContext: options.sharedContext,
+        hooks: options.hooks,
+        nesting,
+        trackWrites: (jobId, tools) => writes.track(jobId, tools, running),
+      }),
+    ),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,
   });
@@ -199,12 +218,13 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   return {
     manager,
     cost: sessionCost,
-    tools,
+    worktrees,
+    tools: [...tools, ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : [])],
     boundaryMessages: () => {
       // The parent's own usage counts too; it is settled by the time a step boundary comes.
       enforceBudget();
       const out: Message[] = notes.splice(0).map((text) => ({ role: 'user', content: [{ type: 'text', text }] }));
-      return [...out, ...manager.boundaryMessages()];
+      return [...out, ...manager.boundaryMessages().map((message) => withBranches(message, worktrees))];
     },
   };
 }
@@ -217,6 +237,16 @@ function sumCosts(costs: (number | undefined)[]): number | undefined {
     sum += cost;
   }
   return sum;
+}
+
+/** An isolated job's completion notice ends with its branch and what it changed. */
+function withBranches(message: Message, worktrees: WorktreeJobs | undefined): Message {
+  const lines = (message.noticeFor ?? []).flatMap((id) => {
+    const record = worktrees?.get(id);
+    return record?.changes ? [`${id}: ${describeChanges(record, record.changes)}`] : [];
+  });
+  if (lines.length === 0) return message;
+  return { ...message, content: [...message.content, { type: 'text', text: lines.join('\n') }] };
 }
 
 function dollars(amount: number): string {

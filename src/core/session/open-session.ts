@@ -6,6 +6,7 @@ import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
+import { WorktreeJobs } from '../agents/worktree-jobs.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
@@ -281,8 +282,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     config: { ...settings.agents },
     ledger,
     emit: broadcast,
-    gateFor: (jobId, definition) =>
-      childGate({ session: gate, workspace, jobId, definition, approver, headless: setup.headless }),
+    // An isolated job's calls are judged against its worktree: the checkout is outside it.
+    gateFor: (jobId, definition, where = workspace) =>
+      childGate({ session: gate, workspace: where, jobId, definition, approver, headless: setup.headless }),
+    worktrees: new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id }),
     limitOutput,
     transcriptFor: (jobId, definition, task) => {
       mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });

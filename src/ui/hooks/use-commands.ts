@@ -53,6 +53,13 @@ export function useCommands({ session, runner, say, openAgents, mcpServers, quit
           return openAgents();
         case 'agents-stop':
           return stopJobs(command.target);
+        case 'agents-worktree':
+          if (!session.worktree) return say({ kind: 'error', text: 'isolated sub-agents are not available here' });
+          void session.worktree(command.verb, command.target).then(
+            (done) => say({ kind: done.isError ? 'error' : 'info', text: done.content }),
+            (error: unknown) => say({ kind: 'error', text: error instanceof Error ? error.message : String(error) }),
+          );
+          return undefined;
         case 'compact':
           if (!runner.compact()) say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /compact' });
           return undefined;
