@@ -142,7 +142,7 @@ export function usePromptEditor(options: {
   const completion = useMemo(() => {
     const found = completionFor(editor.line, { commands, files });
     return found && menuState.dismissedFor !== editor.line.text ? found : undefined;
-  }, [editor.line, files, menuState.dismissedFor]);
+  }, [editor.line, files, commands, menuState.dismissedFor]);
   const menu = completion ? { completion, selected: Math.min(menuState.selected, completion.items.length - 1) } : undefined;
   return { line: editor.line, menu, onKey, current: editor.current, set, kill, take };
 }
