@@ -34,7 +34,7 @@ describe('background shells end to end', () => {
       if (last.includes('Stopped sh-1.')) return { text: 'stopped the shell' };
       return { text: `unexpected: ${last.slice(0, 200)}` };
     });
-    const result = await runCli(['-p', 'run it in the background', '--yolo', '--output-format', 'stream-json'], {
+    const result = await runCli(['-p', 'run it in the background', '--yolo', '--output-format', 'events-json'], {
       cwd: t.project,
       env: t.env,
     });
@@ -75,7 +75,7 @@ describe('nesting end to end (agents.maxAgentDepth)', () => {
       }
       return { text: 'stopped the tree' };
     });
-    const result = await runCli(['-p', 'nest', '--output-format', 'stream-json'], { cwd: t.project, env: t.env });
+    const result = await runCli(['-p', 'nest', '--output-format', 'events-json'], { cwd: t.project, env: t.env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = jsonLines(result.stdout);

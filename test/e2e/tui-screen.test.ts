@@ -43,6 +43,17 @@ describe('the terminal', () => {
     for (const width of [60, 40, 100]) {
       pane.resize(width, 40);
       await pane.screen(new RegExp(`^╭─{${width - 2}}╮$`, 'm'));
+      // Ink's own redraw at the new width comes first and leaves stale copies; the app's redraw
+      // once the width settles removes them. Wait for it (a deadline, not a pause): copies left
+      // for good fail here.
+      let seen = '';
+      await until(
+        () => {
+          seen = pane.capture({ history: true });
+          return count(seen, /╭─+╮/) === 1 && count(seen, /^sub-1 /m) === 1 && count(seen, /^sub-2 /m) === 1;
+        },
+        { what: 'one copy of the live area', observe: () => seen },
+      );
       const all = await stable(pane);
       // Everything the terminal holds, scrollback included: one input box, one footer, one row each.
       expect(count(all, /╭─+╮/), all).toBe(1);

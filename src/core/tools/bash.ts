@@ -26,7 +26,7 @@ const schema = z.object({
   run_in_background: z
     .boolean()
     .optional()
-    .describe('start it as a background shell sh-N and return at once (servers, watchers, long builds); no timeout'),
+    .describe('run as background shell sh-N, no timeout: agent_poll reads it, agent_stop ends it'),
 });
 
 /** The OS sandbox of one session: the user's choice and whether bubblewrap works (probed once). */
@@ -62,7 +62,7 @@ export function createBashTool(options: BashToolOptions = {}) {
   return defineTool({
     name: 'bash',
     description:
-      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. run_in_background starts it as a job sh-N instead (agent_poll reads its output, agent_stop ends it). Prefer read_file, grep and glob to cat, grep and find.',
+      'Run a command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr interleaved (long output keeps head and tail) and the exit code when non-zero. Timeout 120000 ms by default, at most 600000. Prefer read_file, grep and glob to cat, grep and find.',
     schema,
     kind: 'mutating',
     // An approval prompt says so when the command would keep running in the background.

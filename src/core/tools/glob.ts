@@ -14,7 +14,7 @@ const schema = z.object({ pattern: z.string(), path: z.string().optional() });
 export const globTool = defineTool({
   name: 'glob',
   description:
-    'Find files by glob pattern (`*`, `**`, `?`, `[a-z]`, `{a,b}`), e.g. "src/**/*.ts", matched against paths below `path` (default: workspace root). Skips .gitignored files, .git and node_modules unless the pattern names them. Newest first, at most 200.',
+    'Find files by glob pattern, e.g. "src/**/*.{ts,tsx}", matched against paths below `path` (default: workspace root). Skips .gitignored files, .git and node_modules unless the pattern names them. Newest first, at most 200.',
   schema,
   kind: 'read-only',
   paths: (args) => [args.path ?? '.'],

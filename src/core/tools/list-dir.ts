@@ -16,7 +16,7 @@ const schema = z.object({ path: z.string().optional() });
 export const listDirTool = defineTool({
   name: 'list_dir',
   description:
-    'List one directory (default: workspace root), sorted, directories marked with a trailing /; entries glob and grep skip (.gitignored, .git) are named in the header only. Not recursive: use glob to find files deeper down.',
+    'List one directory (default: workspace root), sorted, directories with a trailing /; .gitignored entries and .git are only named in the header. Not recursive: use glob for deeper files.',
   schema,
   kind: 'read-only',
   paths: (args) => [args.path ?? '.'],

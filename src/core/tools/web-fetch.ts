@@ -33,8 +33,8 @@ export function webFetchTool(options: WebFetchOptions = {}) {
     name: 'web_fetch',
     description:
       'Fetch an http(s) URL as text: HTML as markdown of its main content, text and JSON as they are. prompt keeps ' +
-      'only the sections with the most of its words (word matching; no model reads the page). A redirect to another ' +
-      'host is reported, not followed.',
+      'only the sections with the most of its words (no model reads the page). A redirect to another host is ' +
+      'reported, not followed.',
     kind: 'network',
     parallel: true,
     schema: z.object({

@@ -35,6 +35,8 @@ export function formatCost(cost: number | undefined): string | undefined {
 
 /** `1m20s`, `12 tools`, `18k tok`, `$0.04`: a job's figures, most important first. */
 export function figureParts(job: Job, now: number, cost?: number): string[] {
+  // A shell has no model: its time is its only figure.
+  if (job.kind === 'shell') return [elapsedOf(job, now)];
   const price = formatCost(cost);
   return [
     elapsedOf(job, now),

@@ -159,10 +159,10 @@ describe('shell jobs and nested jobs in the UI state', () => {
 
   it("a shell's row shows its command, then its last line of output, with its elapsed time and no token figures", () => {
     let jobs = apply([state(job({ number: 1, id: 'sh-1', kind: 'shell', task: 'npm test', startedAt: 0 }))]);
-    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test  running 5s');
+    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test · 5s');
     jobs = apply([child('sh-1', { type: 'tool_update', id: 'sh-1', name: 'bash', text: 'PASS src/a.test.ts' })], jobs);
     expect(jobs.get('sh-1')!.job.lastLine).toBe('PASS src/a.test.ts');
-    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test › PASS src/a.test.ts  running 5s');
+    expect(formatRow(jobs.get('sh-1')!, 5000, 80)).toBe('sh-1  npm test › PASS src/a.test.ts · 5s');
     // A sub-agent's own tool output does not change its row.
     jobs = apply(
       [state(job({ number: 1 })), child('sub-1', { type: 'tool_update', id: 't', name: 'bash', text: 'noise' })],
