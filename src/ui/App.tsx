@@ -191,6 +191,16 @@ export function App({
         commands.stopJobs('all');
       }
     },
+    // Ctrl+B: the parent's running bash commands go on as shell jobs (sh-N); the turn goes on.
+    onCtrlB: () => {
+      if (!session.moveToBackground) return;
+      const moved = session.moveToBackground();
+      say(
+        moved.length > 0
+          ? { kind: 'info', text: `moved to the background as ${moved.join(', ')}` }
+          : { kind: 'info', text: 'no bash command is running in the foreground' },
+      );
+    },
     onEscape: !approval && view === 'main' && !editor.menu ? interrupt : undefined,
     onShiftTab: () => {
       const next = nextMode(session.permissionMode());

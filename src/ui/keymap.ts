@@ -12,6 +12,7 @@ export const KEYS: readonly { keys: string; does: string }[] = [
     keys: 'Ctrl+K',
     does: 'stop every running sub-agent (press twice); with text after the cursor, delete to the end of the line',
   },
+  { keys: 'Ctrl+B', does: 'move a running bash command to the background (it goes on as a shell job sh-N)' },
   { keys: 'Shift/Alt+Enter, \\ Enter', does: 'a new line in the input (a paste keeps its lines)' },
   { keys: '↑/↓', does: 'move between the lines of the input, then through earlier prompts (kept per project)' },
   { keys: '←/→, Alt+←/→, Ctrl+A/E', does: 'move by character, by word, to the start or end of the line' },

@@ -67,6 +67,8 @@ export interface UiSession {
   readonly customCommands?: readonly CommandSummary[];
   /** `/agents merge|discard <id>`: an isolated job's worktree applied to the checkout, or removed. */
   worktree?(verb: 'merge' | 'discard', id: string): Promise<{ content: string; isError: boolean }>;
+  /** Ctrl+B: the parent's running foreground bash calls go on as shell jobs; their ids. */
+  moveToBackground?(): string[];
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -92,6 +94,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     customCommands: opened.commands,
     worktree: (verb, id) =>
       worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
+    moveToBackground: () => opened.moveToBackground(),
     costs: () => ({
       rows: session.ledger
         .breakdown()

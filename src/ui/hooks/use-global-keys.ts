@@ -4,6 +4,8 @@ import { isCtrl } from '../keymap.js';
 export interface GlobalKeys {
   onCtrlC: () => void;
   onCtrlK: () => void;
+  /** Ctrl+B: a running foreground bash command goes on in the background. */
+  onCtrlB?: () => void;
   /** Esc: only when nothing else (an approval, a view) has the keys. */
   onEscape?: () => void;
   onShiftTab: () => void;
@@ -14,6 +16,7 @@ export function useGlobalKeys(keys: GlobalKeys): void {
   useInput((input, key) => {
     if (isCtrl(input, key, 'c')) return keys.onCtrlC();
     if (isCtrl(input, key, 'k')) return keys.onCtrlK();
+    if (isCtrl(input, key, 'b')) return keys.onCtrlB?.();
     if (key.tab && key.shift) return keys.onShiftTab();
     if (key.escape) keys.onEscape?.();
     return undefined;
