@@ -17,6 +17,14 @@ export interface ActivityRowsProps {
   root?: string;
 }
 
+/** The share of a cap at which a job's row turns the warning colour. */
+export const NEAR_CAP = 0.8;
+
+/** A row's colour: the warning colour while it waits for an approval or once its subtree used 80 % of a cap. */
+export function rowColor(job: { budgetUsed?: number }, asks: string | undefined): 'yellow' | undefined {
+  return asks !== undefined || (job.budgetUsed ?? 0) >= NEAR_CAP ? 'yellow' : undefined;
+}
+
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
 export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root }: ActivityRowsProps) {
   if (jobs.length === 0 || maxLines <= 0) return null;
@@ -27,7 +35,7 @@ export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_
       {shown.map((view) => {
         const asks = waiting?.get(view.job.id);
         return (
-          <Text key={view.job.id} wrap="truncate-end" color={asks ? 'yellow' : undefined}>
+          <Text key={view.job.id} wrap="truncate-end" color={rowColor(view.job, asks)}>
             {formatRow(view, now, width, {
               instead: asks ? `waiting for approval: ${asks}` : undefined,
               cost: costOf?.(view),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActivityRows } from '../../../src/ui/components/activity-rows.js';
+import { ActivityRows, rowColor } from '../../../src/ui/components/activity-rows.js';
 import { formatRow } from '../../../src/ui/state/activity-rows.js';
 import { activeJobs, applyJobEvent, noJobs } from '../../../src/ui/state/jobs.js';
 import { frame, job, jobView, mount } from '../harness.js';
@@ -87,5 +87,15 @@ describe('activity rows', () => {
   it('renders nothing without running jobs', async () => {
     const rendered = await mount(<ActivityRows jobs={[]} now={0} width={100} />);
     expect(frame(rendered)).toBe('');
+  });
+});
+
+describe('the row colour', () => {
+  it('warns from 80 % of a cap and while the job waits for an approval, not before', () => {
+    expect(rowColor({}, undefined)).toBeUndefined();
+    expect(rowColor({ budgetUsed: 0.79 }, undefined)).toBeUndefined();
+    expect(rowColor({ budgetUsed: 0.8 }, undefined)).toBe('yellow');
+    expect(rowColor({ budgetUsed: 1 }, undefined)).toBe('yellow');
+    expect(rowColor({ budgetUsed: 0.1 }, 'bash npm test')).toBe('yellow');
   });
 });
