@@ -40,7 +40,7 @@ export function readTextFile(path: string, maxBytes: number): TextFileRead {
 }
 
 /** Length of `bytes` without a trailing, incomplete UTF-8 sequence. */
-function completeUtf8Length(bytes: Buffer): number {
+export function completeUtf8Length(bytes: Buffer): number {
   let start = bytes.length - 1;
   // Back up over continuation bytes (10xxxxxx) to the lead byte of the last character.
   while (start >= 0 && start > bytes.length - 4 && (bytes[start]! & 0xc0) === 0x80) start--;

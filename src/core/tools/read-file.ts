@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import * as z from 'zod';
 import { defineTool } from './define.js';
+import { completeUtf8Length } from '../read-text-file.js';
 import { formatSize } from '../text.js';
 import { isMissing } from './fs-errors.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
@@ -52,7 +51,7 @@ export const readFileTool = defineTool({
       return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
     }
     const last = offset + page.lines.length - 1;
-    const body = page.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${cutLine(line)}`).join('\n');
+    const body = page.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line}`).join('\n');
     if (!page.more) return body;
     const of = page.total === undefined ? `; the file (${formatSize(info.size)}) continues` : ` of ${page.total}`;
     return `${body}\n\n[Lines ${offset}-${last}${of}. Read on with offset=${last + 1}.]`;
@@ -69,32 +68,76 @@ interface Page {
 function pageOf(text: string, offset: number, limit: number): Page {
   const all = text.split('\n');
   if (all[all.length - 1] === '') all.pop();
-  const lines = all.slice(offset - 1, offset - 1 + limit).map(dropCarriageReturn);
+  const lines = all.slice(offset - 1, offset - 1 + limit).map((line) => cutLine(dropCarriageReturn(line)));
   return { lines, total: all.length, more: offset - 1 + limit < all.length };
 }
 
-/** Reads only as far as the page needs, so a huge log costs what is shown. */
+/** Bytes kept of one streamed line: enough for READ_MAX_LINE characters of any UTF-8. */
+const STREAM_LINE_KEEP = READ_MAX_LINE * 4;
+const STREAM_CHUNK = 64 * 1024;
+
+/**
+ * Reads only as far as the page needs, by bytes: of each line only what can be shown is kept,
+ * so a file that is one 600 MB line costs a few KB of memory, not the line (readline would
+ * hold the whole line as one string and fail past Node's string limit).
+ */
 async function streamPage(file: string, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
-  const input = createReadStream(file, { encoding: 'utf8', signal });
-  const reader = createInterface({ input, crlfDelay: Infinity });
+  const handle = await open(file, 'r');
+  const chunk = Buffer.alloc(STREAM_CHUNK);
   const lines: string[] = [];
-  let n = 0;
-  let more = false;
+  let completed = 0;
+  let head: Buffer[] = [];
+  let kept = 0;
+  let lineBytes = 0;
+  const endLine = () => {
+    completed += 1;
+    if (completed >= offset) lines.push(streamedLine(Buffer.concat(head), lineBytes));
+    head = [];
+    kept = 0;
+    lineBytes = 0;
+  };
   try {
-    for await (const line of reader) {
-      n++;
-      if (n < offset) continue;
-      if (lines.length === limit) {
-        more = true;
-        break;
+    const size = (await handle.stat()).size;
+    let position = 0;
+    while (lines.length < limit) {
+      signal.throwIfAborted();
+      const { bytesRead } = await handle.read(chunk, 0, STREAM_CHUNK, position);
+      if (bytesRead === 0) break;
+      const data = chunk.subarray(0, bytesRead);
+      let start = 0;
+      while (start < bytesRead && lines.length < limit) {
+        const newline = data.indexOf(10, start);
+        const end = newline === -1 ? bytesRead : newline;
+        if (completed + 1 >= offset && kept < STREAM_LINE_KEEP) {
+          const take = Math.min(end - start, STREAM_LINE_KEEP - kept);
+          head.push(Buffer.from(data.subarray(start, start + take)));
+          kept += take;
+        }
+        lineBytes += end - start;
+        if (newline === -1) {
+          start = bytesRead;
+        } else {
+          endLine();
+          start = newline + 1;
+        }
       }
-      lines.push(line);
+      position += start;
     }
+    // A last line without a newline counts, as it does for readline.
+    if (lines.length < limit && (lineBytes > 0 || kept > 0)) endLine();
+    const more = lines.length === limit && position < size;
+    return { lines, total: more ? undefined : completed, more };
   } finally {
-    reader.close();
-    input.destroy();
+    await handle.close();
   }
-  return { lines, total: more ? undefined : n, more };
+}
+
+/** One streamed line as shown: at most READ_MAX_LINE characters, and its size when it was cut. */
+function streamedLine(head: Buffer, lineBytes: number): string {
+  const whole = head.length === lineBytes;
+  const text = dropCarriageReturn(head.subarray(0, whole ? head.length : completeUtf8Length(head)).toString('utf8'));
+  if (whole && text.length <= READ_MAX_LINE) return text;
+  return `${text.slice(0, READ_MAX_LINE)}… [line cut: ${formatSize(lineBytes)}]`;
 }
 
 function dropCarriageReturn(line: string): string {

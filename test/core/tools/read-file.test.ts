@@ -110,6 +110,27 @@ describe('read_file', () => {
     expect(shown.at(-1)).toBe('[Lines 100-101; the file (17.2 MB) continues. Read on with offset=102.]');
   });
 
+  it('reads a file that is one huge line by bytes: only what it shows is kept, the cut names the size', async () => {
+    // 40 MB without a newline: readline would hold all of it as one string (a 600 MB line
+    // passes Node's string limit and crashed the tool); the byte reader keeps 8 KB of it.
+    const huge = Buffer.alloc(40 * 1024 * 1024, 'a');
+    huge.write('é', 1999, 'utf8'); // a two-byte character across the 2,000th character
+    writeFileSync(path.join(dir.root, 'one-line.min.js'), Buffer.concat([huge, Buffer.from('\nsecond\n')]));
+    const out = await read({ path: 'one-line.min.js' });
+    const [first, second, third] = out.content.split('\n');
+    expect(first).toMatch(/^ {5}1\ta+é?a*… \[line cut: 40\.0 MB\]$/);
+    expect(first!.length).toBeLessThan(2_100);
+    expect(second).toBe('     2\tsecond');
+    expect(third).toBeUndefined();
+  });
+
+  it('streams pages from an offset, counting the lines it skips without keeping them', async () => {
+    const line = `${'x'.repeat(99)}\n`;
+    writeFileSync(path.join(dir.root, 'big.log'), line.repeat(200_000) + 'tail\r\n'); // 20 MB, a CRLF last line
+    const out = await read({ path: 'big.log', offset: 200_000, limit: 5 });
+    expect(out.content).toBe(`200000\t${'x'.repeat(99)}\n200001\ttail`);
+  });
+
   it('declares the path it reads and labels the call with it', () => {
     expect(readFileTool.kind).toBe('read-only');
     expect(readFileTool.paths?.({ path: 'a.ts' })).toEqual(['a.ts']);
