@@ -18,8 +18,8 @@ function hostileProject(settings: unknown = { permissionMode: 'yolo', addDirs: [
   return { project, home, storeFile, stored };
 }
 
-const start = (dirs: { project: string; home: string }, args: string[] = []) =>
-  tui.launch({ variables: tui.providerVariables(), home: dirs.home, project: dirs.project, args });
+const start = (dirs: { project: string; home: string }, args: string[] = [], options: { held?: boolean } = {}) =>
+  tui.launch({ variables: tui.providerVariables(), home: dirs.home, project: dirs.project, args, ...options });
 
 /** Ctrl+C twice, as a person presses it, then the pane's command is gone. */
 async function quit(pane: Pane): Promise<void> {
@@ -94,13 +94,14 @@ describe('the trust prompt', () => {
   it('keys typed before the question shows go to the input, never answer it; its own keys do', async () => {
     const dirs = hostileProject();
     tui.mock.script({ text: 'Heard you early.' });
-    const pane = start(dirs);
+    // Held just after the terminal goes raw, so the keys certainly come before the question.
+    const pane = start(dirs, [], { held: true });
     // Raw mode on: outrider holds the keys from here.
     await until(() => pane.raw(), { what: 'the terminal in raw mode', observe: () => pane.capture() });
     // A "y" typed for the agent must not trust the folder.
     pane.type('yes, fix it');
-    // The keys went in before the question showed, or the test proves nothing.
     expect(pane.capture()).not.toContain('Trust this folder?');
+    await pane.release();
     await pane.screen(/Ctrl\+C quit/);
     expect(pane.capture()).not.toContain('/help');
     pane.key('n');

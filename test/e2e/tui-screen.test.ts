@@ -101,12 +101,16 @@ describe('the terminal', () => {
 
   it('keeps what is typed during start-up and sends it once the app is ready', async () => {
     tui.mock.script({ text: 'Heard you early.' });
-    const pane = tui.launch({ variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${tui.mock.anthropicBaseURL}`] });
+    // Held just after the terminal goes raw, so the keys certainly come before the app is ready.
+    const pane = tui.launch({
+      variables: [`ANTHROPIC_API_KEY=test`, `ANTHROPIC_BASE_URL=${tui.mock.anthropicBaseURL}`],
+      held: true,
+    });
     // Raw mode is on from the CLI's first moments: from then on, keys are held for the app.
     await until(() => pane.raw(), { what: 'the terminal in raw mode', observe: () => pane.capture() });
     pane.type('hello early');
-    // The keys went in before the app was ready, or the test proves nothing.
     expect(pane.capture()).not.toContain('/help');
+    await pane.release();
     const text = await pane.screen(/Heard you early\./, { history: true });
     expect(text).toContain('› hello early');
     // Not echoed above the header: the first line is the app's own.

@@ -1,11 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type MockProvider, type RecordedRequest, startMockProvider } from './mock-provider.js';
 import { BIN } from './run-cli.js';
 import { until } from './until.js';
+
+/** The preload behind `held` (see hold-start.mjs). */
+const HOLD_START = new URL('./hold-start.mjs', import.meta.url).pathname;
 
 /** How a pane is started: its size, extra variables and arguments, files in the project. */
 export interface LaunchOptions {
@@ -24,6 +27,11 @@ export interface LaunchOptions {
   home?: string;
   /** The working directory: fresh by default; an earlier pane's project for a second run. */
   project?: string;
+  /**
+   * Holds the start-up just after the terminal goes raw (before the trust question and the
+   * app), until `release()`: keys typed meanwhile are certain to come before either.
+   */
+  held?: boolean;
 }
 
 /** One running pane: keys in, screen out, and the bytes the app wrote. */
@@ -49,6 +57,8 @@ export interface Pane {
   /** Every byte the app wrote to the terminal so far (escape sequences included). */
   output(): string;
   dead(): boolean;
+  /** Lets a `held` start-up go on. */
+  release(): Promise<void>;
 }
 
 export interface TuiHarness {
@@ -106,6 +116,8 @@ export function useTui(): TuiHarness {
     for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(path.join(project, file), content);
     if (options.settings) writeFileSync(path.join(home, 'settings.json'), JSON.stringify(options.settings));
     const name = `tui-${counter++}`;
+    const hold = options.held ? path.join(tempDir('outrider-hold-'), 'go') : undefined;
+    if (hold) execFileSync('mkfifo', [hold]);
     const socket = `${fileRun}-${name}`;
     servers.push(socket);
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -117,7 +129,9 @@ export function useTui(): TuiHarness {
       'TERM=xterm-256color',
       `OUTRIDER_HOME=${home}`,
       ...(options.variables ?? []),
+      ...(hold ? [`OUTRIDER_TEST_HOLD=${hold}`] : []),
       process.execPath,
+      ...(hold ? ['--import', HOLD_START] : []),
       BIN,
       ...(options.args ?? []),
     ].join(' ');
@@ -186,6 +200,24 @@ export function useTui(): TuiHarness {
       },
       output: () => readFileSync(log, 'utf8'),
       dead: () => tmux('display-message', '-p', '-t', pane, '#{pane_dead}').trim() === '1',
+      async release() {
+        if (!hold) throw new Error('release() is for a pane launched with held: true');
+        // Opening a FIFO to write without blocking fails (ENXIO) until its reader, the held
+        // start-up, has it open; closing it ends the reader's read.
+        const fd = await until(
+          () => {
+            try {
+              return openSync(hold, constants.O_WRONLY | constants.O_NONBLOCK);
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code === 'ENXIO') return undefined;
+              throw error;
+            }
+          },
+          { what: 'the held start-up to wait on its FIFO', observe: () => capture() },
+        );
+        writeSync(fd, 'go');
+        closeSync(fd);
+      },
     };
   };
 
