@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { isEnded } from '../../core/agents/job-manager.js';
 import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
 import { useLineEditor } from '../hooks/use-line-editor.js';
-import { inputAction } from '../state/input-keys.js';
+import { FOCUS_IN, FOCUS_OUT, PASTE_END, PASTE_START, inputAction } from '../state/input-keys.js';
 import type { JobView } from '../state/jobs.js';
 import { AgentDetail, type DetailNote } from './agent-detail.js';
 import { AgentsList } from './agents-list.js';
@@ -107,8 +107,10 @@ export function AgentsView({
   };
 
   /** A key in an opened job while its message line is closed. */
-  const jobKey = (opened: JobView, input: string, key: { return: boolean }) => {
+  const jobKey = (opened: JobView, input: string, key: { return: boolean; ctrl: boolean; meta: boolean }) => {
     const { job } = opened;
+    // The terminal's focus reports and paste markers, and control keys (the app's), are no keys of this view.
+    if (key.ctrl || key.meta || [FOCUS_IN, FOCUS_OUT, PASTE_START, PASTE_END].includes(input)) return undefined;
     const armed = latest.current.discardArmed === job.id;
     latest.current.discardArmed = undefined;
     if (key.return) {

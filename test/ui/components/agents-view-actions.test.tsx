@@ -114,6 +114,14 @@ describe('/agents: talking to a job', () => {
     expect(calls).toEqual({ stopped: [], sent: [], worktree: [] });
   });
 
+  it("ignores the terminal's focus reports while the line is closed, and takes them as no text while it is open", async () => {
+    const { rendered, calls } = await view([running]);
+    await keys(rendered, KEY.enter, '\u001B[I', '\u001B[O');
+    expect(frame(rendered)).not.toContain('press Enter to write');
+    await keys(rendered, KEY.enter, '\u001B[O', 'ok', '\u001B[I', KEY.enter);
+    expect(calls.sent).toEqual([['sub-1', 'ok']]);
+  });
+
   it('Esc cancels the message (the draft is dropped), a second Esc goes back to the list', async () => {
     const { rendered, calls } = await view([running]);
     await keys(rendered, KEY.enter, KEY.enter, 'half a thought', KEY.escape);
