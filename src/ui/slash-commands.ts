@@ -107,7 +107,10 @@ function agentsCommand(args: string[], line: string): SlashCommand {
     const text = /^\/\S+\s+send\s+\S+\s*([\s\S]*)$/.exec(line)?.[1]?.trim() ?? '';
     if (!target) return { name: 'usage', message: SEND_USAGE };
     if (!text)
-      return { name: 'usage', message: `/agents send ${target}: the message is empty; say what the sub-agent should do (${SEND_USAGE})` };
+      return {
+        name: 'usage',
+        message: `/agents send ${target}: the message is empty; say what the sub-agent should do (${SEND_USAGE})`,
+      };
     return { name: 'agents-send', target, text };
   }
   return {

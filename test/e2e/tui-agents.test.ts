@@ -59,7 +59,8 @@ describe('/agents end to end', () => {
   it('/agents send to a finished job resumes it with its history and the message', async () => {
     const pane = await tui.start();
     tui.mock.respond((request): Reply => {
-      if (isChild(request)) return { text: request.body.messages.length === 1 ? 'the loader is in src/config.ts' : 'tests: test/config.test.ts' };
+      if (isChild(request))
+        return { text: request.body.messages.length === 1 ? 'the loader is in src/config.ts' : 'tests: test/config.test.ts' };
       if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'find the loader' } }] };
       return { text: 'noted' };
     });
@@ -82,13 +83,19 @@ describe('/agents end to end', () => {
     expect(parentRequests().length).toBeGreaterThanOrEqual(2);
   });
 
-  it("lists a worktree job in /agents; m in its detail view merges it and the file appears in the checkout", async () => {
+  it('lists a worktree job in /agents; m in its detail view merges it and the file appears in the checkout', async () => {
     const project = tui.tempDir('outrider-wt-project-');
     const git = (...args: string[]) =>
       execFileSync('git', args, {
         cwd: project,
         encoding: 'utf8',
-        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
       });
     git('init', '-q', '-b', 'main');
     writeFileSync(path.join(project, 'a.txt'), 'original\n');

@@ -103,7 +103,8 @@ describe('worktrees in /agents (a real git repository)', () => {
     git(dir, 'commit', '-q', '-m', 'first');
     const stream = fakeStream((request): FakeReply => {
       if (fromChild(request.system)) {
-        if (request.messages.length === 1) return { toolCalls: [{ name: 'write_file', args: { path: 'new.txt', content: 'from the job\n' } }] };
+        if (request.messages.length === 1)
+          return { toolCalls: [{ name: 'write_file', args: { path: 'new.txt', content: 'from the job\n' } }] };
         return { text: 'wrote new.txt' };
       }
       if (request.messages.length === 1)

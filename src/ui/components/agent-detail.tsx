@@ -140,7 +140,12 @@ function MessageLine({ line, width }: { line: LineState; width: number }) {
   const after = chars.slice(line.cursor + 1).join('');
   // Keep the cursor in view: what is before it gives way from the left.
   const room = Math.max(1, width - 3 - lineLength(at));
-  const shownBefore = lineLength(before) > room ? `…${Array.from(before).slice(-(room - 1)).join('')}` : before;
+  const shownBefore =
+    lineLength(before) > room
+      ? `…${Array.from(before)
+          .slice(-(room - 1))
+          .join('')}`
+      : before;
   return (
     <Text wrap="truncate-end">
       <Text color="cyan">{'› '}</Text>

@@ -29,7 +29,8 @@ export function messagesText(view: Pick<JobView, 'messages' | 'unread'>): string
 
 /** `branch outrider/…/sub-1 · 1 file changed (+1 −1): a.txt`, or what stands in for it while the job runs. */
 export function worktreeText(record: WorktreeRecord, state: Job['state'] | undefined): string {
-  if (state !== undefined && !isEnded(state)) return `branch ${record.branch} · ${stateLabel(state)}: changes are counted when it ends`;
+  if (state !== undefined && !isEnded(state))
+    return `branch ${record.branch} · ${stateLabel(state)}: changes are counted when it ends`;
   return record.changes ? describeChanges(record, record.changes) : `branch ${record.branch} · no changes recorded`;
 }
 
@@ -84,7 +85,11 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
         const { job } = view;
         const c = cells[index]!;
         const delivery = view.delivery === 'woke' ? `${deliveryText(view)} · ` : '';
-        const got = view.unread ? `${plural(view.unread, 'message')} waiting · ` : view.messages ? `${plural(view.messages, 'message')} · ` : '';
+        const got = view.unread
+          ? `${plural(view.unread, 'message')} waiting · `
+          : view.messages
+            ? `${plural(view.messages, 'message')} · `
+            : '';
         const fixed = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>

@@ -31,7 +31,11 @@ export function formatRow(view: JobView, now: number, width: number, options: Ro
   const action = oneLine(options.instead ?? shellCommand ?? describeActivity(view.activity, job.state, options.root));
   const [elapsed, ...rest] = figureParts(job, now, options.cost);
   // What it got from the user or the parent, right after its time: `1 message waiting` until its next step reads it.
-  const got = view.unread ? `${plural(view.unread, 'message')} waiting` : view.messages ? plural(view.messages, 'message') : undefined;
+  const got = view.unread
+    ? `${plural(view.unread, 'message')} waiting`
+    : view.messages
+      ? plural(view.messages, 'message')
+      : undefined;
   const figures = [elapsed!, ...(got ? [got] : []), ...rest];
   for (let keep = figures.length; keep > 0; keep -= 1) {
     const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;

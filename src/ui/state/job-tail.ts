@@ -78,7 +78,12 @@ export function tailFromMessages(messages: readonly Message[]): TailLine[] {
     const results = message.content.filter((block) => block.type === 'tool_result');
     if (message.role === 'user' && results.length > 0 && results.length === message.content.length) {
       for (const result of results) {
-        tail = closeCall(tail, { id: result.toolUseId, name: 'result', content: result.content, isError: result.isError === true });
+        tail = closeCall(tail, {
+          id: result.toolUseId,
+          name: 'result',
+          content: result.content,
+          isError: result.isError === true,
+        });
       }
       continue;
     }

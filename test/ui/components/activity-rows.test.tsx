@@ -80,7 +80,9 @@ describe('activity rows', () => {
   it("says when the user's message waits for the job's next step, then how many it got", () => {
     const waiting = jobView({ number: 1, toolCalls: 2 }, { activity: { kind: 'thinking' }, unread: 1, messages: 1 });
     expect(formatRow(waiting, 3000, 100)).toBe('sub-1  thinking… · 3s · 1 message waiting · 2 tools · 0 tok');
-    expect(formatRow({ ...waiting, unread: 0, messages: 2 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok');
+    expect(formatRow({ ...waiting, unread: 0, messages: 2 }, 3000, 100)).toBe(
+      'sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok',
+    );
     expect(formatRow({ ...waiting, unread: 0, messages: 0 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 tools · 0 tok');
   });
 

@@ -10,7 +10,13 @@ const running = jobView(
     activity: { kind: 'tool', name: 'read_file', label: 'src/a.ts', args: { path: '/w/src/a.ts' } },
     tail: [
       'user: Task: Fix the flaky test',
-      { call: 't1', name: 'read_file', args: { path: '/w/src/a.ts' }, label: 'src/a.ts', outcome: 'export const a = 1; (+40 lines)' },
+      {
+        call: 't1',
+        name: 'read_file',
+        args: { path: '/w/src/a.ts' },
+        label: 'src/a.ts',
+        outcome: 'export const a = 1; (+40 lines)',
+      },
       { call: 't2', name: 'bash', args: { command: 'npm test' }, label: 'npm test' },
     ],
   },
@@ -61,7 +67,12 @@ async function view(
       onWorktree={async (verb, id) => {
         calls.worktree.push([verb, id]);
         await held;
-        return options.answer ?? { content: `Merged ${id}: applied a.txt to the checkout (uncommitted); its worktree and branch are removed.`, isError: false };
+        return (
+          options.answer ?? {
+            content: `Merged ${id}: applied a.txt to the checkout (uncommitted); its worktree and branch are removed.`,
+            isError: false,
+          }
+        );
       }}
       worktrees={worktrees}
       root="/w"
@@ -154,7 +165,7 @@ describe('/agents: talking to a job', () => {
     expect(calls.sent).toEqual([]);
   });
 
-  it("shows the messages a job got in its detail and its list row", async () => {
+  it('shows the messages a job got in its detail and its list row', async () => {
     const got = { ...running, unread: 1, messages: 2 };
     const { rendered } = await view([got]);
     expect(frame(rendered)).toMatch(/sub-1 .*1 message waiting · Fix the flaky test/);

@@ -107,7 +107,13 @@ describe('the job state the UI derives from the event stream', () => {
     expect(running).toEqual(['assistant: Reading both.', '● read_file src/a.ts …', '● grep "auth" src ⎿ ✗ no matches']);
     const done = applyJobEvent(
       jobs,
-      child('sub-1', { type: 'tool_end', id: 'a', name: 'read_file', content: 'export const a = 1;\n\nline 2\nline 3', isError: false }),
+      child('sub-1', {
+        type: 'tool_end',
+        id: 'a',
+        name: 'read_file',
+        content: 'export const a = 1;\n\nline 2\nline 3',
+        isError: false,
+      }),
     );
     expect(done.get('sub-1')!.tail.map((line) => tailText(line, '/w'))).toEqual([
       'assistant: Reading both.',
@@ -138,7 +144,10 @@ describe('the job state the UI derives from the event stream', () => {
     // The parent's agent_send counts as a message too; other injected lines (a nudge) do not.
     jobs = apply([injected('Message from the parent agent:\nhurry'), injected('Reply with your final answer as text.')], jobs);
     expect(jobs.get('sub-1')).toMatchObject({ unread: 0, messages: 2 });
-    expect(jobs.get('sub-1')!.tail.slice(1)).toEqual(['message from the parent: hurry', 'user: Reply with your final answer as text.']);
+    expect(jobs.get('sub-1')!.tail.slice(1)).toEqual([
+      'message from the parent: hurry',
+      'user: Reply with your final answer as text.',
+    ]);
     expect(messagesText(jobs.get('sub-1')!)).toBe('2 messages received');
   });
 
