@@ -94,7 +94,8 @@ describe('worktrees in /agents (a real git repository)', () => {
       env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
     });
 
-  it("lists an isolated job's worktree; m in its detail view merges it into the checkout", async () => {
+  /** A git repository and a session on it whose parent starts one isolated job that writes new.txt. */
+  async function isolatedJobDone() {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-ui-wt-'));
     git(dir, 'init', '-q', '-b', 'main');
     writeFileSync(path.join(dir, 'a.txt'), 'original\n');
@@ -114,10 +115,17 @@ describe('worktrees in /agents (a real git repository)', () => {
     session = await openTestSession([], { stream, dir, wakeOnComplete: false });
     const s = session;
     s.ui.setPermissionMode('yolo');
-    const { rendered, until } = await mountApp(s);
-    await keys(rendered, 'go', KEY.enter);
-    await until(() => s.opened.agents.manager.get('sub-1').state === 'done' && frame(rendered).includes('sub-1 finished'));
+    const app = await mountApp(s);
+    await keys(app.rendered, 'go', KEY.enter);
+    await app.until(
+      () => s.opened.agents.manager.get('sub-1').state === 'done' && frame(app.rendered).includes('sub-1 finished'),
+    );
     expect(existsSync(path.join(dir, 'new.txt'))).toBe(false);
+    return { s, dir, ...app };
+  }
+
+  it("lists an isolated job's worktree; m in its detail view merges it into the checkout", async () => {
+    const { s, dir, rendered, until } = await isolatedJobDone();
 
     await keys(rendered, '/agents', KEY.enter);
     const list = await until(() => frame(rendered).includes('Worktrees waiting for merge or discard (1)') && frame(rendered));
@@ -130,5 +138,25 @@ describe('worktrees in /agents (a real git repository)', () => {
     await keys(rendered, KEY.escape);
     const after = await until(() => frame(rendered).includes('Sub-agents (1)') && frame(rendered));
     expect(after).not.toContain('Worktrees waiting');
+  });
+
+  it("lists a resumed session's earlier worktree; m in its stored job's view merges it", async () => {
+    const first = await isolatedJobDone();
+    first.rendered.unmount();
+    await first.s.opened.close();
+    session = undefined;
+
+    const again = await openTestSession([], { dir: first.dir, continue: true });
+    session = again;
+    const { rendered, until } = await mountApp(again);
+    await keys(rendered, '/agents', KEY.enter);
+    const list = await until(() => frame(rendered).includes('Worktrees waiting for merge or discard (1)') && frame(rendered));
+    expect(list).toMatch(/sub-1 {2}branch outrider\/\S+\/sub-1 · 1 file changed \(\+1 −0\): new\.txt/);
+    await keys(rendered, KEY.enter);
+    const detail = await until(() => frame(rendered).includes('Worktree: branch outrider/') && frame(rendered));
+    expect(detail).toContain('m merge into the checkout · d twice discard');
+    await keys(rendered, 'm');
+    await until(() => frame(rendered).includes('Merged sub-1: applied new.txt to the checkout (uncommitted)'));
+    expect(readFileSync(path.join(first.dir, 'new.txt'), 'utf8')).toBe('from the job\n');
   });
 });
