@@ -22,7 +22,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/help', does: 'keys and commands' },
   {
     usage: '/agents',
-    does: 'list sub-agents and worktrees: ↑/↓ move, Enter opens one (Enter there writes it a message; x stops, m merges, d discards), Esc goes back',
+    does: 'list sub-agents and their worktrees: ↑/↓ move, Enter opens one (its keys are above), Esc goes back',
   },
   { usage: '/agents stop <id|all>', does: 'stop one sub-agent (sub-3 or 3) or all of them' },
   {
