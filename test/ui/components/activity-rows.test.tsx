@@ -84,6 +84,9 @@ describe('activity rows', () => {
       'sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok',
     );
     expect(formatRow({ ...waiting, unread: 0, messages: 0 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 tools · 0 tok');
+    // A queued job's message joined its task.
+    const queued = jobView({ number: 2, state: 'queued', createdAt: 0 }, { activity: { kind: 'queued' }, messages: 1 });
+    expect(formatRow(queued, 3000, 100)).toBe('sub-2  queued · 3s · 1 message');
   });
 
   it('says when a job waits for the user', async () => {
