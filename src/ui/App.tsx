@@ -102,7 +102,7 @@ export function App({
   onResume,
 }: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
-  const { store, state, say } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
+  const { store, state, say, sent } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
   const { width, height, generation } = useTerminalSize(clock);
   const pending = useApprovals(approvals);
@@ -139,12 +139,16 @@ export function App({
     session,
     runner,
     say,
+    sent,
     openAgents: () => setView('agents'),
     mcpServers: () => store.snapshot().mcp,
     quit,
     resume: onResume,
     activeJobs: runningJobs,
   });
+
+  // Worktrees have no events: read (in memory) each time /agents renders; a merge's or discard's outcome line renders it again.
+  const worktrees = view === 'agents' ? (session.worktrees?.() ?? []) : [];
 
   const submit = useCallback(() => {
     const text = editor.take();
@@ -319,6 +323,9 @@ export function App({
           width={width}
           active={!approval}
           onStop={commands.stopJobs}
+          onSend={commands.sendToJob}
+          onWorktree={commands.worktree}
+          worktrees={worktrees}
           onClose={() => setView('main')}
           maxLines={budget.bottom}
           root={session.root}

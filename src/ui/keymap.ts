@@ -19,6 +19,10 @@ export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'Ctrl+U, Ctrl+W', does: 'delete to the start of the line, the word before the cursor' },
   { keys: 'Tab', does: 'complete the /command or @file shown above the input (↑/↓ choose, Esc closes)' },
   { keys: '↑/↓, Enter, x', does: 'in /agents: move, open a sub-agent, stop it' },
+  {
+    keys: 'Enter, x, m, d',
+    does: 'in an opened sub-agent: Enter writes it a message (Enter sends, Esc cancels), x stops it, m merges its worktree, d twice discards it',
+  },
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
 ];
 

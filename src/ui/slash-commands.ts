@@ -3,6 +3,8 @@ export type SlashCommand =
   | { name: 'help' }
   | { name: 'agents' }
   | { name: 'agents-stop'; target: string }
+  /** A message to a job, as from the user: running → read at its next step, queued → added to its task, ended → resumed. */
+  | { name: 'agents-send'; target: string; text: string }
   | { name: 'agents-worktree'; verb: 'merge' | 'discard'; target: string }
   | { name: 'compact' }
   | { name: 'cost' }
@@ -18,8 +20,16 @@ export type SlashCommand =
 /** The commands /help lists, in order. */
 export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/help', does: 'keys and commands' },
-  { usage: '/agents', does: 'list sub-agents: ↑/↓ move, Enter opens one, x stops it, Esc goes back' },
+  {
+    usage: '/agents',
+    does: 'list sub-agents and their worktrees: ↑/↓ move, Enter opens one (its keys are above), Esc goes back',
+  },
   { usage: '/agents stop <id|all>', does: 'stop one sub-agent (sub-3 or 3) or all of them' },
+  {
+    usage: '/agents send <id> <message>',
+    does: 'message a sub-agent: a running one reads it at its next step, a queued one gets it added to its task, an ended one resumes',
+  },
+  { usage: '/agents merge|discard <id>', does: "apply an isolated sub-agent's worktree to the checkout, or remove it" },
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
   { usage: '/resume [id]', does: "list this directory's sessions, or switch to one (its conversation is shown again)" },
@@ -31,7 +41,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
 /** The commands the `/` menu offers as you type, by name. */
 export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'help', does: 'keys and commands' },
-  { name: 'agents', does: 'list sub-agents (add "stop <id|all>" to stop)' },
+  { name: 'agents', does: 'list sub-agents (add "stop <id|all>", "send <id> <message>", "merge <id>", "discard <id>")' },
   { name: 'compact', does: 'summarize earlier conversation to free context' },
   { name: 'cost', does: 'tokens and cost' },
   { name: 'resume', does: 'list sessions, or switch to one' },
@@ -64,7 +74,7 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'help' };
     case 'agents':
     case 'agent':
-      return agentsCommand(args);
+      return agentsCommand(args, trimmed);
     case 'compact':
       return { name: 'compact' };
     case 'cost':
@@ -85,13 +95,27 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
   }
 }
 
-function agentsCommand(args: string[]): SlashCommand {
+export const SEND_USAGE = 'usage: /agents send <id> <message> (e.g. /agents send sub-2 also check the tests)';
+
+function agentsCommand(args: string[], line: string): SlashCommand {
   if (args.length === 0) return { name: 'agents' };
   const [verb, target, ...rest] = args;
   if (verb === 'stop' && target && rest.length === 0) return { name: 'agents-stop', target };
   if ((verb === 'merge' || verb === 'discard') && target && rest.length === 0) return { name: 'agents-worktree', verb, target };
+  if (verb === 'send') {
+    // The message is the rest of the line as typed: its spaces and line breaks kept.
+    const text = /^\/\S+\s+send\s+\S+\s*([\s\S]*)$/.exec(line)?.[1]?.trim() ?? '';
+    if (!target) return { name: 'usage', message: SEND_USAGE };
+    if (!text)
+      return {
+        name: 'usage',
+        message: `/agents send ${target}: the message is empty; say what the sub-agent should do (${SEND_USAGE})`,
+      };
+    return { name: 'agents-send', target, text };
+  }
   return {
     name: 'usage',
-    message: 'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents merge <id>, /agents discard <id>',
+    message:
+      'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents send <id> <message>, /agents merge <id>, /agents discard <id>',
   };
 }

@@ -1,5 +1,6 @@
 import type { JobManager } from '../core/agents/job-manager.js';
 import { worktreeCommand } from '../core/agents/worktree-tools.js';
+import type { WorktreeRecord } from '../core/agents/worktree-jobs.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import path from 'node:path';
 import type { Message, Usage } from '../core/providers/types.js';
@@ -13,7 +14,7 @@ import { estimateTokens } from '../core/session/compaction.js';
 import type { PermissionMode } from '../core/permissions/types.js';
 
 /** What the UI may ask of sub-agents: intents only; what they do comes from the event stream. */
-export type JobControl = Pick<JobManager, 'stop' | 'stopAll'>;
+export type JobControl = Pick<JobManager, 'stop' | 'stopAll' | 'send'>;
 
 /** One row of /cost. */
 export interface CostRow {
@@ -67,6 +68,11 @@ export interface UiSession {
   readonly customCommands?: readonly CommandSummary[];
   /** `/agents merge|discard <id>`: an isolated job's worktree applied to the checkout, or removed. */
   worktree?(verb: 'merge' | 'discard', id: string): Promise<{ content: string; isError: boolean }>;
+  /**
+   * Isolated jobs' worktrees not yet merged or discarded (a resumed session's earlier ones
+   * included), read when /agents shows them: worktrees have no events of their own.
+   */
+  worktrees?(): readonly WorktreeRecord[];
   /** Ctrl+B: the parent's running foreground bash calls go on as shell jobs; their ids. */
   moveToBackground?(): string[];
 }
@@ -94,6 +100,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     customCommands: opened.commands,
     worktree: (verb, id) =>
       worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
+    worktrees: () => opened.agents.worktrees?.list() ?? [],
     moveToBackground: () => opened.moveToBackground(),
     costs: () => ({
       rows: session.ledger

@@ -182,6 +182,8 @@ describe('the app', () => {
     let text = frame(rendered);
     expect(text).toContain('Keys');
     expect(text).toContain('/agents stop <id|all>');
+    expect(text).toContain('/agents send <id> <message>');
+    expect(text).toContain('in an opened sub-agent: Enter writes it a message');
 
     await send(rendered, '/cost');
     text = await until(() => frame(rendered).includes('Cost') && frame(rendered));

@@ -11,6 +11,11 @@ describe('parseSlashCommand', () => {
     ['/agents stop all', { name: 'agents-stop', target: 'all' }],
     ['/agents merge sub-2', { name: 'agents-worktree', verb: 'merge', target: 'sub-2' }],
     ['/agents discard 2', { name: 'agents-worktree', verb: 'discard', target: '2' }],
+    ['/agents send sub-2 also check the tests', { name: 'agents-send', target: 'sub-2', text: 'also check the tests' }],
+    ['/agents send 2 stop', { name: 'agents-send', target: '2', text: 'stop' }],
+    ['/agent send sub-1  keep   the  spaces ', { name: 'agents-send', target: 'sub-1', text: 'keep   the  spaces' }],
+    ['/agents send sub-1 first line\nsecond line', { name: 'agents-send', target: 'sub-1', text: 'first line\nsecond line' }],
+    ['/agents send sub-1 send sub-2 merge', { name: 'agents-send', target: 'sub-1', text: 'send sub-2 merge' }],
     ['/compact', { name: 'compact' }],
     ['/cost', { name: 'cost' }],
     ['/mcp', { name: 'mcp' }],
@@ -24,6 +29,20 @@ describe('parseSlashCommand', () => {
   it('explains the usage of /agents with wrong arguments', () => {
     for (const line of ['/agents stop', '/agents kill sub-1', '/agents stop sub-1 sub-2']) {
       expect(parseSlashCommand(line)).toMatchObject({ name: 'usage', message: expect.stringContaining('/agents stop <id|all>') });
+    }
+  });
+
+  it('explains /agents send without an id or a message, naming the id it got', () => {
+    expect(parseSlashCommand('/agents send')).toEqual({
+      name: 'usage',
+      message: 'usage: /agents send <id> <message> (e.g. /agents send sub-2 also check the tests)',
+    });
+    for (const line of ['/agents send sub-3', '/agents send sub-3   ', '/agents send sub-3 \n ']) {
+      expect(parseSlashCommand(line)).toEqual({
+        name: 'usage',
+        message:
+          '/agents send sub-3: the message is empty; say what the sub-agent should do (usage: /agents send <id> <message> (e.g. /agents send sub-2 also check the tests))',
+      });
     }
   });
 

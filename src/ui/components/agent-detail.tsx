@@ -1,10 +1,20 @@
 import { Box, Text } from 'ink';
+import { isEnded } from '../../core/agents/job-manager.js';
+import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
 import { oneLine } from '../../core/text.js';
-import { cutLine } from '../format.js';
+import { cutLine, lineLength } from '../format.js';
 import { deliveryText, jobFigures } from '../state/job-status.js';
+import { tailText } from '../state/job-tail.js';
 import { type JobView, describeActivity } from '../state/jobs.js';
+import type { LineState } from '../state/line-editor.js';
 import { wrapCells } from '../text-cells.js';
-import { stateColor } from './agents-list.js';
+import { messagesText, stateColor, worktreeText } from './agents-list.js';
+
+/** A line the view says about the last key: a refusal, a merge's outcome (its conflicting files included). */
+export interface DetailNote {
+  text: string;
+  error?: boolean;
+}
 
 export interface AgentDetailProps {
   view: JobView;
@@ -14,7 +24,17 @@ export interface AgentDetailProps {
   maxLines?: number;
   /** The workspace root: paths are shown relative to it. */
   root?: string;
+  /** Its worktree, while not merged or discarded (an isolated job). */
+  worktree?: WorktreeRecord;
+  /** The message line while it is open. */
+  message?: LineState;
+  /** Enter opens a message line (a sub-agent, not a shell, where sending is wired). */
+  canMessage?: boolean;
+  note?: DetailNote;
 }
+
+/** Lines of a note shown at most (a merge's conflicts). */
+const NOTE_LINES = 6;
 
 /** Lines of a result shown before it is cut, with room to spare. */
 const RESULT_LINES = 15;
@@ -24,10 +44,20 @@ const TASK_LINES = 3;
 type Line = { text: string; color?: string; dim?: boolean; bold?: boolean };
 
 /** One job: its task, what it does now, its result or error, and the tail of its transcript. */
-export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEGER, root }: AgentDetailProps) {
+export function AgentDetail({
+  view,
+  now,
+  width,
+  maxLines = Number.MAX_SAFE_INTEGER,
+  root,
+  worktree,
+  message,
+  canMessage = false,
+  note,
+}: AgentDetailProps) {
   const { job, tail } = view;
   const inner = Math.max(1, width - 4);
-  const ended = job.state === 'done' || job.state === 'error' || job.state === 'aborted';
+  const ended = isEnded(job.state);
   const head: Line[] = [];
   const task = wrapCells(`Task: ${job.task}`, inner);
   head.push(
@@ -39,14 +69,18 @@ export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEG
   if (job.error) head.push({ text: cutLine(`Error: ${oneLine(job.error)}`, inner), color: 'red' });
   const delivery = ended ? deliveryText(view) : undefined;
   if (delivery) head.push({ text: `Parent: ${delivery}`, dim: true });
+  const messages = messagesText(view);
+  if (messages) head.push({ text: cutLine(`Messages: ${messages}`, inner), color: view.unread ? 'cyan' : undefined });
+  if (worktree) head.push({ text: cutLine(`Worktree: ${worktreeText(worktree, job.state)}`, inner), color: 'magenta' });
+  const noteLines = note ? capLines(note.text.split('\n'), NOTE_LINES).map((text) => cutLine(text, inner)) : [];
 
   const resultAll = ended && job.result ? job.result.split('\n').map((line) => cutLine(line, inner)) : [];
   const tailAll =
     tail.length === 0
       ? [{ text: '  no messages yet', dim: true }]
-      : tail.map((line) => ({ text: cutLine(`  ${line}`, inner), dim: true }));
+      : tail.map((line) => ({ text: cutLine(`  ${tailText(line, root)}`, inner), dim: true }));
   // Border (2), the title line, the transcript heading and the key hint are always there.
-  const fixed = 5 + head.length + (resultAll.length ? 1 : 0);
+  const fixed = 5 + head.length + (resultAll.length ? 1 : 0) + noteLines.length + (message ? 1 : 0);
   const room = Math.max(0, maxLines - fixed);
   const resultRoom = Math.min(resultAll.length, RESULT_LINES, resultAll.length && room > 1 ? Math.ceil(room / 2) : room);
   const result: Line[] = cap(resultAll, resultRoom).map((text) => ({ text }));
@@ -76,9 +110,55 @@ export function AgentDetail({ view, now, width, maxLines = Number.MAX_SAFE_INTEG
           {typeof line === 'string' ? line : line.text}
         </Text>
       ))}
-      <Text dimColor>{ended ? 'Esc back' : 'x stop · Esc back'}</Text>
+      {noteLines.map((text, i) => (
+        <Text key={`n${i}`} color={note?.error ? 'yellow' : 'green'} wrap="truncate-end">
+          {text}
+        </Text>
+      ))}
+      {message ? <MessageLine line={message} width={inner} /> : null}
+      <Text dimColor wrap="truncate-end">
+        {message
+          ? `Enter send to ${job.id} · Esc cancel`
+          : [
+              canMessage ? 'Enter write a message' : undefined,
+              ended ? undefined : 'x stop',
+              worktree && ended ? 'm merge into the checkout · d twice discard' : undefined,
+              'Esc back',
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+      </Text>
     </Box>
   );
+}
+
+/** `› the message▌`, on one line: line breaks shown as ↵, the end kept in view. */
+function MessageLine({ line, width }: { line: LineState; width: number }) {
+  const chars = Array.from(line.text.replace(/\n/g, '↵'));
+  const before = chars.slice(0, line.cursor).join('');
+  const at = chars[line.cursor] ?? ' ';
+  const after = chars.slice(line.cursor + 1).join('');
+  // Keep the cursor in view: what is before it gives way from the left.
+  const room = Math.max(1, width - 3 - lineLength(at));
+  const shownBefore =
+    lineLength(before) > room
+      ? `…${Array.from(before)
+          .slice(-(room - 1))
+          .join('')}`
+      : before;
+  return (
+    <Text wrap="truncate-end">
+      <Text color="cyan">{'› '}</Text>
+      {shownBefore}
+      <Text inverse>{at}</Text>
+      {after}
+    </Text>
+  );
+}
+
+/** At most `n` lines, the last saying how many more there were. */
+function capLines(lines: readonly string[], n: number): string[] {
+  return lines.length <= n ? [...lines] : [...lines.slice(0, n - 1), `… ${lines.length - n + 1} more lines`];
 }
 
 /** At most `n` of `items`, the last slot saying how many more there are when some are left out. */

@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink';
-import type { Job } from '../../core/agents/job-manager.js';
+import { type Job, isEnded } from '../../core/agents/job-manager.js';
+import { describeChanges } from '../../core/agents/worktree.js';
+import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatTokens, oneLine } from '../../core/text.js';
 import { cutLine, plural } from '../format.js';
@@ -13,15 +15,49 @@ export interface AgentsListProps {
   width: number;
   /** Lines the list may take, border included: past it, a window of jobs around the selection. */
   maxLines?: number;
+  /** Isolated jobs' worktrees waiting to be merged or discarded: listed under the jobs. */
+  worktrees?: readonly WorktreeRecord[];
+}
+
+/** `1 message waiting for its next step`, `2 messages`: what a job got from the user or the parent. */
+export function messagesText(view: Pick<JobView, 'messages' | 'unread'>): string | undefined {
+  const parts: string[] = [];
+  if (view.unread) parts.push(`${plural(view.unread, 'message')} from you waiting for its next step`);
+  if (view.messages) parts.push(`${plural(view.messages, 'message')} received`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+/** `branch outrider/…/sub-1 · 1 file changed (+1 −1): a.txt`, or what stands in for it while the job runs. */
+export function worktreeText(record: WorktreeRecord, state: Job['state'] | undefined): string {
+  if (state !== undefined && !isEnded(state))
+    return `branch ${record.branch} · ${stateLabel(state)}: changes are counted when it ends`;
+  return record.changes ? describeChanges(record, record.changes) : `branch ${record.branch} · no changes recorded`;
 }
 
 /** Every job of the session: id, state, definition, label, elapsed, tokens, tool calls. */
-export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_SAFE_INTEGER }: AgentsListProps) {
+export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_SAFE_INTEGER, worktrees = [] }: AgentsListProps) {
+  const inner = width - 4;
+  // The worktrees come first when the height is short: they are what waits for the user.
+  const worktreeLines = worktrees.length
+    ? [
+        `Worktrees waiting for merge or discard (${worktrees.length}): open the job, then m merges, d twice discards`,
+        ...worktrees.map((record) => {
+          const state = jobs.find((view) => view.job.id === record.jobId)?.job.state;
+          return `  ${record.jobId}  ${worktreeText(record, state)}`;
+        }),
+      ].slice(0, Math.max(0, maxLines - 5))
+    : [];
+  const worktreeBlock = worktreeLines.map((text, i) => (
+    <Text key={`w${i}`} color={i === 0 ? 'magenta' : undefined} bold={i === 0} wrap="truncate-end">
+      {cutLine(text, inner)}
+    </Text>
+  ));
   if (jobs.length === 0) {
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
         <Text bold>Sub-agents</Text>
         <Text dimColor>No sub-agents have been started in this session.</Text>
+        {worktreeBlock}
         <Text dimColor>Esc back</Text>
       </Box>
     );
@@ -36,9 +72,8 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
     plural(job.toolCalls, 'tool'),
   ]);
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
-  const inner = width - 4;
-  // Border, title and key hint take four lines; the rest is a window that keeps the selection in view.
-  const room = Math.max(1, maxLines - 4);
+  // Border, title and key hint take four lines, the worktrees theirs; the rest is a window that keeps the selection in view.
+  const room = Math.max(1, maxLines - 4 - worktreeLines.length);
   const first = jobs.length <= room ? 0 : Math.min(Math.max(0, selected - room + 1), jobs.length - room);
   const shown = jobs.slice(first, first + room);
   const hidden = first > 0 || first + room < jobs.length ? ` · ${first + 1}–${first + shown.length} of ${jobs.length}` : '';
@@ -50,13 +85,19 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
         const { job } = view;
         const c = cells[index]!;
         const delivery = view.delivery === 'woke' ? `${deliveryText(view)} · ` : '';
+        const got = view.unread
+          ? `${plural(view.unread, 'message')} waiting · `
+          : view.messages
+            ? `${plural(view.messages, 'message')} · `
+            : '';
         const fixed = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>
-            {cutLine(`${fixed}${delivery}${oneLine(job.task)}`, inner)}
+            {cutLine(`${fixed}${got}${delivery}${oneLine(job.task)}`, inner)}
           </Text>
         );
       })}
+      {worktreeBlock}
       <Text dimColor wrap="truncate-end">
         ↑/↓ move · Enter open · x stop · Esc back
       </Text>

@@ -5,6 +5,8 @@ import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
+import { sentText } from '../state/job-status.js';
+import type { SentMessage } from '../state/jobs.js';
 import { type McpState, mcpLines } from '../state/mcp.js';
 import type { EntryBody } from '../state/transcript.js';
 import type { TurnRunner } from '../state/turn-runner.js';
@@ -14,6 +16,8 @@ export interface CommandContext {
   session: UiSession;
   runner: TurnRunner;
   say: (entry: EntryBody) => void;
+  /** Records that the user's message reached a job (its row and tail show it). */
+  sent: (sent: SentMessage) => void;
   openAgents: () => void;
   /** The MCP servers as the UI state last heard of them. */
   mcpServers: () => McpState;
@@ -25,7 +29,39 @@ export interface CommandContext {
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, openAgents, mcpServers, quit, resume, activeJobs }: CommandContext) {
+export function useCommands({ session, runner, say, sent, openAgents, mcpServers, quit, resume, activeJobs }: CommandContext) {
+  /** `/agents send` and the detail view's message line: the path agent_send takes, as from the user. True when it was sent. */
+  const sendToJob = useCallback(
+    (target: string, text: string): boolean => {
+      try {
+        const result = session.jobs.send(target, text, 'user');
+        sent({ jobId: result.job.id, text: text.trim(), kind: result.kind });
+        say({ kind: 'info', text: sentText(result) });
+        return true;
+      } catch (error) {
+        if (!(error instanceof JobError)) throw error;
+        say({ kind: 'error', text: error.message });
+        return false;
+      }
+    },
+    [session, say, sent],
+  );
+
+  /** `/agents merge|discard <id>` and `m`/`d` in the detail view: the outcome is said, and given back. */
+  const worktree = useCallback(
+    async (verb: 'merge' | 'discard', target: string): Promise<{ content: string; isError: boolean }> => {
+      const done = session.worktree
+        ? await session.worktree(verb, target).catch((error: unknown) => ({
+            content: error instanceof Error ? error.message : String(error),
+            isError: true,
+          }))
+        : { content: 'isolated sub-agents are not available here', isError: true };
+      say({ kind: done.isError ? 'error' : 'info', text: done.content });
+      return done;
+    },
+    [session, say],
+  );
+
   const stopJobs = useCallback(
     (target: string) => {
       if (target === 'all') {
@@ -53,12 +89,11 @@ export function useCommands({ session, runner, say, openAgents, mcpServers, quit
           return openAgents();
         case 'agents-stop':
           return stopJobs(command.target);
+        case 'agents-send':
+          sendToJob(command.target, command.text);
+          return undefined;
         case 'agents-worktree':
-          if (!session.worktree) return say({ kind: 'error', text: 'isolated sub-agents are not available here' });
-          void session.worktree(command.verb, command.target).then(
-            (done) => say({ kind: done.isError ? 'error' : 'info', text: done.content }),
-            (error: unknown) => say({ kind: 'error', text: error instanceof Error ? error.message : String(error) }),
-          );
+          void worktree(command.verb, command.target);
           return undefined;
         case 'compact':
           if (!runner.compact()) say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /compact' });
@@ -103,10 +138,10 @@ export function useCommands({ session, runner, say, openAgents, mcpServers, quit
         }
       }
     },
-    [session, runner, say, openAgents, mcpServers, stopJobs, quit, resume, activeJobs],
+    [session, runner, say, openAgents, mcpServers, stopJobs, sendToJob, worktree, quit, resume, activeJobs],
   );
 
-  return { run, stopJobs };
+  return { run, stopJobs, sendToJob, worktree };
 }
 
 /** /resume without an id: this directory's other sessions, newest first. */

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Clock } from '../clock.js';
 import { EventBuffer } from '../state/event-buffer.js';
+import type { SentMessage } from '../state/jobs.js';
 import type { EntryBody } from '../state/transcript.js';
 import { type UiItem, type UiState, UiStore } from '../state/ui-store.js';
 import type { UiSession } from '../ui-session.js';
@@ -13,7 +14,13 @@ import type { UiSession } from '../ui-session.js';
 export function useUiStore(
   session: UiSession,
   options: { clock: Clock; flushMs: number; initial: () => UiState },
-): { store: UiStore; state: UiState; say: (entry: EntryBody) => void } {
+): {
+  store: UiStore;
+  state: UiState;
+  say: (entry: EntryBody) => void;
+  /** Records that the user's message reached a job, in order with the events before it. */
+  sent: (sent: SentMessage) => void;
+} {
   const [store] = useState(() => new UiStore(options.initial()));
   const [buffer] = useState(
     () => new EventBuffer<UiItem>(options.flushMs, (items) => store.apply(items, options.clock.now()), options.clock),
@@ -34,6 +41,13 @@ export function useUiStore(
     },
     [buffer],
   );
+  const sent = useCallback(
+    (message: SentMessage) => {
+      buffer.push({ kind: 'sent', sent: message });
+      buffer.flush();
+    },
+    [buffer],
+  );
   const state = useSyncExternalStore(store.subscribe, store.snapshot);
-  return { store, state, say };
+  return { store, state, say, sent };
 }

@@ -1,5 +1,5 @@
 import { oneLine } from '../../core/text.js';
-import { cutLine, lineLength } from '../format.js';
+import { cutLine, lineLength, plural } from '../format.js';
 import { type JobView, describeActivity } from './jobs.js';
 import { elapsedOf, figureParts } from './job-status.js';
 
@@ -19,17 +19,24 @@ export interface RowOptions {
 
 /**
  * One row on one line of at most `width` cells: `sub-2  grep "auth" src/ · 1m20s · 12 tools ·
- * 18k tok · $0.04`. When it does not fit, figures drop from the end first: id, state and
- * action stay (the action cut last).
+ * 18k tok · $0.04` (`· 1 message waiting` after the time while a message of the user's waits).
+ * When it does not fit, figures drop from the end first: id, state and action stay (the action cut last).
  */
 export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
   const { job } = view;
   const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${GAP}`;
-  if (job.state === 'queued') return cutLine(`${head}queued${SEP}${elapsedOf(job, now)}`, width);
+  // What it got from the user or the parent, right after its time: `1 message waiting` until its next step reads it.
+  const got = view.unread
+    ? `${plural(view.unread, 'message')} waiting`
+    : view.messages
+      ? plural(view.messages, 'message')
+      : undefined;
+  if (job.state === 'queued') return cutLine([`${head}queued`, elapsedOf(job, now), ...(got ? [got] : [])].join(SEP), width);
   // A shell that has printed nothing yet shows its command.
   const shellCommand = job.kind === 'shell' && view.activity.kind !== 'tool' ? job.task : undefined;
   const action = oneLine(options.instead ?? shellCommand ?? describeActivity(view.activity, job.state, options.root));
-  const figures = figureParts(job, now, options.cost);
+  const [elapsed, ...rest] = figureParts(job, now, options.cost);
+  const figures = [elapsed!, ...(got ? [got] : []), ...rest];
   for (let keep = figures.length; keep > 0; keep -= 1) {
     const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;
     const room = width - lineLength(head) - lineLength(tail);

@@ -1,4 +1,4 @@
-import type { Job, JobState } from '../../core/agents/job-manager.js';
+import type { Job, JobState, SendResult } from '../../core/agents/job-manager.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatDuration, formatTokens, oneLine } from '../../core/text.js';
 import { plural } from '../format.js';
@@ -81,4 +81,21 @@ export function statusSegment(jobs: readonly Pick<Job, 'state' | 'startedAt'>[],
   }
   const text = running.length ? [`${counts[0]} (oldest ${formatDuration(now - oldest)})`, ...counts.slice(1)] : counts;
   return { text: `subagents: ${text.join(', ')}`, short: counts.join(' · ') };
+}
+
+/** What the user's message to a job did, in the words `agent_send` answers the model with. */
+export function sentText(sent: SendResult): string {
+  const { id, state } = sent.job;
+  switch (sent.kind) {
+    case 'inbox':
+      return `Sent to ${id}; it reads it at its next step.`;
+    case 'task':
+      return `Added to ${id}'s task; it has not started yet.`;
+    case 'resumed':
+      return `Resumed ${id} with your message (${stateLabel(state)}); its new result is announced when it completes.`;
+    default: {
+      const unhandled: never = sent;
+      return String(unhandled);
+    }
+  }
 }

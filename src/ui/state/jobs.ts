@@ -5,9 +5,12 @@ import { addUsage } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import { oneLine } from '../../core/text.js';
+import type { SendResult } from '../../core/agents/job-manager.js';
 import { stateLabel } from './job-status.js';
-import { describeMessage } from './message-lines.js';
+import { type TailLine, TAIL_LINES, closeCall, fromUser, messageLine, tailFromMessages } from './job-tail.js';
 import { toolAction } from './tool-text.js';
+
+export { TAIL_LINES } from './job-tail.js';
 
 /** What a job is doing now, as its events tell it. */
 export type Activity =
@@ -23,18 +26,28 @@ export type Activity =
 export interface JobView {
   job: Job;
   activity: Activity;
-  /** The latest lines of its conversation (`assistant: …`, `result: …`), for /agents. */
-  tail: readonly string[];
+  /** The latest lines of its conversation (`assistant: …`, one folded line per tool call), for /agents. */
+  tail: readonly TailLine[];
   /** Ended done or error and not yet delivered to the parent model. */
   owed: boolean;
   /** How the parent heard of it: it woke the idle parent, came with a notice, or the model polled it. */
   delivery?: 'woke' | 'notice' | 'poll';
+  /** Messages it got from the user or the parent (read, or joined to its task or resumed history). */
+  messages?: number;
+  /** The user's messages waiting in its inbox for its next step. */
+  unread?: number;
+}
+
+/** What the user's message to a job did (the UI's own record of `send`'s answer, in order with the events). */
+export interface SentMessage {
+  jobId: string;
+  text: string;
+  kind: SendResult['kind'];
 }
 
 /** Every job of the session by id, derived only from the session's events (and, for a resumed session, the store). */
 export type JobsState = ReadonlyMap<string, JobView>;
 
-export const TAIL_LINES = 20;
 const STREAM_TAIL = 200;
 
 export const noJobs: JobsState = new Map();
@@ -43,9 +56,22 @@ export const noJobs: JobsState = new Map();
 export function jobsFromStore(stored: readonly StoredJob[]): JobsState {
   const jobs = new Map<string, JobView>();
   for (const { job, messages } of stored) {
-    jobs.set(job.id, { job, activity: { kind: 'ended' }, tail: messages.slice(-TAIL_LINES).map(describeMessage), owed: false });
+    jobs.set(job.id, { job, activity: { kind: 'ended' }, tail: tailFromMessages(messages), owed: false });
   }
   return jobs;
+}
+
+/**
+ * The user's message reached a job. In its inbox it waits for the job's next step (its
+ * `injected` event shows it then); added to a queued job's task, or resuming an ended job, it
+ * produces no event of the job's own, so its line is added here.
+ */
+export function applySent(jobs: JobsState, sent: SentMessage): JobsState {
+  const view = jobs.get(sent.jobId);
+  if (!view) return jobs;
+  if (sent.kind === 'inbox') return withJob(jobs, { ...view, unread: (view.unread ?? 0) + 1 });
+  const line = `message from you${sent.kind === 'task' ? ' (added to its task)' : ''}: ${oneLine(sent.text)}`;
+  return withJob(jobs, { ...withTail(view, line), messages: (view.messages ?? 0) + 1 });
 }
 
 /** Applies one session event; events that are not about jobs leave the state as it is. */
@@ -54,12 +80,19 @@ export function applyJobEvent(jobs: JobsState, event: SessionEvent): JobsState {
     case 'job_state': {
       const { job } = event;
       const before = jobs.get(job.id);
-      return withJob(jobs, {
+      const view: JobView = {
+        ...before,
         job,
         activity: activityOnState(job.state, before?.activity),
         tail: before?.tail ?? [],
         owed: job.state === 'done' || job.state === 'error',
-      });
+        delivery: undefined,
+      };
+      // A run that ends between two steps never reads what waits in its inbox: say so, as the user would want to resend it.
+      const unread = before?.unread ?? 0;
+      if (!isEnded(job.state) || unread === 0) return withJob(jobs, view);
+      const lost = `${unread === 1 ? 'your message was' : `${unread} of your messages were`} not read before it ended: send again to resume it`;
+      return withJob(jobs, { ...withTail(view, lost), unread: 0 });
     }
     case 'job_event': {
       const before = jobs.get(event.jobId);
@@ -98,7 +131,7 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
     }
     case 'tool_start':
       return {
-        ...view,
+        ...withTail(view, { call: event.id, name: event.name, args: event.args, label: event.label }),
         job: { ...job, toolCalls: job.toolCalls + 1 },
         activity: { kind: 'tool', name: event.name, label: event.label, args: event.args },
       };
@@ -117,18 +150,25 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
         job: { ...job, lastLine: event.text },
         activity: { kind: 'tool', name: oneLine(job.task, 40), label: `› ${event.text}` },
       };
-    case 'message_end':
-      return withTail(view, describeMessage(event.message));
+    case 'message_end': {
+      const line = messageLine(event.message);
+      return line === undefined ? view : withTail(view, line);
+    }
     case 'tool_end':
-      return withTail(view, `result: ${event.isError ? '✗ ' : ''}${oneLine(event.content)}`);
-    case 'injected':
-      return withTail(view, describeMessage(event.message));
+      return { ...view, tail: closeCall(view.tail, event) };
+    case 'injected': {
+      const line = messageLine(event.message);
+      const next = line === undefined ? view : withTail(view, line);
+      if (!line?.startsWith('message from ')) return next;
+      const unread = fromUser(event.message) ? Math.max(0, (view.unread ?? 0) - 1) : view.unread;
+      return { ...next, messages: (view.messages ?? 0) + 1, unread };
+    }
     default:
       return view;
   }
 }
 
-function withTail(view: JobView, line: string): JobView {
+function withTail(view: JobView, line: TailLine): JobView {
   return { ...view, tail: [...view.tail, line].slice(-TAIL_LINES) };
 }
 

@@ -1,5 +1,5 @@
 import type { SequencedEvent } from '../../core/session/event-stream.js';
-import { type JobsState, activeJobs, applyJobEvent, jobsFromStore, owedJobs } from './jobs.js';
+import { type JobsState, type SentMessage, activeJobs, applyJobEvent, applySent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
 import { type McpState, applyMcpStatus } from './mcp.js';
 import type { StoredJob } from '../../core/session/job-store.js';
@@ -35,7 +35,11 @@ export interface UiState {
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
-export type UiItem = { kind: 'event'; item: SequencedEvent } | { kind: 'line'; entry: EntryBody };
+export type UiItem =
+  | { kind: 'event'; item: SequencedEvent }
+  | { kind: 'line'; entry: EntryBody }
+  /** The user's message reached a job (what `send` answered). */
+  | { kind: 'sent'; sent: SentMessage };
 
 export function initialUiState(options: {
   intro: EntryBody[];
@@ -63,6 +67,10 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
   for (const item of items) {
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
+      continue;
+    }
+    if (item.kind === 'sent') {
+      jobs = applySent(jobs, item.sent);
       continue;
     }
     const { event } = item.item;

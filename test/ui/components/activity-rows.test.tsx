@@ -77,6 +77,18 @@ describe('activity rows', () => {
     expect(narrow.startsWith('sub-1  writing')).toBe(true);
   });
 
+  it("says when the user's message waits for the job's next step, then how many it got", () => {
+    const waiting = jobView({ number: 1, toolCalls: 2 }, { activity: { kind: 'thinking' }, unread: 1, messages: 1 });
+    expect(formatRow(waiting, 3000, 100)).toBe('sub-1  thinking… · 3s · 1 message waiting · 2 tools · 0 tok');
+    expect(formatRow({ ...waiting, unread: 0, messages: 2 }, 3000, 100)).toBe(
+      'sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok',
+    );
+    expect(formatRow({ ...waiting, unread: 0, messages: 0 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 tools · 0 tok');
+    // A queued job's message joined its task.
+    const queued = jobView({ number: 2, state: 'queued', createdAt: 0 }, { activity: { kind: 'queued' }, messages: 1 });
+    expect(formatRow(queued, 3000, 100)).toBe('sub-2  queued · 3s · 1 message');
+  });
+
   it('says when a job waits for the user', async () => {
     const rendered = await mount(
       <ActivityRows jobs={[jobView({ number: 1 })]} now={0} width={100} waiting={new Map([['sub-1', 'bash npm test']])} />,

@@ -6,6 +6,7 @@ import {
   type JobsState,
   activeJobs,
   applyJobEvent,
+  applySent,
   describeActivity,
   jobsFromStore,
   noJobs,
@@ -13,6 +14,8 @@ import {
   owedJobs,
 } from '../../../src/ui/state/jobs.js';
 import { describeMessage } from '../../../src/ui/state/message-lines.js';
+import { tailText } from '../../../src/ui/state/job-tail.js';
+import { messagesText } from '../../../src/ui/components/agents-list.js';
 import { formatRow } from '../../../src/ui/state/activity-rows.js';
 import { job } from '../harness.js';
 
@@ -76,7 +79,97 @@ describe('the job state the UI derives from the event stream', () => {
     const { tail } = apply(events).get('sub-1')!;
     expect(tail).toHaveLength(20);
     expect(tail[0]).toBe('assistant: step 7 more');
-    expect(tail.at(-1)).toBe('result: ✗ no matches');
+    // A result whose call left the tail still says which tool it came from.
+    expect(tail.at(-1)).toBe('● grep ⎿ ✗ no matches');
+  });
+
+  it('folds each tool call and its result into one line: tool, target, a short outcome', () => {
+    const jobs = apply([
+      state(job({ number: 1 })),
+      child('sub-1', {
+        type: 'message_end',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Reading both.' },
+            { type: 'tool_use', id: 'a', name: 'read_file', input: { path: '/w/src/a.ts' } },
+            { type: 'tool_use', id: 'b', name: 'grep', input: { pattern: 'auth', path: 'src' } },
+          ],
+        },
+        stopReason: 'tool_use',
+      }),
+      child('sub-1', { type: 'tool_start', id: 'a', name: 'read_file', label: 'src/a.ts', args: { path: '/w/src/a.ts' } }),
+      child('sub-1', { type: 'tool_start', id: 'b', name: 'grep', label: 'auth', args: { pattern: 'auth', path: 'src' } }),
+      // Results arrive in any order; each folds into its own call's line.
+      child('sub-1', { type: 'tool_end', id: 'b', name: 'grep', content: 'no matches', isError: true }),
+    ]);
+    const running = jobs.get('sub-1')!.tail.map((line) => tailText(line, '/w'));
+    expect(running).toEqual(['assistant: Reading both.', '● read_file src/a.ts …', '● grep "auth" src ⎿ ✗ no matches']);
+    const done = applyJobEvent(
+      jobs,
+      child('sub-1', {
+        type: 'tool_end',
+        id: 'a',
+        name: 'read_file',
+        content: 'export const a = 1;\n\nline 2\nline 3',
+        isError: false,
+      }),
+    );
+    expect(done.get('sub-1')!.tail.map((line) => tailText(line, '/w'))).toEqual([
+      'assistant: Reading both.',
+      '● read_file src/a.ts ⎿ export const a = 1; (+2 lines)',
+      '● grep "auth" src ⎿ ✗ no matches',
+    ]);
+    // An assistant message holding only calls adds no line of its own.
+    const quiet = applyJobEvent(
+      done,
+      child('sub-1', {
+        type: 'message_end',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c', name: 'glob', input: { pattern: '*.md' } }] },
+        stopReason: 'tool_use',
+      }),
+    );
+    expect(quiet.get('sub-1')!.tail).toHaveLength(3);
+  });
+
+  it("shows the user's message: waiting in the inbox until the job's injected event, then as a line; its row counts it", () => {
+    let jobs = apply([state(job({ number: 1 }))]);
+    jobs = applySent(jobs, { jobId: 'sub-1', text: 'also check the tests', kind: 'inbox' });
+    expect(jobs.get('sub-1')).toMatchObject({ unread: 1, tail: [] });
+    expect(messagesText(jobs.get('sub-1')!)).toBe('1 message from you waiting for its next step');
+    const injected = (text: string): SessionEvent =>
+      child('sub-1', { type: 'injected', message: { role: 'user', content: [{ type: 'text', text }] } });
+    jobs = apply([injected('Message from the user:\nalso check the tests')], jobs);
+    expect(jobs.get('sub-1')).toMatchObject({ unread: 0, messages: 1, tail: ['message from you: also check the tests'] });
+    // The parent's agent_send counts as a message too; other injected lines (a nudge) do not.
+    jobs = apply([injected('Message from the parent agent:\nhurry'), injected('Reply with your final answer as text.')], jobs);
+    expect(jobs.get('sub-1')).toMatchObject({ unread: 0, messages: 2 });
+    expect(jobs.get('sub-1')!.tail.slice(1)).toEqual([
+      'message from the parent: hurry',
+      'user: Reply with your final answer as text.',
+    ]);
+    expect(messagesText(jobs.get('sub-1')!)).toBe('2 messages received');
+  });
+
+  it('says when a job ended before reading what waited in its inbox', () => {
+    let jobs = apply([state(job({ number: 1 }))]);
+    jobs = applySent(jobs, { jobId: 'sub-1', text: 'one', kind: 'inbox' });
+    jobs = applySent(jobs, { jobId: 'sub-1', text: 'two', kind: 'inbox' });
+    jobs = apply([state(job({ number: 1, state: 'done' }))], jobs);
+    expect(jobs.get('sub-1')).toMatchObject({ unread: 0 });
+    expect(jobs.get('sub-1')!.tail).toEqual(['2 of your messages were not read before it ended: send again to resume it']);
+  });
+
+  it("adds the line itself when the message joined a queued job's task or resumed an ended job (no event of the job's carries it)", () => {
+    let jobs = apply([state(job({ number: 1, state: 'queued' })), state(job({ number: 2, state: 'done' }))]);
+    jobs = applySent(jobs, { jobId: 'sub-1', text: 'and the docs', kind: 'task' });
+    // The resumed job's queued state came first, from the manager.
+    jobs = apply([state(job({ number: 2, state: 'queued' }))], jobs);
+    jobs = applySent(jobs, { jobId: 'sub-2', text: 'one more\nthing', kind: 'resumed' });
+    expect(jobs.get('sub-1')).toMatchObject({ messages: 1, tail: ['message from you (added to its task): and the docs'] });
+    expect(jobs.get('sub-2')).toMatchObject({ messages: 1, tail: ['message from you: one more thing'], owed: false });
+    // An unknown job (a race with a reset) changes nothing.
+    expect(applySent(jobs, { jobId: 'sub-9', text: 'x', kind: 'inbox' })).toBe(jobs);
   });
 
   it('owes a done or failed job to the model until a delivery says it reached it; never a stopped one', () => {
@@ -120,6 +213,30 @@ describe('the job state the UI derives from the event stream', () => {
       },
     ]);
     expect(jobs.get('sub-4')).toMatchObject({ owed: false, tail: ['user: Task: find it'], activity: { kind: 'ended' } });
+  });
+
+  it("folds a stored job's calls and results as they would have been live", () => {
+    const jobs = jobsFromStore([
+      {
+        job: job({ number: 4, state: 'done' }),
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Task:\nfind it' }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'g', name: 'grep', input: { pattern: 'it' } }],
+          },
+          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'g', content: 'a.ts:1: it\nb.ts:2: it', isError: false }] },
+          { role: 'user', content: [{ type: 'text', text: 'Message from the user:\nlook in c.ts too' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Found it in a.ts.' }] },
+        ],
+      },
+    ]);
+    expect(jobs.get('sub-4')!.tail.map((line) => tailText(line))).toEqual([
+      'user: Task: find it',
+      '● grep "it" ⎿ a.ts:1: it (+1 line)',
+      'message from you: look in c.ts too',
+      'assistant: Found it in a.ts.',
+    ]);
   });
 });
 
