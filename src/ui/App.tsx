@@ -353,6 +353,7 @@ export function App({
         now={now}
         width={width}
         message={message}
+        inView={view !== 'main'}
         lines={budget.footer}
         mcp={mcpSegment(state.mcp)}
       />

@@ -26,16 +26,24 @@ export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
 ];
 
-/** The footer's key hints, longest first. */
-const HINTS = [
-  'Esc interrupt · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit · /help',
-  'Esc interrupt · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit · /help',
-  'Esc · ⇧Tab mode · ^K×2 · ^C×2 quit · /help',
-];
+/** The footer's key hints, longest first: in the chat, and while a view (/agents) has the keys. */
+const HINTS = {
+  main: [
+    'Esc interrupt · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit · /help',
+    'Esc interrupt · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit · /help',
+    'Esc · ⇧Tab mode · ^K×2 · ^C×2 quit · /help',
+  ],
+  view: [
+    'Esc back · Shift+Tab mode · Ctrl+K twice stop sub-agents · Ctrl+C twice quit',
+    'Esc back · ⇧Tab mode · ^K×2 stop agents · ^C×2 quit',
+    'Esc back · ⇧Tab · ^K×2 · ^C×2 quit',
+  ],
+} as const;
 
-/** The footer's key hint: the longest form that fits the width. */
-export function footerHint(width: number): string {
-  return HINTS.find((hint) => Array.from(hint).length <= width) ?? HINTS[HINTS.length - 1]!;
+/** The footer's key hint: the longest form that fits the width. In a view, Esc goes back rather than interrupting. */
+export function footerHint(width: number, where: keyof typeof HINTS = 'main'): string {
+  const hints = HINTS[where];
+  return hints.find((hint) => Array.from(hint).length <= width) ?? hints[hints.length - 1]!;
 }
 
 /** The lines /help prints; custom commands (Markdown files) after the built-in ones. */

@@ -19,6 +19,8 @@ export interface FooterProps {
   width: number;
   /** Replaces the key hint while a key waits for its second press. */
   message?: string;
+  /** A view (/agents) has the keys: its Esc goes back. */
+  inView?: boolean;
   /** 1 on a very short terminal: the status line only (or the message, when there is one). */
   lines?: number;
   /** MCP servers up of those configured (`mcp 2/3`); empty without servers. */
@@ -51,6 +53,7 @@ export function Footer({
   width,
   message,
   mcp,
+  inView = false,
   lines = 2,
 }: FooterProps) {
   if (lines <= 0) return null;
@@ -88,7 +91,7 @@ export function Footer({
         </Text>
       ) : (
         <Text dimColor wrap="truncate-end">
-          {cutLine(footerHint(width), width)}
+          {cutLine(footerHint(width, inView ? 'view' : 'main'), width)}
         </Text>
       )}
     </Box>

@@ -33,6 +33,18 @@ describe('Footer', () => {
     expect(hint).toContain('Ctrl+C twice quit');
   });
 
+  it('says Esc goes back while a view (/agents) has the keys, at every width', async () => {
+    for (const width of [100, 60, 40]) {
+      const rendered = await mount(
+        <Footer model="m" mode="default" contextTokens={0} jobs={jobs} now={0} width={width} inView />,
+      );
+      const hint = frame(rendered).split('\n')[1]!;
+      expect(hint).toMatch(/^Esc back/);
+      expect(hint).not.toContain('interrupt');
+      expect(Array.from(hint).length).toBeLessThanOrEqual(width);
+    }
+  });
+
   it('uses the short form on narrow terminals: counts in words, not symbols', async () => {
     const rendered = await mount(<Footer model="gpt-4.1" mode="yolo" contextTokens={900} jobs={jobs} now={80_000} width={60} />);
     const [status, hint] = frame(rendered).split('\n');
