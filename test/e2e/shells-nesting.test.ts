@@ -53,6 +53,40 @@ describe('background shells end to end', () => {
   });
 });
 
+describe('writing to a background shell end to end (agent_send)', () => {
+  it("agent_send writes a line to sh-1's stdin, which it reads; once it exited a message is refused", async () => {
+    const command = 'read -r name; echo "hello $name"';
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (request.body.messages.length === 1)
+        return { toolCalls: [{ name: 'bash', args: { command, run_in_background: true } }] };
+      if (last.includes('Started background shell sh-1'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sh-1', message: 'outrider' } }] };
+      if (last.includes("Wrote to sh-1's stdin.")) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      if (last.includes('hello outrider') && !last.includes('exited with code 0'))
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      if (last.includes('exited with code 0') && !last.includes('reads no more input'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sh-1', message: 'again' } }] };
+      if (last.includes('reads no more input')) return { text: 'it greeted me' };
+      // An exit notice, or a poll that waited with nothing new: ask again.
+      return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+    });
+    const result = await runCli(['-p', 'greet', '--yolo', '--output-format', 'events-json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = jsonLines(result.stdout);
+    const sends = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_send').map((l) => [l.content, l.isError]);
+    expect(sends).toEqual([
+      ["Wrote to sh-1's stdin.", false],
+      ['sh-1 exited with code 0: it reads no more input. Start a new shell with bash run_in_background.', true],
+    ]);
+    const polls = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_poll').map((l) => l.content);
+    expect(polls.join('\n')).toContain('hello outrider');
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'it greeted me' });
+    expect(lines.at(-1).jobs).toEqual([expect.objectContaining({ id: 'sh-1', status: 'done' })]);
+  });
+});
+
 describe('nesting end to end (agents.maxAgentDepth)', () => {
   it('a nested job sub-1.1 is stopped with its parent sub-1', async () => {
     mkdirSync(t.home, { recursive: true });

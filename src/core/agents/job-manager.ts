@@ -152,11 +152,13 @@ export class JobManager {
   /**
    * A message for a job. Running: it joins the job's history at its next step boundary.
    * Queued: it joins the task. Ended (done, failed or stopped): the job runs again, same
-   * id, with its whole history and the message, and owes a completion again.
+   * id, with its whole history and the message, and owes a completion again. A background
+   * shell: it is written to its stdin, with a newline.
    */
   send(idOrNumber: string, text: string, from: MessageSender = 'parent'): SendResult {
     const job = this.table.find(idOrNumber);
-    if (job.shell) throw new JobError(`${job.id} is a background shell: it reads no messages (its stdin is closed)`);
+    // A background shell: the message goes to its stdin.
+    if (kindOf(job) === 'shell') return this.shells.write(job, text);
     return messageSubJob(
       {
         table: this.table,
@@ -202,7 +204,9 @@ export class JobManager {
   stop(idOrNumber: string): Job {
     const job = this.table.find(idOrNumber);
     if (isEnded(job.state)) {
-      throw new JobError(job.shell ? shellAlreadyEnded(job) : `sub-agent ${job.id} already finished (${job.state})`);
+      throw new JobError(
+        kindOf(job) === 'shell' ? shellAlreadyEnded(job) : `sub-agent ${job.id} already finished (${job.state})`,
+      );
     }
     abortJob(this.stopping, job);
     return snapshotOf(job);

@@ -5,7 +5,9 @@ import { depthOfId } from './job-ids.js';
 import type { JobNumbers } from './job-numbers.js';
 import { type JobRecord, isEnded, snapshotOf } from './job-record.js';
 import type { JobTable } from './job-table.js';
-import type { PollResult, Timers } from './job-types.js';
+import type { PollResult, SendResult, Timers } from './job-types.js';
+import { JobError } from './job-error.js';
+import { SHELL_INPUT_CAP } from '../tools/shell-process.js';
 import { SHELL_POLL_WAIT_MS, newShellJob, waitForShell } from './shell-job.js';
 import type { ShellOutput } from './shell-output.js';
 
@@ -19,7 +21,7 @@ export interface ShellJobsContext {
   pollTimeoutMs?: number;
 }
 
-/** Background shells `sh-N` among the session's jobs: taking in a running command, and polling one. */
+/** Background shells `sh-N` among the session's jobs: taking in a running command, writing to it, polling it. */
 export class ShellJobs {
   constructor(private readonly ctx: ShellJobsContext) {}
 
@@ -63,5 +65,56 @@ export class ShellJobs {
       table.emitDelivered([job.id], 'poll');
     }
     return { kind: isEnded(job.state) ? 'ended' : 'running', job: snapshotOf(job), output: output.take() };
+  }
+
+  /**
+   * agent_send to a shell: the text and a newline go to its stdin, without waiting for the
+   * process to read them. A shell that ended, has no stdin, closed it, or has too much unread
+   * is refused with what to do instead.
+   */
+  write(job: JobRecord, text: string): SendResult {
+    const { id } = job;
+    if (!job.shell) {
+      throw new JobError(
+        `${id} ran in an earlier run of this session and ended with it; a shell cannot be resumed. Run the command again with bash run_in_background.`,
+      );
+    }
+    if (isEnded(job.state)) {
+      const how =
+        job.state === 'aborted'
+          ? 'was stopped'
+          : job.state === 'done'
+            ? 'exited with code 0'
+            : `ended (${job.error ?? 'failed'})`;
+      throw new JobError(`${id} ${how}: it reads no more input. Start a new shell with bash run_in_background.`);
+    }
+    const outcome = job.shell.handle.write(`${text}\n`);
+    switch (outcome.kind) {
+      case 'written':
+        return { kind: 'stdin', job: snapshotOf(job), pendingBytes: 0 };
+      case 'pending':
+        return { kind: 'stdin', job: snapshotOf(job), pendingBytes: outcome.bytes };
+      case 'refused':
+        switch (outcome.reason) {
+          case 'no-stdin':
+            throw new JobError(
+              `${id} has no stdin to write to: it was started in the foreground and moved to the background. Start the command with bash run_in_background to write to it.`,
+            );
+          case 'closed':
+            throw new JobError(
+              `${id}'s process closed its stdin: it reads no more input. Call agent_poll with id ${id} for its output, or agent_stop to end it.`,
+            );
+          case 'exited':
+            throw new JobError(
+              `${id}'s process has exited: it reads no more input. Call agent_poll with id ${id} for its output and exit code.`,
+            );
+          case 'full':
+            throw new JobError(
+              outcome.pending > 0
+                ? `${id} has not read the ${outcome.pending} bytes written to it before; nothing was written (at most ${SHELL_INPUT_CAP} bytes may wait). Call agent_poll with id ${id} to see what it does.`
+                : `the message is ${outcome.bytes} bytes, more than the ${SHELL_INPUT_CAP} a shell's stdin may hold; nothing was written. Write it to a file and have the command read that file.`,
+            );
+        }
+    }
   }
 }

@@ -135,12 +135,85 @@ describe('background shells in the job manager', () => {
     expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 was already stopped'));
   });
 
-  it('refuses a message (its stdin is closed) and a new shell while closing', async () => {
+  it('refuses a new shell while closing', async () => {
     const { manager } = setup();
-    manager.adoptShell(fakeShell().handle, { command: 'cat' });
-    expect(() => manager.send('sh-1', 'hello')).toThrow(/sh-1 is a background shell: it reads no messages/);
     await manager.close();
     expect(() => manager.adoptShell(fakeShell().handle, { command: 'x' })).toThrow(/session is closing/);
+  });
+
+  it('agent_send writes the message and a newline to its stdin, as written (not trimmed)', () => {
+    const { manager, events } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'python3 -i' });
+    const before = events.length;
+    expect(manager.send('sh-1', 'print(1)')).toEqual({ kind: 'stdin', job: manager.get('sh-1'), pendingBytes: 0 });
+    expect(manager.send('sh-1', '  indented ', 'user').kind).toBe('stdin');
+    expect(shell.writes).toEqual(['print(1)\n', '  indented \n']);
+    // A write changes nothing a front end shows.
+    expect(events.length).toBe(before);
+  });
+
+  it('says how much of a message the process has not read yet, and refuses more past the cap', () => {
+    const { manager } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'slow-reader' });
+    shell.answerWrites(() => ({ kind: 'pending', bytes: 70_000 }));
+    expect(manager.send('sh-1', 'x'.repeat(100_000))).toMatchObject({ kind: 'stdin', pendingBytes: 70_000 });
+    shell.answerWrites((text) => ({ kind: 'refused', reason: 'full', pending: 70_000, bytes: text.length }));
+    expect(() => manager.send('sh-1', 'more')).toThrow(
+      new JobError(
+        'sh-1 has not read the 70000 bytes written to it before; nothing was written (at most 1048576 bytes may wait). Call agent_poll with id sh-1 to see what it does.',
+      ),
+    );
+    shell.answerWrites((text) => ({ kind: 'refused', reason: 'full', pending: 0, bytes: text.length }));
+    expect(() => manager.send('sh-1', 'y'.repeat(2_000_000))).toThrow(/^the message is 2000001 bytes, more than the 1048576/);
+  });
+
+  it('refuses a message to a shell that ended, was stopped, is exiting, closed its stdin, or has none', async () => {
+    const { manager } = setup();
+    const done = fakeShell();
+    manager.adoptShell(done.handle, { command: 'true' });
+    done.exit(0);
+    await settle();
+    expect(() => manager.send('sh-1', 'hi')).toThrow(
+      new JobError('sh-1 exited with code 0: it reads no more input. Start a new shell with bash run_in_background.'),
+    );
+    const failed = fakeShell();
+    manager.adoptShell(failed.handle, { command: 'false' });
+    failed.exit(2);
+    await settle();
+    expect(() => manager.send('sh-2', 'hi')).toThrow(/^sh-2 ended \(exit code 2\): it reads no more input/);
+    manager.adoptShell(fakeShell().handle, { command: 'sleep 9' });
+    manager.stop('sh-3');
+    expect(() => manager.send('sh-3', 'hi')).toThrow(/^sh-3 was stopped: it reads no more input/);
+
+    // Exited, its end not yet seen by the manager: the process is gone, and the write says so.
+    const exiting = fakeShell();
+    manager.adoptShell(exiting.handle, { command: 'exit 0' });
+    exiting.exit(0);
+    expect(manager.get('sh-4').state).toBe('running');
+    expect(() => manager.send('sh-4', 'hi')).toThrow(
+      new JobError(
+        "sh-4's process has exited: it reads no more input. Call agent_poll with id sh-4 for its output and exit code.",
+      ),
+    );
+
+    const closed = fakeShell();
+    manager.adoptShell(closed.handle, { command: 'exec 0<&-; sleep 9' });
+    closed.closeInput();
+    expect(() => manager.send('sh-5', 'hi')).toThrow(
+      /^sh-5's process closed its stdin: it reads no more input\. Call agent_poll/,
+    );
+
+    // Moved from the foreground, where commands get no stdin.
+    manager.adoptShell(fakeShell({ input: false }).handle, { command: 'make' });
+    expect(() => manager.send('sh-6', 'hi')).toThrow(/^sh-6 has no stdin to write to: it was started in the foreground/);
+    expect(
+      manager
+        .list()
+        .filter((j) => j.state === 'running')
+        .map((j) => j.id),
+    ).toEqual(['sh-4', 'sh-5', 'sh-6']);
   });
 
   it('keeps the head and tail of a flood between two polls', async () => {
