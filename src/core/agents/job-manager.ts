@@ -173,13 +173,18 @@ export class JobManager {
     );
   }
 
-  /** Takes in the jobs of a session's earlier runs: finished, delivered, ready to be resumed by a message. */
-  restore(stored: readonly RestoredJob[]): void {
+  /**
+   * Takes in the jobs of a session's earlier runs: finished, delivered, listed. A sub-agent
+   * (nested ones too) can be resumed by a message; a shell cannot. New jobs are numbered
+   * after them and after `takenIds` (ids whose files could not be read back).
+   */
+  restore(stored: readonly RestoredJob[], options: { takenIds?: readonly string[] } = {}): void {
+    for (const id of options.takenIds ?? []) this.numbers.taken(id);
     for (const { job, messages } of stored) {
+      this.numbers.taken(job.id);
       if (this.table.has(job.id)) continue;
       this.table.add(newRecord(job, { history: messages }));
       this.delivery.claim(job.id);
-      this.numbers.taken(job.number);
     }
   }
 

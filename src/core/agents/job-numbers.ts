@@ -45,8 +45,16 @@ export class JobNumbers {
     return this.nextShell++;
   }
 
-  /** A job of an earlier run holds `number`: new sub-agents of the parent come after it. */
-  taken(number: number): void {
-    this.next = Math.max(this.next, number + 1);
+  /**
+   * A job of an earlier run of the session holds `id`: new jobs of its kind (and owner) are
+   * numbered after it — `sub-3` moves the parent's next sub-agent to 4, `sh-2` the next
+   * shell to 3, `sub-2.5` sub-2's next sub-agent to 2.6.
+   */
+  taken(id: string): void {
+    const sub = /^(sub-\d+(?:\.\d+)*?)(?:\.(\d+))?$/.exec(id);
+    const shell = /^sh-(\d+)$/.exec(id);
+    if (shell) this.nextShell = Math.max(this.nextShell, Number(shell[1]) + 1);
+    else if (sub?.[2] !== undefined) this.children.set(sub[1]!, Math.max(this.children.get(sub[1]!) ?? 0, Number(sub[2])));
+    else if (sub) this.next = Math.max(this.next, Number(sub[1]!.slice('sub-'.length)) + 1);
   }
 }

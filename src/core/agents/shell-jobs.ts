@@ -74,18 +74,15 @@ export class ShellJobs {
    */
   write(job: JobRecord, text: string): SendResult {
     const { id } = job;
+    const how =
+      job.state === 'aborted' ? 'was stopped' : job.state === 'done' ? 'exited with code 0' : `ended (${job.error ?? 'failed'})`;
+    // Read back from an earlier run of the session: its process went with that run.
     if (!job.shell) {
       throw new JobError(
-        `${id} ran in an earlier run of this session and ended with it; a shell cannot be resumed. Run the command again with bash run_in_background.`,
+        `${id} is from an earlier run of this session and ${how}; a shell cannot be resumed. Run the command again with bash run_in_background.`,
       );
     }
     if (isEnded(job.state)) {
-      const how =
-        job.state === 'aborted'
-          ? 'was stopped'
-          : job.state === 'done'
-            ? 'exited with code 0'
-            : `ended (${job.error ?? 'failed'})`;
       throw new JobError(`${id} ${how}: it reads no more input. Start a new shell with bash run_in_background.`);
     }
     const outcome = job.shell.handle.write(`${text}\n`);

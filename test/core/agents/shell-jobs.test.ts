@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ChildOutcome, type ChildRunRequest, JobError, JobManager } from '../../../src/core/agents/job-manager.js';
+import {
+  type ChildOutcome,
+  type ChildRunRequest,
+  type Job,
+  JobError,
+  JobManager,
+  type RestoredJob,
+} from '../../../src/core/agents/job-manager.js';
 import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
 import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
 import type { JobEvent } from '../../../src/core/agents/job-types.js';
@@ -343,5 +350,93 @@ describe('nesting (agents.maxAgentDepth)', () => {
     expect(manager.get('sub-1.1').state).toBe('aborted');
     expect(manager.undelivered('sub-1')).toEqual([]);
     expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+  });
+});
+
+describe("an earlier run's shells and nested jobs (restore)", () => {
+  const stored = (id: string, extra: Partial<Job> = {}): RestoredJob => ({
+    job: {
+      id,
+      number: Number(/(\d+)$/.exec(id)![1]),
+      state: 'done',
+      definition: 'explore',
+      mode: 'typed',
+      task: `task of ${id}`,
+      createdAt: 0,
+      turns: 1,
+      toolCalls: 0,
+      contextTokens: 0,
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+      result: `report of ${id}`,
+      ...extra,
+    },
+    messages: id.startsWith('sh-')
+      ? []
+      : [
+          { role: 'user', content: [{ type: 'text', text: `Task:\ntask of ${id}` }] },
+          { role: 'assistant', content: [{ type: 'text', text: `report of ${id}` }] },
+        ],
+  });
+  const shell = (id: string, extra: Partial<Job> = {}) =>
+    stored(id, { kind: 'shell', definition: 'shell', task: 'npm test', exitCode: 0, lastLine: 'ok', ...extra });
+
+  it('lists them in tree order, owed to nobody, and numbers new shells and nested jobs after them', () => {
+    const { manager } = setup({ maxDepth: 2 });
+    manager.restore(
+      [
+        stored('sub-2'),
+        stored('sub-2.1', { owner: 'sub-2', depth: 2 }),
+        stored('sub-2.3', { owner: 'sub-2', depth: 2 }),
+        shell('sh-1'),
+        shell('sh-3', { state: 'aborted' }),
+      ],
+      // Files it could not read back: their numbers are taken all the same.
+      { takenIds: ['sub-4', 'sub-2.4', 'sh-5'] },
+    );
+    expect(manager.list().map((j) => `${j.id}:${j.state}`)).toEqual([
+      'sub-2:done',
+      'sub-2.1:done',
+      'sub-2.3:done',
+      'sh-1:done',
+      'sh-3:aborted',
+    ]);
+    expect(manager.undelivered()).toEqual([]);
+    expect(manager.undelivered('sub-2')).toEqual([]);
+    expect(manager.adoptShell(fakeShell().handle, { command: 'again' }).id).toBe('sh-6');
+    expect(manager.start('top').id).toBe('sub-5');
+    expect(manager.start('nested', { owner: 'sub-2' }).id).toBe('sub-2.5');
+    expect(manager.start('first of its own', { owner: 'sub-5' }).id).toBe('sub-5.1');
+  });
+
+  it('a shell from before cannot be resumed: a message, a stop and a poll say where it stands', async () => {
+    const { manager } = setup();
+    manager.restore([shell('sh-1'), shell('sh-2', { state: 'error', error: 'the session ended while this shell ran' })]);
+    expect(() => manager.send('sh-1', 'hello')).toThrow(
+      new JobError(
+        'sh-1 is from an earlier run of this session and exited with code 0; a shell cannot be resumed. Run the command again with bash run_in_background.',
+      ),
+    );
+    expect(() => manager.send('sh-2', 'hello')).toThrow(
+      /^sh-2 is from an earlier run of this session and ended \(the session ended while this shell ran\); a shell cannot be resumed/,
+    );
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 already exited (exit code 0)'));
+    expect(manager.describePoll(await manager.poll('sh-1', never))).toEqual({
+      content: '(no new output)\n\n[sh-1 exited with code 0]',
+      isError: false,
+    });
+  });
+
+  it('a nested job from before resumes with its history under its own id and depth', async () => {
+    const { manager, runs } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    expect(manager.send('1.1', 'and the tests?')).toMatchObject({ kind: 'resumed', job: { id: 'sub-1.1', state: 'queued' } });
+    await settle();
+    const { request } = runs.get('sub-1.1')!;
+    expect(request.depth).toBe(2);
+    expect(request.resume!.map(textOf)).toEqual([
+      'Task:\ntask of sub-1.1',
+      'report of sub-1.1',
+      'Message from the parent agent:\nand the tests?',
+    ]);
   });
 });
