@@ -283,7 +283,7 @@ export class JobManager {
    * nothing. Ids it names are in flight until the message joins the history (`confirm`).
    */
   boundaryMessages(owner?: string): Message[] {
-    const ids = this.delivery.takeBatch(compareJobIds, (id) => this.table.lookup(id)?.owner === owner);
+    const ids = this.delivery.takeBatch(compareJobIds, (id) => this.table.recipientOf(id) === owner);
     if (ids.length === 0) return [];
     return [{ role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
   }
@@ -300,14 +300,14 @@ export class JobManager {
 
   /** The parent turn (or `owner`'s run) was interrupted: its notices not yet sent stay pending. */
   interrupted(owner?: string): void {
-    this.delivery.interrupted((id) => this.table.lookup(id)?.owner === owner);
+    this.delivery.interrupted((id) => this.table.recipientOf(id) === owner);
   }
 
   /** Ids of the parent's jobs (or `owner`'s) that ended done or error and have not reached it yet. */
   undelivered(owner?: string): string[] {
     return this.delivery
       .owed()
-      .filter((id) => this.table.lookup(id)?.owner === owner)
+      .filter((id) => this.table.recipientOf(id) === owner)
       .sort(compareJobIds);
   }
 

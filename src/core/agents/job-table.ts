@@ -1,7 +1,7 @@
 import type { LoopEvent } from '../loop/events.js';
 import { JobError } from './job-error.js';
 import { compareJobIds, normalizeJobId } from './job-ids.js';
-import { type JobRecord, snapshotOf } from './job-record.js';
+import { type JobRecord, isEnded, snapshotOf } from './job-record.js';
 import type { Job, JobEvent } from './job-types.js';
 
 /** Every job of a session by id, and the events that tell front ends about them. */
@@ -42,6 +42,16 @@ export class JobTable {
   /** The jobs `owner` started (undefined: the parent's own). */
   ownedBy(owner: string | undefined): JobRecord[] {
     return this.records().filter((job) => job.owner === owner);
+  }
+
+  /**
+   * Who hears of job `id`'s end: its owner while that one is queued or running, the parent
+   * otherwise (a nested job resumed by a message after its owner ended, as after a resume).
+   */
+  recipientOf(id: string): string | undefined {
+    const owner = this.jobs.get(id)?.owner;
+    const ownerJob = owner === undefined ? undefined : this.jobs.get(owner);
+    return ownerJob && !isEnded(ownerJob.state) ? owner : undefined;
   }
 
   /** Every job in tree order: each after its owner, sub-agents before shells. */

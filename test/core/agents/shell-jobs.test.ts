@@ -439,4 +439,30 @@ describe("an earlier run's shells and nested jobs (restore)", () => {
       'Message from the parent agent:\nand the tests?',
     ]);
   });
+
+  it('a nested job resumed after its owner ended is announced to the parent, whose owner cannot hear it', async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    manager.send('sub-1.1', 'and the tests?');
+    await settle();
+    runs.get('sub-1.1')!.finish({ status: 'done', text: 'tests pass' });
+    await settle();
+    expect(manager.undelivered()).toEqual(['sub-1.1']);
+    expect(boundary()).toEqual(['Sub-agent sub-1.1 completed. Call agent_poll with id sub-1.1 for its summary.']);
+    expect(manager.undelivered()).toEqual([]);
+  });
+
+  it('while its owner runs again, the owner hears of it, not the parent', async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    manager.send('sub-1', 'check it again');
+    manager.send('sub-1.1', 'again');
+    await settle();
+    runs.get('sub-1.1')!.finish({ status: 'done', text: 'again done' });
+    await settle();
+    expect(boundary()).toEqual([]);
+    expect(runs.get('sub-1')!.request.takeInbox!().map(textOf)).toEqual([
+      'Sub-agent sub-1.1 completed. Call agent_poll with id sub-1.1 for its summary.',
+    ]);
+  });
 });
