@@ -119,7 +119,12 @@ describe('openSession', () => {
       lastLine: 'two',
     });
     await second.submit('second run');
-    const reply = JSON.stringify(second.stream.requests.filter((r) => !isChild(r))[1]!.messages.at(-1));
+    // The batch's results (a notice may follow them in the same request).
+    const reply = JSON.stringify(
+      second.stream.requests
+        .filter((r) => !isChild(r))[1]!
+        .messages.findLast((m) => JSON.stringify(m).includes('Started background shell')),
+    );
     expect(reply).toContain('Started background shell sh-3');
     expect(reply).toContain('Sub-agent sub-1.1 resumed with your message');
     expect(reply).toContain('sh-1 is from an earlier run of this session and exited with code 0; a shell cannot be resumed');
@@ -131,6 +136,10 @@ describe('openSession', () => {
     expect(resumed.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(resumed.messages[0])).toContain('inner task');
     expect(second.session.agents.manager.get('sub-1.1').result).toBe('inner again');
+    // Its owner is not running: the parent hears of it, by the next prompt at the latest.
+    await second.submit('third run');
+    const history = JSON.stringify(second.stream.requests.at(-1)!.messages);
+    expect(history).toMatch(/(Sub-agents?|Jobs) [^"]*sub-1\.1[^"]* completed/);
   });
 
   it('reads back a job that the session ended while it ran as failed, saying so', async () => {
