@@ -189,18 +189,27 @@ function readShellRecord(file: string, id: string): StoredJob | undefined {
     definition: 'shell',
     mode: 'typed',
     task: record.command,
-    createdAt: record.createdAt ?? 0,
-    startedAt: record.startedAt,
-    endedAt: record.endedAt,
-    error: cut ? 'the session ended while this shell ran' : record.error,
-    exitCode: record.exitCode,
-    lastLine: record.lastLine,
-    result: record.lastLine ?? '',
+    createdAt: numberOr(record.createdAt) ?? 0,
+    startedAt: numberOr(record.startedAt),
+    endedAt: numberOr(record.endedAt),
+    error: cut ? 'the session ended while this shell ran' : textOr(record.error),
+    exitCode: record.exitCode === null ? null : numberOr(record.exitCode),
+    lastLine: textOr(record.lastLine),
+    result: textOr(record.lastLine) ?? '',
     turns: 0,
     toolCalls: 0,
     contextTokens: 0,
     usage: emptyUsage(),
-    ...(record.owner ? { owner: record.owner, depth: depthOfId(record.owner) + 1 } : {}),
+    ...(typeof record.owner === 'string' && record.owner ? { owner: record.owner, depth: depthOfId(record.owner) + 1 } : {}),
   };
   return { job, messages: [] };
+}
+
+/** A field of a hand-edited or foreign record, kept only when it has the right type. */
+function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function textOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -126,6 +126,7 @@ export function spawnShell(
   // Stop reading: whatever still holds the pipes could not be stopped, and nobody may wait for ever.
   const giveUp = (): void => {
     gaveUp = true;
+    child.stdin?.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
     child.unref();

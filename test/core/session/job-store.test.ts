@@ -108,4 +108,18 @@ describe('job store', () => {
     expect(storedJobIds(paths).sort()).toEqual(['sh-4', 'sh-5', 'sub-3', 'sub-3.2']);
     expect(nextJobNumber(paths)).toBe(4);
   });
+
+  it('a hand-edited record keeps only fields of the right type', () => {
+    const paths = folder();
+    mkdirSync(paths.agentsDir, { recursive: true });
+    writeFileSync(
+      path.join(paths.agentsDir, 'sh-7.json'),
+      JSON.stringify({ command: 'make', state: 'done', createdAt: 'yesterday', exitCode: '0', lastLine: { x: 1 }, owner: 42 }),
+    );
+    writeFileSync(path.join(paths.agentsDir, 'sh-8.json'), JSON.stringify({ command: 'make', state: 'paused' }));
+    const jobs = readStoredJobs(paths).map(({ job }) => job);
+    expect(jobs[0]).toMatchObject({ id: 'sh-7', state: 'done', createdAt: 0, result: '' });
+    expect([jobs[0]!.exitCode, jobs[0]!.lastLine, jobs[0]!.owner]).toEqual([undefined, undefined, undefined]);
+    expect(jobs[1]).toMatchObject({ id: 'sh-8', state: 'error', error: 'the session ended while this shell ran' });
+  });
 });
