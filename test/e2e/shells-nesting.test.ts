@@ -53,6 +53,40 @@ describe('background shells end to end', () => {
   });
 });
 
+describe('writing to a background shell end to end (agent_send)', () => {
+  it("agent_send writes a line to sh-1's stdin, which it reads; once it exited a message is refused", async () => {
+    const command = 'read -r name; echo "hello $name"';
+    t.mock.respond((request): Reply => {
+      const last = lastMessage(request);
+      if (request.body.messages.length === 1)
+        return { toolCalls: [{ name: 'bash', args: { command, run_in_background: true } }] };
+      if (last.includes('Started background shell sh-1'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sh-1', message: 'outrider' } }] };
+      if (last.includes("Wrote to sh-1's stdin.")) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      if (last.includes('hello outrider') && !last.includes('exited with code 0'))
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      if (last.includes('exited with code 0') && !last.includes('reads no more input'))
+        return { toolCalls: [{ name: 'agent_send', args: { id: 'sh-1', message: 'again' } }] };
+      if (last.includes('reads no more input')) return { text: 'it greeted me' };
+      // An exit notice, or a poll that waited with nothing new: ask again.
+      return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+    });
+    const result = await runCli(['-p', 'greet', '--yolo', '--output-format', 'events-json'], { cwd: t.project, env: t.env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = jsonLines(result.stdout);
+    const sends = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_send').map((l) => [l.content, l.isError]);
+    expect(sends).toEqual([
+      ["Wrote to sh-1's stdin.", false],
+      ['sh-1 exited with code 0: it reads no more input. Start a new shell with bash run_in_background.', true],
+    ]);
+    const polls = lines.filter((l) => l.type === 'tool_end' && l.name === 'agent_poll').map((l) => l.content);
+    expect(polls.join('\n')).toContain('hello outrider');
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'it greeted me' });
+    expect(lines.at(-1).jobs).toEqual([expect.objectContaining({ id: 'sh-1', status: 'done' })]);
+  });
+});
+
 describe('nesting end to end (agents.maxAgentDepth)', () => {
   it('a nested job sub-1.1 is stopped with its parent sub-1', async () => {
     mkdirSync(t.home, { recursive: true });
@@ -88,6 +122,77 @@ describe('nesting end to end (agents.maxAgentDepth)', () => {
     // The inner request was left by its client when the job stopped.
     const inner = t.mock.requests.find((r) => isChild(r) && JSON.stringify(r.body.messages[0]).includes('inner task'))!;
     await until(() => inner.answeredAt !== undefined, { what: 'the inner request to be closed' });
+  });
+});
+
+describe('--continue end to end: shells and nested jobs of the earlier run', () => {
+  it('the earlier sh-1 and sub-1.1 are listed; a new shell is sh-2; sub-1.1 resumes with its history; sh-1 refuses a message', async () => {
+    mkdirSync(t.home, { recursive: true });
+    writeFileSync(path.join(t.home, 'settings.json'), JSON.stringify({ agents: { maxAgentDepth: 2 } }));
+    t.mock.respond((request): Reply => {
+      const first = JSON.stringify(request.body.messages[0]);
+      const last = lastMessage(request);
+      if (isChild(request)) {
+        if (first.includes('inner task')) return { text: last.includes('and once more') ? 'inner again' : 'inner first' };
+        if (request.body.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'inner task' } }] };
+        if (last.includes('Sub-agent sub-1.1 started')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1.1' } }] };
+        return { text: 'outer done' };
+      }
+      if (last.includes('first run'))
+        return {
+          toolCalls: [
+            { name: 'bash', args: { command: 'echo one', run_in_background: true } },
+            { name: 'agent_start', args: { task: 'outer task' } },
+          ],
+        };
+      if (last.includes('second run'))
+        return {
+          toolCalls: [
+            { name: 'bash', args: { command: 'echo two', run_in_background: true } },
+            { name: 'agent_send', args: { id: 'sub-1.1', message: 'and once more' } },
+            { name: 'agent_send', args: { id: 'sh-1', message: 'hello' } },
+          ],
+        };
+      if (last.includes('Sub-agent sub-1.1 resumed')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1.1' } }] };
+      // The first run waits for sh-1 to exit, so it is not stopped with the run.
+      if (last.includes('Started background shell sh-1') || last.includes('sh-1 still running'))
+        return { toolCalls: [{ name: 'agent_poll', args: { id: 'sh-1' } }] };
+      return { text: 'ok' };
+    });
+    const first = await runCli(['-p', 'first run', '--yolo', '--output-format', 'json'], { cwd: t.project, env: t.env });
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout).jobs.map((j: { id: string; status: string }) => `${j.id}:${j.status}`)).toEqual([
+      'sub-1:done',
+      'sub-1.1:done',
+      'sh-1:done',
+    ]);
+    const before = t.mock.requests.length;
+
+    const second = await runCli(['-p', 'second run', '--continue', '--yolo', '--output-format', 'json'], {
+      cwd: t.project,
+      env: t.env,
+    });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const summary = JSON.parse(second.stdout);
+    expect(summary.jobs.map((j: { id: string; status: string; task: string }) => `${j.id}:${j.status}:${j.task}`)).toEqual([
+      'sub-1:done:outer task',
+      'sub-1.1:done:inner task',
+      'sh-1:done:echo one',
+      expect.stringMatching(/^sh-2:(running|done|aborted):echo two$/),
+    ]);
+    const parent = t.mock.requests.slice(before).filter((r) => !isChild(r));
+    const results = lastMessage(parent[1]!);
+    expect(results).toContain('Started background shell sh-2');
+    expect(results).toContain('Sub-agent sub-1.1 resumed with your message');
+    expect(results).toContain('sh-1 is from an earlier run of this session and exited with code 0; a shell cannot be resumed');
+    // sub-1.1 went on from its own conversation, over the wire.
+    const resumed = t.mock.requests.slice(before).find(isChild)!.body.messages;
+    expect(JSON.stringify(resumed[0])).toContain('inner task');
+    expect(JSON.stringify(resumed)).toContain('inner first');
+    expect(JSON.stringify(resumed.at(-1))).toContain('and once more');
+    // The parent's poll returned its new answer.
+    expect(JSON.stringify(parent.at(-1)!.body.messages)).toContain('"content":"inner again"');
   });
 });
 

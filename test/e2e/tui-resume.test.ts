@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type Pane, useTui } from '../support/tmux.js';
+import type { RecordedRequest, Reply } from '../support/mock-provider.js';
+import { until } from '../support/until.js';
+import { type Pane, isChild, lastUserText, useTui } from '../support/tmux.js';
 
 /** Resuming in the real terminal: the earlier conversation is drawn again. */
 const tui = useTui();
@@ -53,5 +55,42 @@ describe('resuming a session', () => {
     const request = JSON.stringify(tui.mock.requests.at(-1)!.body.messages);
     expect(request).toContain('the first question');
     expect(request).not.toContain('another question');
+  });
+});
+
+describe('resuming a session with jobs', () => {
+  it("/agents lists the earlier run's shell as ended, and the next shell is sh-2", async () => {
+    const first = await tui.start({ args: ['--yolo'] });
+    tui.mock.respond((request: RecordedRequest): Reply => {
+      if (isChild(request)) return { text: 'no children here' };
+      const last = lastUserText(request);
+      if (last.includes('start the first shell'))
+        return { toolCalls: [{ name: 'bash', args: { command: 'echo from-the-first-shell', run_in_background: true } }] };
+      if (last.includes('start another shell'))
+        return { toolCalls: [{ name: 'bash', args: { command: 'echo from-the-second-shell', run_in_background: true } }] };
+      if (last.includes('Started background shell'))
+        return { text: `started: ${/Started background shell (sh-\d+)/.exec(last)![1]}` };
+      return { text: 'ok' };
+    });
+    first.type('start the first shell');
+    await first.screen(/started: sh-1/);
+    await first.screen(/sh-1 finished: echo from-the-first-shell/);
+    const id = await quit(first);
+
+    const again = tui.launch({
+      home: first.home,
+      project: first.project,
+      variables: variables(),
+      args: ['--resume', id, '--yolo'],
+    });
+    await again.screen(/resumed \S+/);
+    again.type('/agents');
+    const list = await again.screen(/Sub-agents \(1\)/);
+    expect(list).toMatch(/sh-1\s+done\s+shell.*echo from-the-first-shell/);
+    again.key('Escape');
+    // Back at the prompt before typing: keys right after Esc would read as Alt+key.
+    await until(() => !again.capture().includes('Sub-agents (1)'), { what: '/agents to close', observe: () => again.capture() });
+    again.type('start another shell');
+    await again.screen(/started: sh-2/);
   });
 });

@@ -88,12 +88,14 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     description:
       'Send a message to a sub-agent by id. A running one reads it at its next step (never mid-call); a queued one gets it ' +
       'added to its task; one that ended (done, failed or stopped) resumes with its whole history plus your message, keeps ' +
-      'its id, and is announced again when it completes. Use it to steer, correct, or ask a follow-up without a new sub-agent.',
+      'its id, and is announced again when it completes. Use it to steer, correct, or ask a follow-up without a new sub-agent. ' +
+      'To a background shell (sh-N) the message is written to its stdin, followed by a newline.',
     kind: 'agent',
     parallel: true,
     schema: z.object({
-      id: z.string().describe('sub-agent id, e.g. sub-3 (or 3)'),
-      message: z.string().trim().min(1, 'message must say something'),
+      id: z.string().describe('sub-agent id, e.g. sub-3 (or 3), or a background shell, e.g. sh-1'),
+      // Not trimmed: a shell gets it as written (a sub-agent's is trimmed by the manager).
+      message: z.string().refine((text) => text.trim().length > 0, 'message must say something'),
     }),
     label: (args) => args.id,
     execute: async (args) =>
@@ -107,6 +109,10 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
             return `Added to ${id}'s task; it has not started yet.`;
           case 'resumed':
             return `Sub-agent ${id} resumed with your message (${sent.job.state}). Call agent_poll with id ${id} for its new summary.`;
+          case 'stdin':
+            return sent.pendingBytes > 0
+              ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
+              : `Wrote to ${id}'s stdin.`;
         }
       }),
   });

@@ -72,7 +72,9 @@ export type SendResult =
   /** The job has not started: the message joined its task. */
   | { kind: 'task'; job: Job }
   /** The job had ended: it runs again with its history and the message, and owes a completion again. */
-  | { kind: 'resumed'; job: Job };
+  | { kind: 'resumed'; job: Job }
+  /** A background shell: the message and a newline went to its stdin; `pendingBytes` of it it has not read yet. */
+  | { kind: 'stdin'; job: Job; pendingBytes: number };
 
 /** Runs one child loop to its end; throwing counts as an error outcome. */
 export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;

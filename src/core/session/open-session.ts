@@ -8,6 +8,7 @@ import { definitionModelWarning } from '../agents/model-resolution.js';
 import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
 import { WorktreeJobs } from '../agents/worktree-jobs.js';
 import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
+import { kindOf } from '../agents/job-ids.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';
@@ -43,7 +44,7 @@ import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
-import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs } from './job-store.js';
+import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs, storedJobIds, writeShellRecord } from './job-store.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream, type SessionEvent } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
@@ -241,6 +242,15 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       childTranscripts.get(event.job.id)?.event('job_end', jobEndRecord(event.job));
       childTranscripts.delete(event.job.id);
     }
+    // A shell's record, when it starts and when it ends: a resumed session lists it and numbers after it.
+    if (event.type === 'job_state' && kindOf(event.job) === 'shell') {
+      try {
+        writeShellRecord(paths, event.job, scrub);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        events.publish({ type: 'notice', level: 'warn', text: `could not write ${event.job.id}'s record: ${why}` });
+      }
+    }
     events.publish(event);
   };
   const { definitions, warnings: definitionWarnings } = loadDefinitions({
@@ -325,7 +335,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
   });
   // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
-  if (resumed) agents.manager.restore(resumed.storedJobs);
+  if (resumed) agents.manager.restore(resumed.storedJobs, { takenIds: resumed.takenJobIds });
   // todo_write is the parent's plan: not among the tools a sub-agent can be given.
   const todoWrite = todoWriteTool({ publish: (todos) => events.publish({ type: 'todos', todos }) });
   // Custom commands and skills: a project's allowed-tools apply only where its guarded settings would.
@@ -515,5 +525,6 @@ function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined
     instructionFiles,
     firstJobNumber: nextJobNumber(summary.paths),
     storedJobs: readStoredJobs(summary.paths),
+    takenJobIds: storedJobIds(summary.paths),
   };
 }

@@ -191,7 +191,8 @@ function startInBackground(
 ): ToolOutput {
   if (!host)
     return { content: 'background shells are not available here; run the command without run_in_background', isError: true };
-  const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers });
+  // Its stdin stays open: agent_send writes to it.
+  const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers, input: true });
   let id: string;
   try {
     id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}) });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import type { CommandPlan } from '../sandbox/plan.js';
 import { spawnPlan } from '../sandbox/spawn.js';
 import type { Timers } from '../timers.js';
@@ -36,6 +37,19 @@ export interface ShellExit {
   spawnError?: string;
 }
 
+/** The most a command's stdin may hold that it has not read yet: past it, a write is refused. */
+export const SHELL_INPUT_CAP = 1024 * 1024;
+
+/** What a write to a command's stdin did. */
+export type ShellWrite =
+  /** The process has it (in its pipe). */
+  | { kind: 'written' }
+  /** Accepted; `bytes` wait for the process to read them (its pipe is full). */
+  | { kind: 'pending'; bytes: number }
+  /** Nothing written: it has no stdin (started without one), closed it, exited, or has too much unread. */
+  | { kind: 'refused'; reason: 'no-stdin' | 'closed' | 'exited' }
+  | { kind: 'refused'; reason: 'full'; pending: number; bytes: number };
+
 /**
  * One running command: its output as it comes, its end, and a stop that reaches its whole
  * process group (and the strays that left it). A foreground bash call reads it, and can hand
@@ -49,16 +63,24 @@ export interface ShellHandle {
   readonly ended: Promise<ShellExit>;
   /** Signals the group and the marked strays; the first reason wins. */
   stop(reason: ShellStopReason): void;
+  /** Writes to the command's stdin, without waiting for it to read; never throws (a closed pipe is a refusal). */
+  write(text: string): ShellWrite;
 }
 
 /** Starts a planned command (`sandbox/plan.ts`) as a ShellHandle. */
 export function spawnShell(
   plan: Exclude<CommandPlan, { kind: 'refused' }>,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timers: Timers },
+  /** `input`: keep a pipe to its stdin for `write` (a background shell); else its stdin is closed. */
+  options: { cwd: string; env: NodeJS.ProcessEnv; timers: Timers; input?: boolean },
 ): ShellHandle {
   const { timers } = options;
   const runId = randomBytes(8).toString('hex');
-  const child = spawnPlan(plan, { cwd: options.cwd, env: { ...options.env, [RUN_MARKER]: runId } });
+  const child = spawnPlan(plan, {
+    cwd: options.cwd,
+    env: { ...options.env, [RUN_MARKER]: runId },
+    stdin: options.input ? 'pipe' : 'ignore',
+  });
+  const input = shellInput(child.stdin ?? undefined);
   const listeners = new Set<(chunk: string) => void>();
   let stopping: ShellStopReason | undefined;
   let reached = false;
@@ -104,6 +126,7 @@ export function spawnShell(
   // Stop reading: whatever still holds the pipes could not be stopped, and nobody may wait for ever.
   const giveUp = (): void => {
     gaveUp = true;
+    child.stdin?.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
     child.unref();
@@ -123,6 +146,7 @@ export function spawnShell(
   // than left to hold the output open unseen.
   child.on('exit', (code, signal) => {
     exit = { code, signal };
+    input.exited();
     after(EXIT_DRAIN_MS, () => stop('background'));
   });
   child.on('close', (code, signal) => finish(outcome(code, signal)));
@@ -132,5 +156,37 @@ export function spawnShell(
     offOutput: (listener) => listeners.delete(listener),
     ended,
     stop,
+    write: input.write,
+  };
+}
+
+/**
+ * The writing end of a command's stdin. A process that closed it (EPIPE) or exited makes a
+ * write a refusal, never an error event nobody listens to (which would end outrider).
+ */
+function shellInput(stdin: Writable | undefined): { write: (text: string) => ShellWrite; exited: () => void } {
+  let closed = false;
+  let gone = false;
+  stdin?.on('error', () => {
+    closed = true;
+  });
+  const isClosed = () => closed || !stdin || stdin.destroyed || stdin.writableEnded || stdin.errored !== null;
+  return {
+    exited: () => {
+      gone = true;
+    },
+    write: (text) => {
+      if (!stdin) return { kind: 'refused', reason: 'no-stdin' };
+      if (gone) return { kind: 'refused', reason: 'exited' };
+      if (isClosed()) return { kind: 'refused', reason: 'closed' };
+      const bytes = Buffer.byteLength(text);
+      const pending = stdin.writableLength;
+      if (pending + bytes > SHELL_INPUT_CAP) return { kind: 'refused', reason: 'full', pending, bytes };
+      stdin.write(text);
+      // A pipe whose reader is gone fails the write at once (EPIPE).
+      if (isClosed()) return { kind: 'refused', reason: 'closed' };
+      const left = stdin.writableLength;
+      return left > 0 ? { kind: 'pending', bytes: left } : { kind: 'written' };
+    },
   };
 }

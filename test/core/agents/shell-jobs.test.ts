@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ChildOutcome, type ChildRunRequest, JobError, JobManager } from '../../../src/core/agents/job-manager.js';
+import {
+  type ChildOutcome,
+  type ChildRunRequest,
+  type Job,
+  JobError,
+  JobManager,
+  type RestoredJob,
+} from '../../../src/core/agents/job-manager.js';
 import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
 import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
 import type { JobEvent } from '../../../src/core/agents/job-types.js';
@@ -135,12 +142,85 @@ describe('background shells in the job manager', () => {
     expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 was already stopped'));
   });
 
-  it('refuses a message (its stdin is closed) and a new shell while closing', async () => {
+  it('refuses a new shell while closing', async () => {
     const { manager } = setup();
-    manager.adoptShell(fakeShell().handle, { command: 'cat' });
-    expect(() => manager.send('sh-1', 'hello')).toThrow(/sh-1 is a background shell: it reads no messages/);
     await manager.close();
     expect(() => manager.adoptShell(fakeShell().handle, { command: 'x' })).toThrow(/session is closing/);
+  });
+
+  it('agent_send writes the message and a newline to its stdin, as written (not trimmed)', () => {
+    const { manager, events } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'python3 -i' });
+    const before = events.length;
+    expect(manager.send('sh-1', 'print(1)')).toEqual({ kind: 'stdin', job: manager.get('sh-1'), pendingBytes: 0 });
+    expect(manager.send('sh-1', '  indented ', 'user').kind).toBe('stdin');
+    expect(shell.writes).toEqual(['print(1)\n', '  indented \n']);
+    // A write changes nothing a front end shows.
+    expect(events.length).toBe(before);
+  });
+
+  it('says how much of a message the process has not read yet, and refuses more past the cap', () => {
+    const { manager } = setup();
+    const shell = fakeShell();
+    manager.adoptShell(shell.handle, { command: 'slow-reader' });
+    shell.answerWrites(() => ({ kind: 'pending', bytes: 70_000 }));
+    expect(manager.send('sh-1', 'x'.repeat(100_000))).toMatchObject({ kind: 'stdin', pendingBytes: 70_000 });
+    shell.answerWrites((text) => ({ kind: 'refused', reason: 'full', pending: 70_000, bytes: text.length }));
+    expect(() => manager.send('sh-1', 'more')).toThrow(
+      new JobError(
+        'sh-1 has not read the 70000 bytes written to it before; nothing was written (at most 1048576 bytes may wait). Call agent_poll with id sh-1 to see what it does.',
+      ),
+    );
+    shell.answerWrites((text) => ({ kind: 'refused', reason: 'full', pending: 0, bytes: text.length }));
+    expect(() => manager.send('sh-1', 'y'.repeat(2_000_000))).toThrow(/^the message is 2000001 bytes, more than the 1048576/);
+  });
+
+  it('refuses a message to a shell that ended, was stopped, is exiting, closed its stdin, or has none', async () => {
+    const { manager } = setup();
+    const done = fakeShell();
+    manager.adoptShell(done.handle, { command: 'true' });
+    done.exit(0);
+    await settle();
+    expect(() => manager.send('sh-1', 'hi')).toThrow(
+      new JobError('sh-1 exited with code 0: it reads no more input. Start a new shell with bash run_in_background.'),
+    );
+    const failed = fakeShell();
+    manager.adoptShell(failed.handle, { command: 'false' });
+    failed.exit(2);
+    await settle();
+    expect(() => manager.send('sh-2', 'hi')).toThrow(/^sh-2 ended \(exit code 2\): it reads no more input/);
+    manager.adoptShell(fakeShell().handle, { command: 'sleep 9' });
+    manager.stop('sh-3');
+    expect(() => manager.send('sh-3', 'hi')).toThrow(/^sh-3 was stopped: it reads no more input/);
+
+    // Exited, its end not yet seen by the manager: the process is gone, and the write says so.
+    const exiting = fakeShell();
+    manager.adoptShell(exiting.handle, { command: 'exit 0' });
+    exiting.exit(0);
+    expect(manager.get('sh-4').state).toBe('running');
+    expect(() => manager.send('sh-4', 'hi')).toThrow(
+      new JobError(
+        "sh-4's process has exited: it reads no more input. Call agent_poll with id sh-4 for its output and exit code.",
+      ),
+    );
+
+    const closed = fakeShell();
+    manager.adoptShell(closed.handle, { command: 'exec 0<&-; sleep 9' });
+    closed.closeInput();
+    expect(() => manager.send('sh-5', 'hi')).toThrow(
+      /^sh-5's process closed its stdin: it reads no more input\. Call agent_poll/,
+    );
+
+    // Moved from the foreground, where commands get no stdin.
+    manager.adoptShell(fakeShell({ input: false }).handle, { command: 'make' });
+    expect(() => manager.send('sh-6', 'hi')).toThrow(/^sh-6 has no stdin to write to: it was started in the foreground/);
+    expect(
+      manager
+        .list()
+        .filter((j) => j.state === 'running')
+        .map((j) => j.id),
+    ).toEqual(['sh-4', 'sh-5', 'sh-6']);
   });
 
   it('keeps the head and tail of a flood between two polls', async () => {
@@ -270,5 +350,119 @@ describe('nesting (agents.maxAgentDepth)', () => {
     expect(manager.get('sub-1.1').state).toBe('aborted');
     expect(manager.undelivered('sub-1')).toEqual([]);
     expect(boundary()).toEqual(['Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.']);
+  });
+});
+
+describe("an earlier run's shells and nested jobs (restore)", () => {
+  const stored = (id: string, extra: Partial<Job> = {}): RestoredJob => ({
+    job: {
+      id,
+      number: Number(/(\d+)$/.exec(id)![1]),
+      state: 'done',
+      definition: 'explore',
+      mode: 'typed',
+      task: `task of ${id}`,
+      createdAt: 0,
+      turns: 1,
+      toolCalls: 0,
+      contextTokens: 0,
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+      result: `report of ${id}`,
+      ...extra,
+    },
+    messages: id.startsWith('sh-')
+      ? []
+      : [
+          { role: 'user', content: [{ type: 'text', text: `Task:\ntask of ${id}` }] },
+          { role: 'assistant', content: [{ type: 'text', text: `report of ${id}` }] },
+        ],
+  });
+  const shell = (id: string, extra: Partial<Job> = {}) =>
+    stored(id, { kind: 'shell', definition: 'shell', task: 'npm test', exitCode: 0, lastLine: 'ok', ...extra });
+
+  it('lists them in tree order, owed to nobody, and numbers new shells and nested jobs after them', () => {
+    const { manager } = setup({ maxDepth: 2 });
+    manager.restore(
+      [
+        stored('sub-2'),
+        stored('sub-2.1', { owner: 'sub-2', depth: 2 }),
+        stored('sub-2.3', { owner: 'sub-2', depth: 2 }),
+        shell('sh-1'),
+        shell('sh-3', { state: 'aborted' }),
+      ],
+      // Files it could not read back: their numbers are taken all the same.
+      { takenIds: ['sub-4', 'sub-2.4', 'sh-5'] },
+    );
+    expect(manager.list().map((j) => `${j.id}:${j.state}`)).toEqual([
+      'sub-2:done',
+      'sub-2.1:done',
+      'sub-2.3:done',
+      'sh-1:done',
+      'sh-3:aborted',
+    ]);
+    expect(manager.undelivered()).toEqual([]);
+    expect(manager.undelivered('sub-2')).toEqual([]);
+    expect(manager.adoptShell(fakeShell().handle, { command: 'again' }).id).toBe('sh-6');
+    expect(manager.start('top').id).toBe('sub-5');
+    expect(manager.start('nested', { owner: 'sub-2' }).id).toBe('sub-2.5');
+    expect(manager.start('first of its own', { owner: 'sub-5' }).id).toBe('sub-5.1');
+  });
+
+  it('a shell from before cannot be resumed: a message, a stop and a poll say where it stands', async () => {
+    const { manager } = setup();
+    manager.restore([shell('sh-1'), shell('sh-2', { state: 'error', error: 'the session ended while this shell ran' })]);
+    expect(() => manager.send('sh-1', 'hello')).toThrow(
+      new JobError(
+        'sh-1 is from an earlier run of this session and exited with code 0; a shell cannot be resumed. Run the command again with bash run_in_background.',
+      ),
+    );
+    expect(() => manager.send('sh-2', 'hello')).toThrow(
+      /^sh-2 is from an earlier run of this session and ended \(the session ended while this shell ran\); a shell cannot be resumed/,
+    );
+    expect(() => manager.stop('sh-1')).toThrow(new JobError('shell sh-1 already exited (exit code 0)'));
+    expect(manager.describePoll(await manager.poll('sh-1', never))).toEqual({
+      content: '(no new output)\n\n[sh-1 exited with code 0]',
+      isError: false,
+    });
+  });
+
+  it('a nested job from before resumes with its history under its own id and depth', async () => {
+    const { manager, runs } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    expect(manager.send('1.1', 'and the tests?')).toMatchObject({ kind: 'resumed', job: { id: 'sub-1.1', state: 'queued' } });
+    await settle();
+    const { request } = runs.get('sub-1.1')!;
+    expect(request.depth).toBe(2);
+    expect(request.resume!.map(textOf)).toEqual([
+      'Task:\ntask of sub-1.1',
+      'report of sub-1.1',
+      'Message from the parent agent:\nand the tests?',
+    ]);
+  });
+
+  it('a nested job resumed after its owner ended is announced to the parent, whose owner cannot hear it', async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    manager.send('sub-1.1', 'and the tests?');
+    await settle();
+    runs.get('sub-1.1')!.finish({ status: 'done', text: 'tests pass' });
+    await settle();
+    expect(manager.undelivered()).toEqual(['sub-1.1']);
+    expect(boundary()).toEqual(['Sub-agent sub-1.1 completed. Call agent_poll with id sub-1.1 for its summary.']);
+    expect(manager.undelivered()).toEqual([]);
+  });
+
+  it('while its owner runs again, the owner hears of it, not the parent', async () => {
+    const { manager, runs, boundary } = setup({ maxDepth: 2 });
+    manager.restore([stored('sub-1'), stored('sub-1.1', { owner: 'sub-1', depth: 2 })]);
+    manager.send('sub-1', 'check it again');
+    manager.send('sub-1.1', 'again');
+    await settle();
+    runs.get('sub-1.1')!.finish({ status: 'done', text: 'again done' });
+    await settle();
+    expect(boundary()).toEqual([]);
+    expect(runs.get('sub-1')!.request.takeInbox!().map(textOf)).toEqual([
+      'Sub-agent sub-1.1 completed. Call agent_poll with id sub-1.1 for its summary.',
+    ]);
   });
 });

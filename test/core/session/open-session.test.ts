@@ -6,6 +6,7 @@ import type { SessionSetup } from '../../../src/core/session/open-session.js';
 import { LOST_RESULT } from '../../../src/core/session/repair-history.js';
 import type { FakeReply } from '../../support/fake-stream.js';
 import { type TestDirs, isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
+import { until } from '../../support/until.js';
 
 const openWith = useTestSessions();
 const dirs = testDirs;
@@ -62,6 +63,83 @@ describe('openSession', () => {
     await second.submit('go');
     // The earlier job is the manager's again (it can be messaged); the new one comes after it.
     expect(second.session.agents.manager.list().map((j) => `${j.id}:${j.state}`)).toEqual(['sub-1:done', 'sub-2:done']);
+  });
+
+  it("a resumed session lists the earlier run's shells and nested jobs, numbers new ones after them, and resumes a nested job", async () => {
+    const where = dirs();
+    const flags: SessionSetup['flags'] = { permissionMode: 'yolo', agents: { maxAgentDepth: 2 } };
+    const resultsOf = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
+    const script = (request: ModelRequest): FakeReply => {
+      const first = JSON.stringify(request.messages[0]);
+      if (isChild(request)) {
+        if (first.includes('inner task')) return { text: resultsOf(request).includes('again') ? 'inner again' : 'inner first' };
+        if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'inner task' } }] };
+        if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1.1' } }] };
+        return { text: 'outer done' };
+      }
+      const last = resultsOf(request);
+      if (last.includes('"text":"first run"'))
+        return {
+          toolCalls: [
+            { name: 'bash', args: { command: 'echo one', run_in_background: true } },
+            { name: 'bash', args: { command: 'echo two', run_in_background: true } },
+            { name: 'agent_start', args: { task: 'outer task' } },
+          ],
+        };
+      if (last.includes('"text":"second run"'))
+        return {
+          toolCalls: [
+            { name: 'bash', args: { command: 'echo three', run_in_background: true } },
+            { name: 'agent_send', args: { id: 'sub-1.1', message: 'again' } },
+            { name: 'agent_send', args: { id: 'sh-1', message: 'hello' } },
+            { name: 'agent_start', args: { task: 'outer task' } },
+          ],
+        };
+      return { text: 'ok' };
+    };
+    const first = await open(where, script, flags);
+    await first.submit('first run');
+    const ended = (session: typeof first.session, count: number) =>
+      until(() => session.jobs().length === count && session.jobs().every((j) => j.state === 'done' || j.state === 'error'), {
+        what: 'every job to end',
+        observe: () => session.jobs().map((j) => `${j.id}:${j.state}`),
+      });
+    await ended(first.session, 4);
+    await first.session.close();
+
+    const second = await open(where, script, { ...flags, continue: true });
+    expect(second.session.storedJobs.map(({ job }) => `${job.id}:${job.state}:${job.owner ?? ''}`)).toEqual([
+      'sub-1:done:',
+      'sub-1.1:done:sub-1',
+      'sh-1:done:',
+      'sh-2:done:',
+    ]);
+    expect(second.session.storedJobs.find(({ job }) => job.id === 'sh-2')!.job).toMatchObject({
+      task: 'echo two',
+      lastLine: 'two',
+    });
+    await second.submit('second run');
+    // The batch's results (a notice may follow them in the same request).
+    const reply = JSON.stringify(
+      second.stream.requests
+        .filter((r) => !isChild(r))[1]!
+        .messages.findLast((m) => JSON.stringify(m).includes('Started background shell')),
+    );
+    expect(reply).toContain('Started background shell sh-3');
+    expect(reply).toContain('Sub-agent sub-1.1 resumed with your message');
+    expect(reply).toContain('sh-1 is from an earlier run of this session and exited with code 0; a shell cannot be resumed');
+    expect(reply).toContain('Sub-agent sub-2 started');
+    await ended(second.session, 7);
+    expect(second.session.jobs().map((j) => j.id)).toEqual(['sub-1', 'sub-1.1', 'sub-2', 'sub-2.1', 'sh-1', 'sh-2', 'sh-3']);
+    // Resumed under its own id: its whole history, then the message.
+    const resumed = second.stream.requests.filter((r) => isChild(r) && JSON.stringify(r.messages).includes('again'))[0]!;
+    expect(resumed.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(resumed.messages[0])).toContain('inner task');
+    expect(second.session.agents.manager.get('sub-1.1').result).toBe('inner again');
+    // Its owner is not running: the parent hears of it, by the next prompt at the latest.
+    await second.submit('third run');
+    const history = JSON.stringify(second.stream.requests.at(-1)!.messages);
+    expect(history).toMatch(/(Sub-agents?|Jobs) [^"]*sub-1\.1[^"]* completed/);
   });
 
   it('reads back a job that the session ended while it ran as failed, saying so', async () => {

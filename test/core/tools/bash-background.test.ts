@@ -133,3 +133,89 @@ describe('bash run_in_background (real processes)', () => {
     expect(manager.list()).toEqual([]);
   });
 });
+
+describe("writing to a background shell's stdin (agent_send, real processes)", () => {
+  const send = (id: string, text: string) => {
+    try {
+      const sent = manager.send(id, text);
+      return sent.kind === 'stdin' ? `wrote, ${sent.pendingBytes} unread` : sent.kind;
+    } catch (error) {
+      return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  };
+
+  it('the process reads each message as a line; after it exits a message is refused', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(
+      bash,
+      { command: 'while read -r line; do echo "got [$line]"; [ "$line" = bye ] && exit 0; done', run_in_background: true },
+      { workspace },
+    );
+    expect(send('sh-1', ' two  words ')).toBe('wrote, 0 unread');
+    await lastLine('sh-1', 'got [two  words]');
+    expect(send('sh-1', 'bye')).toBe('wrote, 0 unread');
+    await until(() => manager.get('sh-1').state === 'done', { what: 'sh-1 to exit' });
+    expect(await poll('sh-1')).toBe('got [two  words]\ngot [bye]\n\n[sh-1 exited with code 0]');
+    expect(send('sh-1', 'late')).toBe(
+      'JobError: sh-1 exited with code 0: it reads no more input. Start a new shell with bash run_in_background.',
+    );
+  });
+
+  it('a process that closed its stdin gets a clear refusal (EPIPE), and goes on running', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(bash, { command: 'exec 0<&-; echo closed; sleep 300', run_in_background: true }, { workspace });
+    await lastLine('sh-1', 'closed');
+    const refusal =
+      "JobError: sh-1's process closed its stdin: it reads no more input. Call agent_poll with id sh-1 for its output, or agent_stop to end it.";
+    expect(send('sh-1', 'hello')).toBe(refusal);
+    expect(send('sh-1', 'again')).toBe(refusal);
+    expect(manager.get('sh-1').state).toBe('running');
+  });
+
+  it('a huge message is refused whole; a process that does not read gets what fits, then a refusal naming what it has not read', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(bash, { command: 'echo $$ > pid; sleep 300', run_in_background: true }, { workspace });
+    await pidIn('pid');
+    expect(send('sh-1', 'x'.repeat(2 * 1024 * 1024))).toBe(
+      "JobError: the message is 2097153 bytes, more than the 1048576 a shell's stdin may hold; nothing was written. Write it to a file and have the command read that file.",
+    );
+    // The pipe takes 64 KiB; the rest of the first message waits in outrider for the reader.
+    const first = send('sh-1', 'y'.repeat(600_000));
+    expect(first).toMatch(/^wrote, \d+ unread$/);
+    const unread = Number(/(\d+) unread/.exec(first)![1]);
+    expect(unread).toBeGreaterThan(400_000);
+    expect(send('sh-1', 'z'.repeat(600_000))).toBe(
+      `JobError: sh-1 has not read the ${unread} bytes written to it before; nothing was written (at most 1048576 bytes may wait). Call agent_poll with id sh-1 to see what it does.`,
+    );
+    manager.stop('sh-1');
+    await until(() => manager.get('sh-1').state === 'aborted', { what: 'sh-1 to stop' });
+  });
+
+  it('messages sent while the process exits are either written or refused clearly, never thrown otherwise', async () => {
+    const bash = createBashTool({ shells: host });
+    await run(bash, { command: 'read -r line; echo "got $line"; exec 0<&-; exit 0', run_in_background: true }, { workspace });
+    expect(send('sh-1', 'first')).toBe('wrote, 0 unread');
+    const outcomes = new Set<string>();
+    // Keep writing through the process's exit: each one is written, or refused with the shell's own words.
+    await until(
+      () => {
+        outcomes.add(send('sh-1', 'more').replace(/sh-1.*$/, 'sh-1…'));
+        return manager.get('sh-1').state === 'done';
+      },
+      { what: 'sh-1 to exit', observe: () => [...outcomes] },
+    );
+    expect(send('sh-1', 'after')).toMatch(/^JobError: sh-1 exited with code 0: it reads no more input/);
+    for (const outcome of outcomes) expect(outcome).toMatch(/^(wrote, \d+ unread|JobError: sh-1…)$/);
+  });
+
+  it('a foreground call moved into the background has no stdin to write to', async () => {
+    const bash = createBashTool({ shells: host });
+    const lines: string[] = [];
+    const call = run(bash, { command: 'echo started; sleep 300' }, { workspace, onUpdate: (line) => lines.push(line) });
+    await until(() => lines.includes('started'), { what: 'the call to start' });
+    expect(host.foreground.detach()).toEqual(['sh-1']);
+    await call;
+    expect(send('sh-1', 'hi')).toMatch(/^JobError: sh-1 has no stdin to write to: it was started in the foreground/);
+    manager.stop('sh-1');
+  });
+});

@@ -1,0 +1,129 @@
+import type PQueue from 'p-queue';
+import type { LoopEvent } from '../loop/events.js';
+import { type Message, type Usage, addUsage } from '../providers/types.js';
+import type { DeliveryTracker } from './delivery.js';
+import { depthOfId } from './job-ids.js';
+import type { JobRecord } from './job-record.js';
+import type { JobTable } from './job-table.js';
+import { NO_TEXT_OUTPUT } from './job-texts.js';
+import type { ChildOutcome, ChildRunner, JobState } from './job-types.js';
+
+/** What running sub-agents needs from the manager. */
+export interface JobRunsContext {
+  queue: PQueue;
+  run: ChildRunner;
+  table: JobTable;
+  delivery: DeliveryTracker;
+  now: () => number;
+  onUsage?: (jobId: string, usage: Usage) => void;
+  /** The completion notice of `owner`'s own jobs, for its next step boundary. */
+  notices: (owner: string) => Message[];
+  /** A message joined a history: a notice in it delivers its jobs. */
+  confirm: (message: Message) => void;
+  /** Stops what `owner` started: it cannot outlive its run. */
+  stopOwnedBy: (owner: string) => void;
+}
+
+/**
+ * Runs sub-agent jobs under the queue: a new one, or one resumed with its history and a
+ * message. Each run has its own controller, and its end decides the job's state (a stop
+ * decided it already).
+ */
+export class JobRuns {
+  constructor(private readonly ctx: JobRunsContext) {}
+
+  /** Puts a job (new, or resumed with `resume`) under the queue with a fresh controller and promises. */
+  enqueue(job: JobRecord, resume: Message[] | undefined, after?: Promise<unknown>): void {
+    job.controller = new AbortController();
+    job.inbox = [];
+    job.finished = new Promise<void>((resolve) => {
+      job.markFinished = resolve;
+    });
+    let ran = false;
+    let markSettled = () => {};
+    job.settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    this.ctx.table.emitState(job);
+    const { signal } = job.controller;
+    const add = () =>
+      this.ctx.queue
+        .add(
+          () => {
+            ran = true;
+            return this.runJob(job, resume).finally(markSettled);
+          },
+          { signal },
+        )
+        .catch(() => {
+          // p-queue rejects on abort; a job stopped while queued never ran, so it is settled now.
+          if (!ran) markSettled();
+        });
+    // A new job takes a free slot in this very call; a resumed one waits for its last run to return.
+    if (after) void after.then(add);
+    else void add();
+  }
+
+  private async runJob(job: JobRecord, resume: Message[] | undefined): Promise<void> {
+    const { ctx } = this;
+    if (job.controller.signal.aborted) return;
+    job.state = 'running';
+    job.startedAt = ctx.now();
+    ctx.table.emitState(job);
+    let outcome: ChildOutcome;
+    try {
+      outcome = await ctx.run({
+        id: job.id,
+        task: job.task,
+        instructions: job.instructions,
+        definition: job.definition,
+        mode: job.mode,
+        fork: job.fork,
+        resume,
+        // Between steps: messages sent to it, then the notice of its own jobs that completed.
+        takeInbox: () => [...job.inbox.splice(0), ...ctx.notices(job.id)],
+        onMessage: (message) => ctx.confirm(message),
+        depth: job.depth ?? depthOfId(job.id),
+        ...(job.model ? { model: job.model } : {}),
+        signal: job.controller.signal,
+        onEvent: (event) => this.onChildEvent(job, event),
+      });
+    } catch (error) {
+      outcome = { status: 'error', text: NO_TEXT_OUTPUT, error: error instanceof Error ? error.message : String(error) };
+    }
+    // Kept even when stopped: a stopped job can be resumed by a message.
+    if (outcome.messages) job.history = outcome.messages;
+    // What it started cannot outlive its run: nobody would read it.
+    ctx.stopOwnedBy(job.id);
+    // Aborted overrides whatever the run produced (TypeScript cannot see the stop in between).
+    if ((job.state as JobState) === 'aborted') return;
+    job.state = job.failure ? 'error' : outcome.status;
+    job.result = outcome.text;
+    job.error = job.failure ?? outcome.error;
+    job.failure = undefined;
+    job.endedAt = ctx.now();
+    ctx.delivery.ended(job.id);
+    ctx.table.finish(job);
+  }
+
+  private onChildEvent(job: JobRecord, event: LoopEvent): void {
+    if (job.state === 'aborted') return;
+    switch (event.type) {
+      case 'turn_start':
+        // Counted, not copied: a nudge or a resumed run starts its own loop at turn 1 again.
+        job.turns += 1;
+        break;
+      case 'tool_start':
+        job.toolCalls += 1;
+        break;
+      case 'usage':
+        job.usage = addUsage(job.usage, event.usage);
+        job.contextTokens = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        this.ctx.onUsage?.(job.id, event.usage);
+        break;
+      default:
+        break;
+    }
+    this.ctx.table.emitEvent(job.id, event);
+  }
+}
