@@ -86,6 +86,33 @@ describe('messages to sub-agents from the TUI (a real session, the fake clock)',
   });
 });
 
+describe('a line to a background shell from the TUI (a real process)', () => {
+  it("/agents send writes to a running shell's stdin; once it has ended, the same is refused", async () => {
+    const stream = fakeStream((request): FakeReply => {
+      if (request.messages.length === 1)
+        return {
+          toolCalls: [{ name: 'bash', args: { command: 'read line; echo "got:$line" > got.txt', run_in_background: true } }],
+        };
+      return { text: 'Waiting for it.' };
+    });
+    session = await openTestSession([], { stream, wakeOnComplete: false });
+    const s = session;
+    const { rendered, until } = await mountApp(s);
+    await keys(rendered, 'go', KEY.enter);
+    await until(() => frame(rendered).includes('The agent asks to run read line'));
+    await keys(rendered, 'y');
+    await until(() => frame(rendered).includes('Waiting for it.') && s.opened.agents.manager.get('sh-1').state === 'running');
+
+    await keys(rendered, '/agents send sh-1 hello there', KEY.enter);
+    await until(() => frame(rendered).includes("Wrote to sh-1's stdin."));
+    await until(() => s.opened.agents.manager.get('sh-1').state === 'done');
+    expect(readFileSync(path.join(s.dir, 'got.txt'), 'utf8')).toBe('got:hello there\n');
+
+    await keys(rendered, '/agents send sh-1 again', KEY.enter);
+    await until(() => frame(rendered).includes('it reads no more input. Start a new shell with bash run_in_background.'));
+  });
+});
+
 describe('worktrees in /agents (a real git repository)', () => {
   const git = (cwd: string, ...args: string[]) =>
     execFileSync('git', args, {

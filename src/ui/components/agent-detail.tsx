@@ -28,7 +28,7 @@ export interface AgentDetailProps {
   worktree?: WorktreeRecord;
   /** The message line while it is open. */
   message?: LineState;
-  /** Enter opens a message line (a sub-agent, not a shell, where sending is wired). */
+  /** Enter opens a message line (a sub-agent, or a running shell's stdin, where sending is wired). */
   canMessage?: boolean;
   note?: DetailNote;
 }
@@ -120,7 +120,7 @@ export function AgentDetail({
         {message
           ? `Enter send to ${job.id} · Esc cancel`
           : [
-              canMessage ? 'Enter write a message' : undefined,
+              canMessage ? (job.kind === 'shell' ? 'Enter write a line to its input' : 'Enter write a message') : undefined,
               ended ? undefined : 'x stop',
               worktree && ended ? 'm merge into the checkout · d twice discard' : undefined,
               'Esc back',

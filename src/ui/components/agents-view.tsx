@@ -114,7 +114,7 @@ export function AgentsView({
     const armed = latest.current.discardArmed === job.id;
     latest.current.discardArmed = undefined;
     if (key.return) {
-      if (job.kind === 'shell') return say({ text: `${job.id} is a background shell: it reads no messages`, error: true });
+      if (!canWrite(job)) return say({ text: `${job.id} has ended: nothing reads its input any more`, error: true });
       if (!onSend) return undefined;
       say(undefined);
       return compose(true);
@@ -137,7 +137,11 @@ export function AgentsView({
       return undefined;
     }
     // Any other text: the message line is opened with Enter, so a typed letter is never a surprise stop or merge.
-    if (input && job.kind !== 'shell' && onSend) return say({ text: `press Enter to write ${job.id} a message` });
+    if (input && canWrite(job) && onSend)
+      return say({
+        text:
+          job.kind === 'shell' ? `press Enter to write a line to ${job.id}'s input` : `press Enter to write ${job.id} a message`,
+      });
     return undefined;
   };
 
@@ -197,9 +201,14 @@ export function AgentsView({
         root={root}
         worktree={worktreeOf(open.job.id)}
         message={composing ? message.line : undefined}
-        canMessage={onSend !== undefined && open.job.kind !== 'shell'}
+        canMessage={onSend !== undefined && canWrite(open.job)}
         note={note}
       />
     );
   return <AgentsList jobs={jobs} selected={index} now={now} width={width} maxLines={maxLines} worktrees={worktrees} />;
+}
+
+/** A sub-agent takes a message in any state (an ended one is resumed); a shell, a line on its stdin while it runs. */
+function canWrite(job: Pick<JobView['job'], 'kind' | 'state'>): boolean {
+  return job.kind !== 'shell' || !isEnded(job.state);
 }

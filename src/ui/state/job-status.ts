@@ -93,6 +93,10 @@ export function sentText(sent: SendResult): string {
       return `Added to ${id}'s task; it has not started yet.`;
     case 'resumed':
       return `Resumed ${id} with your message (${stateLabel(state)}); its new result is announced when it completes.`;
+    case 'stdin':
+      return sent.pendingBytes > 0
+        ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
+        : `Wrote to ${id}'s stdin.`;
     default: {
       const unhandled: never = sent;
       return String(unhandled);

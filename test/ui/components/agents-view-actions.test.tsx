@@ -155,14 +155,20 @@ describe('/agents: talking to a job', () => {
     expect(frame(rendered)).toContain('›    retry');
   });
 
-  it('a shell reads no messages: Enter says so and the hint does not offer it', async () => {
+  it('a running shell takes a line on its stdin; an ended one says nothing reads it', async () => {
     const { rendered, calls } = await view([shell]);
     await keys(rendered, KEY.enter);
-    expect(lastLine(frame(rendered))).toContain('x stop · Esc back');
-    expect(lastLine(frame(rendered))).not.toContain('Enter');
-    await keys(rendered, KEY.enter);
-    expect(frame(rendered)).toContain('sh-1 is a background shell: it reads no messages');
-    expect(calls.sent).toEqual([]);
+    expect(lastLine(frame(rendered))).toContain('Enter write a line to its input');
+    await keys(rendered, KEY.enter, 'yes', KEY.enter);
+    expect(calls.sent).toEqual([['sh-1', 'yes']]);
+
+    const ended = await view([{ ...shell, job: { ...shell.job, state: 'done' as const, endedAt: 5_000 } }]);
+    await keys(ended.rendered, KEY.enter);
+    expect(lastLine(frame(ended.rendered))).toContain('Esc back');
+    expect(lastLine(frame(ended.rendered))).not.toContain('Enter');
+    await keys(ended.rendered, KEY.enter);
+    expect(frame(ended.rendered)).toContain('sh-1 has ended: nothing reads its input any more');
+    expect(ended.calls.sent).toEqual([]);
   });
 
   it('shows the messages a job got in its detail and its list row', async () => {
