@@ -52,6 +52,33 @@ describe('messages to sub-agents from the TUI (a real session, the fake clock)',
     expect(detail).toContain('Messages: 1 message received');
   });
 
+  it('a message sent while the job gives its final answer is read: the run goes on instead of losing it', async () => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stream = fakeStream((request): FakeReply => {
+      if (fromChild(request.system)) {
+        // Held in the call that answers without a tool: no step boundary comes after it.
+        if (request.messages.length === 1) return { wait: held, text: 'early answer' };
+        return { text: 'answer with the message' };
+      }
+      if (lastText(request).includes('tool_result')) return { text: 'Started.' };
+      return { toolCalls: [{ name: 'agent_start', args: { task: 'count the files' } }] };
+    });
+    session = await openTestSession([], { stream, wakeOnComplete: false });
+    const s = session;
+    const { rendered, until } = await mountApp(s);
+    await keys(rendered, 'go', KEY.enter);
+    await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.get('sub-1').state === 'running');
+    await keys(rendered, '/agents send sub-1 count tests too', KEY.enter);
+    await until(() => frame(rendered).includes('Sent to sub-1; it reads it at its next step.'));
+    release();
+    await until(() => s.opened.agents.manager.get('sub-1').state === 'done');
+    const requests = childRequests(stream.requests);
+    expect(requests).toHaveLength(2);
+    expect(lastText(requests[1]!)).toContain('Message from the user:\\ncount tests too');
+    expect(s.opened.agents.manager.get('sub-1').result).toContain('answer with the message');
+  });
+
   it('/agents send resumes an ended job with its history and the message; errors are said', async () => {
     const stream = fakeStream((request): FakeReply => {
       if (fromChild(request.system)) return { text: request.messages.length === 1 ? 'first answer' : 'second answer' };

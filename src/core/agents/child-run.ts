@@ -109,6 +109,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
           limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
+          // And one sent as it gives its answer: the run goes on to read it.
+          followUpMessages: request.takeMessages,
           onMessage: (message) => {
             transcript?.append(message);
             request.onMessage?.(message);

@@ -45,7 +45,8 @@ export function messageSubJob(ctx: SubMessageContext, job: JobRecord, text: stri
   const refusal = ctx.admission?.();
   if (refusal) throw new JobError(refusal);
   // A job stopped before it ran (or whose run left nothing) starts over, the message added to its task.
-  const resume = job.history ? [...job.history, message] : undefined;
+  // Messages that arrived too late for the last run (a limit ended it) come before this one.
+  const resume = job.history ? [...job.history, ...job.inbox.splice(0), message] : undefined;
   if (!resume) addToTask();
   job.state = 'queued';
   job.startedAt = undefined;

@@ -82,6 +82,7 @@ export class JobRuns {
         resume,
         // Between steps: messages sent to it, then the notice of its own jobs that completed.
         takeInbox: () => [...job.inbox.splice(0), ...ctx.notices(job.id)],
+        takeMessages: () => job.inbox.splice(0),
         onMessage: (message) => ctx.confirm(message),
         depth: job.depth ?? depthOfId(job.id),
         ...(job.model ? { model: job.model } : {}),

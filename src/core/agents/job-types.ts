@@ -50,6 +50,8 @@ export interface ChildRunRequest {
   resume?: Message[];
   /** Messages sent to the job while it runs; the child takes them at its next step boundary. */
   takeInbox?: () => Message[];
+  /** Only the messages sent to it: asked when the child would end its run, so one sent just then is read. */
+  takeMessages?: () => Message[];
   /** Each message as it joins the child's history (so notices it was given are confirmed by id). */
   onMessage?: (message: Message) => void;
   /** How deep the job sits: 1 for the parent's own jobs, 2 for theirs… */

@@ -51,6 +51,12 @@ export interface LoopConfig {
   limitOutput?: OutputLimiter;
   /** Messages to inject at each step boundary, before the next model call (sub-agent notices). */
   boundaryMessages?: () => Message[];
+  /**
+   * Asked when the model answers without a tool call, before the run would end: messages it
+   * returns join the history and the run goes on (a message sent to a sub-agent just as it
+   * finished is read, not lost). Not asked once a limit is reached.
+   */
+  followUpMessages?: () => Message[];
   /** Called with every tool batch before any of it runs (the job manager reserves ids). */
   beforeToolBatch?: (calls: ToolUseBlock[]) => void;
   /** Called with every message as it joins the history (transcripts). */
@@ -170,6 +176,17 @@ export async function* agentLoop(
 
       const calls = toolUses(message);
       if (calls.length === 0) {
+        const followUps = reachedLimit(limits, { turns, usage, startedAt, now: now() })
+          ? []
+          : (config.followUpMessages?.() ?? []);
+        if (followUps.length > 0) {
+          yield { type: 'turn_end', turn: turns };
+          for (const followUp of followUps) {
+            append(followUp);
+            yield { type: 'injected', message: followUp };
+          }
+          continue;
+        }
         const after = yield* stopHooks();
         yield { type: 'turn_end', turn: turns };
         if (after.kind === 'continue') {

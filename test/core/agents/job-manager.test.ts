@@ -477,6 +477,32 @@ describe('JobManager: messages to jobs (agent_send)', () => {
     expect(texts(takeInbox!())).toEqual(['Message from the user:\nand say hi']);
   });
 
+  it('offers a running job its messages alone as follow-ups, so one sent as it answers is read, not lost', async () => {
+    const { manager, runner } = setup();
+    manager.start('look around');
+    await settle();
+    manager.send('sub-1', 'one more thing');
+    const { takeMessages, takeInbox } = runner.running.get('sub-1')!.request;
+    expect(texts(takeMessages!())).toEqual(['Message from the parent agent:\none more thing']);
+    expect(takeMessages!()).toEqual([]);
+    expect(takeInbox!()).toEqual([]);
+  });
+
+  it('puts messages a run ended without reading before the new one when the job is resumed', async () => {
+    const { manager, runner } = setup();
+    manager.start('look around');
+    await settle();
+    manager.send('sub-1', 'too late for this run');
+    runner.finish('sub-1', { status: 'done', text: 'report of sub-1', messages: conversation('sub-1') });
+    await settle();
+    manager.send('sub-1', 'and now this');
+    await settle();
+    expect(texts(runner.running.get('sub-1')!.request.resume!).slice(-2)).toEqual([
+      'Message from the parent agent:\ntoo late for this run',
+      'Message from the parent agent:\nand now this',
+    ]);
+  });
+
   it('adds a message to the task of a job that has not started', async () => {
     const { manager, runner } = setup({ maxConcurrent: 1 });
     manager.start('first');

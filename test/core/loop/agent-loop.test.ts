@@ -521,6 +521,44 @@ describe('agentLoop', () => {
     expect(offered).toBe(1);
   });
 
+  it('goes on when a message arrives as the model answers: follow-ups join the history and the run continues', async () => {
+    const late: Message = { role: 'user', content: [{ type: 'text', text: 'LATE MESSAGE' }] };
+    let asked = 0;
+    const { stream, result, events } = await run([{ text: 'first answer' }, { text: 'second answer' }], {
+      config: {
+        followUpMessages: () => {
+          asked += 1;
+          return asked === 1 ? [late] : [];
+        },
+      },
+    });
+    expect(stream.requests).toHaveLength(2);
+    expect(stream.requests[1]!.messages.at(-1)).toEqual(late);
+    expect(stream.requests[1]!.messages.at(-2)).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'first answer' }],
+    });
+    expect(events.filter((e) => e.type === 'injected')).toHaveLength(1);
+    expect(result.cause).toEqual({ kind: 'completed' });
+    expect(asked).toBe(2);
+  });
+
+  it('does not take follow-ups once a limit is reached, so none is taken and left unanswered', async () => {
+    let asked = 0;
+    const { stream, result } = await run([{ text: 'only answer' }], {
+      config: {
+        limits: { maxTurns: 1 },
+        followUpMessages: () => {
+          asked += 1;
+          return [{ role: 'user', content: [{ type: 'text', text: 'LATE' }] }];
+        },
+      },
+    });
+    expect(asked).toBe(0);
+    expect(stream.requests).toHaveLength(1);
+    expect(result.cause).toEqual({ kind: 'completed' });
+  });
+
   it('asks the gate before running a tool and reports its refusal', async () => {
     const { stream } = await run([{ toolCalls: [{ name: 'change', args: { what: 'a' } }] }, { text: 'ok' }], {
       config: { gate: async () => ({ allowed: false, message: 'denied: plan mode' }) },
