@@ -50,6 +50,8 @@ export function newShellJob(
     owner?: { id: string; depth: number };
     now: () => number;
     onLine: (line: string) => void;
+    /** Applied to each line before it is shown or kept as the last line. */
+    scrub?: (text: string) => string;
     onExit: () => void;
   },
 ): JobRecord {
@@ -70,7 +72,8 @@ export function newShellJob(
     usage: emptyUsage(),
     ...(spec.owner ? { owner: spec.owner.id, depth: spec.owner.depth + 1 } : {}),
   });
-  job.shell = new ShellOutput(handle, (line) => {
+  job.shell = new ShellOutput(handle, (raw) => {
+    const line = spec.scrub ? spec.scrub(raw) : raw;
     job.lastLine = line;
     if (job.state === 'running') spec.onLine(line);
   });

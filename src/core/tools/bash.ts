@@ -88,7 +88,7 @@ export function createBashTool(options: BashToolOptions = {}) {
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };
-      const run = { ctx, env: env.env, timers, command: args.command, host: options.shells };
+      const run = { ctx, env: env.env, timers, command: args.command, host: options.shells, scrub: options.scrub };
       if (args.run_in_background) return startInBackground(plan, run);
       const onUpdate = ctx.onUpdate && options.scrub ? scrubbed(ctx.onUpdate, options.scrub) : ctx.onUpdate;
       return runBash(plan, {
@@ -123,11 +123,13 @@ interface RunOptions {
   timers: Timers;
   command: string;
   host: ShellHost | undefined;
+  /** The session's key scrubber, for what a shell moved into the background prints. */
+  scrub: ((text: string) => string) | undefined;
 }
 
 function runBash(
   plan: Exclude<CommandPlan, { kind: 'refused' }>,
-  { timeoutMs, ctx, env, timers, command, host }: RunOptions,
+  { timeoutMs, ctx, env, timers, command, host, scrub }: RunOptions,
 ): Promise<ToolOutput> {
   ctx.signal.throwIfAborted();
   const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers });
@@ -162,7 +164,7 @@ function runBash(
           shell.offOutput(onData);
           let id: string;
           try {
-            id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}) });
+            id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}), ...(scrub ? { scrub } : {}) });
           } catch {
             shell.onOutput(onData);
             return undefined;
@@ -187,7 +189,7 @@ export function movedToBackground(id: string): string {
 /** Starts the command as a shell job and returns at once. */
 function startInBackground(
   plan: Exclude<CommandPlan, { kind: 'refused' }>,
-  { ctx, env, timers, command, host }: Omit<RunOptions, 'timeoutMs'>,
+  { ctx, env, timers, command, host, scrub }: Omit<RunOptions, 'timeoutMs'>,
 ): ToolOutput {
   if (!host)
     return { content: 'background shells are not available here; run the command without run_in_background', isError: true };
@@ -195,7 +197,7 @@ function startInBackground(
   const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers, input: true });
   let id: string;
   try {
-    id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}) });
+    id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}), ...(scrub ? { scrub } : {}) });
   } catch (error) {
     shell.stop('abort');
     return { content: error instanceof Error ? error.message : String(error), isError: true };

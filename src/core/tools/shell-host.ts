@@ -5,6 +5,8 @@ export interface ShellStart {
   command: string;
   /** The job whose tool call started it (a sub-agent's id); undefined for the parent. */
   owner?: string;
+  /** Applied to each line it prints before the line is shown or kept (the session's key scrubber). */
+  scrub?: (text: string) => string;
 }
 
 /**

@@ -53,6 +53,28 @@ describe('bash run_in_background (real processes)', () => {
     expect(await poll('sh-1')).toBe('(no new output)\n\n[sh-1 was stopped]');
   });
 
+  it("scrubs the session's key from what a shell prints before its row, its events or its last line see it", async () => {
+    const events: unknown[] = [];
+    const scrubbing = new JobManager({ run: () => Promise.reject(new Error('none')), emit: (event) => events.push(event) });
+    const scrubHost: ShellHost = {
+      adopt: (handle, start) => scrubbing.adoptShell(handle, start).id,
+      foreground: new ForegroundCalls(),
+    };
+    try {
+      const bash = createBashTool({ shells: scrubHost, scrub: (text) => text.replaceAll('sk-secret-123', '[redacted]') });
+      await run(bash, { command: 'echo key=sk-secret-123; exit 0', run_in_background: true }, { workspace });
+      await until(() => scrubbing.get('sh-1').state === 'done', { what: 'sh-1 to exit' });
+      expect(scrubbing.get('sh-1').lastLine).toBe('key=[redacted]');
+      expect(scrubbing.get('sh-1').result).toBe('key=[redacted]');
+      // The command itself is the model's own text; what it printed is what must not leak.
+      const printed = JSON.stringify(events.filter((event) => (event as { type: string }).type === 'job_event'));
+      expect(printed).toContain('key=[redacted]');
+      expect(printed).not.toContain('sk-secret-123');
+    } finally {
+      await scrubbing.close();
+    }
+  });
+
   it('ends with its exit code once the command exits by itself', async () => {
     const bash = createBashTool({ shells: host });
     await run(bash, { command: 'echo bye; exit 3', run_in_background: true }, { workspace });
