@@ -16,6 +16,7 @@ import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from
 import { loopFigures } from './figures/loop.js';
 import { prototypeFigures } from './figures/prototypes.js';
 import { startFigures } from './figures/start.js';
+import { tuiFigures } from './figures/tui.js';
 import type { BenchContext, FigureGroup } from './lib/context.js';
 import { cleanupFixtures } from './lib/fixtures.js';
 import { cleanupProbes, REPO } from './lib/processes.js';
@@ -32,6 +33,7 @@ const GROUPS: Record<string, FigureGroup> = {
   agents32: manyAgentsFigures,
   compaction: compactionFigures,
   'compile-cache': compileCacheFigures,
+  tui: tuiFigures,
   // Not in the default run: ideas measured before they land.
   prototypes: prototypeFigures,
 };
