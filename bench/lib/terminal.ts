@@ -59,7 +59,8 @@ export interface Pane {
 /** Starts outrider in a fresh tmux server; the byte log is attached before the app starts. */
 export function startPane(options: PaneOptions): Pane {
   const socket = `outrider-bench-${process.pid}-${options.name}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   writeFileSync(options.log, '');
   const env = { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', ...options.env };
   const command = [
@@ -85,6 +86,8 @@ export function startPane(options: PaneOptions): Pane {
     `read go; ${command}`,
   );
   const pane = tmux('display-message', '-p', '-t', 'bench', '#{pane_id}').trim();
+  // A pane whose app exited stays, so its last words can be read.
+  tmux('set-option', '-t', 'bench', 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
   tmux('pipe-pane', '-t', pane, '-o', `cat >> ${shellQuote(options.log)}`);
   tmux('send-keys', '-t', pane, 'Enter');
