@@ -11,7 +11,7 @@ import path from 'node:path';
 import { type RecordedRequest, type Reply, startMockProvider } from '../test/support/mock-provider.js';
 import { outriderEnv } from './lib/fixtures.js';
 import { REPO } from './lib/processes.js';
-import { startPane } from './lib/terminal.js';
+import { requireTerminalTools, startPane } from './lib/terminal.js';
 
 const PROMPT = 'How are sessions authenticated, and where is that tested? Use sub-agents.';
 
@@ -78,6 +78,7 @@ function tidy(screen: string): string {
 }
 
 export async function captureFanOut(): Promise<string> {
+  requireTerminalTools();
   // A fixed place: the header shows the working directory.
   const work = path.join(os.tmpdir(), 'outrider-capture');
   rmSync(work, { recursive: true, force: true });

@@ -21,7 +21,15 @@ import { home, outriderEnv, project, tempDir } from '../lib/fixtures.js';
 import { BIN, runOk } from '../lib/processes.js';
 import { interleave, median, pairedDifference, pairedRatio } from '../lib/stats.js';
 import type { Figure } from '../lib/table.js';
-import { FRAME_START, occurrences, processCpuMs, startPane, startPty, stripEscapes } from '../lib/terminal.js';
+import {
+  FRAME_START,
+  occurrences,
+  processCpuMs,
+  requireTerminalTools,
+  startPane,
+  startPty,
+  stripEscapes,
+} from '../lib/terminal.js';
 
 const CHILDREN = 50;
 /** `--max-agents` allows 32 at most: the rest wait in the queue and stream after. */
@@ -183,6 +191,7 @@ async function bareNodeInPty(ctx: BenchContext, dir: string): Promise<number> {
 }
 
 export async function tuiFigures(ctx: BenchContext): Promise<Figure[]> {
+  requireTerminalTools();
   const { dir } = project('tui', 0, 0);
   const state = home('tui');
 

@@ -113,6 +113,20 @@ export function startPane(options: PaneOptions): Pane {
   };
 }
 
+/** Fails with what to install when tmux or util-linux `script` is missing. */
+export function requireTerminalTools(): void {
+  for (const [tool, args] of [
+    ['tmux', ['-V']],
+    ['script', ['--version']],
+  ] as const) {
+    if (spawnSync(tool, args).error) {
+      throw new Error(
+        `the TUI figures run the app in a terminal and need ${tool} on PATH: install it (apt-get install ${tool === 'script' ? 'util-linux' : 'tmux'})`,
+      );
+    }
+  }
+}
+
 /** User + system CPU of a live process so far, from /proc (Linux), in ms. */
 export function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
