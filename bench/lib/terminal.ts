@@ -4,7 +4,7 @@
  * by pipe-pane), and a bare `script` pty read as a stream (no polling, for start-up timing).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { until } from '../../test/support/until.js';
 import { BIN } from './processes.js';
 
@@ -86,6 +86,7 @@ export function startPane(options: PaneOptions): Pane {
     `read go; ${command}`,
   );
   const pane = tmux('display-message', '-p', '-t', 'bench', '#{pane_id}').trim();
+  const socketPath = tmux('display-message', '-p', '-t', 'bench', '#{socket_path}').trim();
   // A pane whose app exited stays, so its last words can be read.
   tmux('set-option', '-t', 'bench', 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
@@ -109,7 +110,11 @@ export function startPane(options: PaneOptions): Pane {
     key: (...keys) => void tmux('send-keys', '-t', pane, ...keys),
     bytesWritten: () => statSync(options.log).size,
     output: () => readFileSync(options.log, 'latin1'),
-    close: () => void spawnSync('tmux', ['-L', socket, 'kill-server']),
+    close() {
+      spawnSync('tmux', ['-L', socket, 'kill-server']);
+      // tmux leaves the socket file of a server it killed.
+      rmSync(socketPath, { force: true });
+    },
   };
 }
 
