@@ -4,11 +4,13 @@
 //
 //   npm run bench [-- --quick] [--only loop,start,...] [--node <path>] [--readme] [--no-save]
 //   npm run bench -- --against <bin>    this build beside another (node bench/baseline.mjs <ref>)
+//   npm run bench -- --capture-fanout [--readme]    the README's text capture of a fan-out
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMockProvider } from '../test/support/mock-provider.js';
+import { captureCommand } from './capture-fanout.js';
 import { fanOutFigures, manyAgentsFigures } from './figures/agents.js';
 import { againstFigures } from './figures/against.js';
 import { compileCacheFigures } from './figures/compile-cache.js';
@@ -16,6 +18,7 @@ import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from
 import { loopFigures } from './figures/loop.js';
 import { prototypeFigures } from './figures/prototypes.js';
 import { startFigures } from './figures/start.js';
+import { tuiFigures } from './figures/tui.js';
 import type { BenchContext, FigureGroup } from './lib/context.js';
 import { cleanupFixtures } from './lib/fixtures.js';
 import { cleanupProbes, REPO } from './lib/processes.js';
@@ -32,6 +35,7 @@ const GROUPS: Record<string, FigureGroup> = {
   agents32: manyAgentsFigures,
   compaction: compactionFigures,
   'compile-cache': compileCacheFigures,
+  tui: tuiFigures,
   // Not in the default run: ideas measured before they land.
   prototypes: prototypeFigures,
 };
@@ -155,4 +159,5 @@ async function main(args: string[]): Promise<void> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--worker') await runWorker(args.slice(1));
+else if (args[0] === '--capture-fanout') await captureCommand(args.slice(1));
 else await main(args);
