@@ -42,7 +42,12 @@ export interface AppProps {
   onQuit: () => void;
   /** How long a first Ctrl+C or Ctrl+K waits for its second press (default 2 s). */
   confirmWindowMs?: number;
-  /** Events arriving within this window are shown in one render (default 50 ms: at most 20 renders a second). */
+  /**
+   * Events arriving within this window are shown in one render (default 100 ms: at most 10
+   * renders a second for them). Each render lays out and writes the whole live area again
+   * (with 50 streaming sub-agents, about 20 ms of CPU); at 50 ms the TUI took over a third of
+   * a core (`npm run bench -- --only tui`). Keys are not batched: they render at once.
+   */
   flushMs?: number;
   /** Sub-agent completions this close together start one wake-on-complete turn (default 300 ms). */
   wakeWindowMs?: number;
@@ -95,7 +100,7 @@ export function App({
   approvals,
   onQuit,
   confirmWindowMs = 2000,
-  flushMs = 50,
+  flushMs = 100,
   wakeWindowMs = 300,
   clock = realClock,
   historyFile,

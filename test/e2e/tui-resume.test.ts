@@ -70,11 +70,18 @@ describe('resuming a session with jobs', () => {
         return { toolCalls: [{ name: 'bash', args: { command: 'echo from-the-second-shell', run_in_background: true } }] };
       if (last.includes('Started background shell'))
         return { text: `started: ${/Started background shell (sh-\d+)/.exec(last)![1]}` };
+      if (last.includes('Background shell sh-1 exited')) return { text: 'heard that sh-1 exited' };
       return { text: 'ok' };
     });
     first.type('start the first shell');
     await first.screen(/started: sh-1/);
     await first.screen(/sh-1 finished: echo from-the-first-shell/);
+    // The shell's end wakes the parent: quit once that turn is over, or the first Ctrl+C only interrupts it.
+    await first.screen(/heard that sh-1 exited/);
+    await until(() => !first.capture().includes('Esc to interrupt'), {
+      what: 'the wake turn to end',
+      observe: () => first.capture(),
+    });
     const id = await quit(first);
 
     const again = tui.launch({

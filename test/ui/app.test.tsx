@@ -251,7 +251,7 @@ describe('the app', () => {
     // Waited for without moving the app's clock, so nothing it buffers is shown meanwhile.
     await waitFor(() => busy() === 2, { what: 'the first turn to end' });
     let before = rendered.frames.length;
-    clock.advance(50);
+    clock.advance(100);
     await settle();
     expect((frame(rendered).match(/x/g) ?? []).length).toBeGreaterThanOrEqual(400);
     expect(rendered.frames.length - before).toBeLessThanOrEqual(2);
@@ -262,7 +262,7 @@ describe('the app', () => {
       what: 'the child and the turn to end',
     });
     before = rendered.frames.length;
-    clock.advance(50);
+    clock.advance(100);
     await settle();
     expect(frame(rendered)).toContain('◆ sub-1 finished: stream a lot');
     expect(rendered.frames.length - before).toBeLessThanOrEqual(2);
