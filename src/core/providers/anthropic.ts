@@ -222,6 +222,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
         maxRetries: 0,
         timeout: config.sdkTimeoutMs,
         logLevel: 'off',
+        fetch: config.fetch as unknown as typeof fetch,
       });
     });
     return client;
