@@ -223,6 +223,9 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
         timeout: config.sdkTimeoutMs,
         logLevel: 'off',
         fetch: config.fetch as unknown as typeof fetch,
+        // Nothing in outrider registers an OpenTelemetry tracer, so every span would be a no-op,
+        // built and ended on each request all the same (and no trace context to propagate).
+        openTelemetry: false,
       });
     });
     return client;

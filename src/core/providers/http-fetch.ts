@@ -95,16 +95,27 @@ interface Live {
   fail?: (reason: unknown) => void;
 }
 
-type Body = Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | undefined;
+type Body = Buffer | string | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | undefined;
 
-/** Bytes for the known-length bodies (with their content-length), the iterable as it is otherwise. */
+/** Whether a body can be sent again as it is (after a redirect): bytes or a string. */
+function replayable(body: Body): body is Buffer | string | undefined {
+  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+}
+
+/**
+ * Known-length bodies with their content-length, iterables as they are. A string stays a
+ * string: node:http encodes it while writing, so the request body (the whole history, on
+ * every model call) is not copied into a Buffer first.
+ */
 function encodeBody(body: FetchInit['body'], headers: Record<string, string>): Body {
   if (body === undefined || body === null) return undefined;
-  let bytes: Buffer;
   if (typeof body === 'string') {
-    bytes = Buffer.from(body, 'utf8');
     headers['content-type'] ??= 'text/plain;charset=UTF-8';
-  } else if (body instanceof URLSearchParams) {
+    headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
+    return body;
+  }
+  let bytes: Buffer;
+  if (body instanceof URLSearchParams) {
     bytes = Buffer.from(body.toString(), 'utf8');
     headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
   } else if (body instanceof ArrayBuffer) {
@@ -193,7 +204,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
         live.fail = undefined;
         resolve(res);
       });
-      if (body === undefined || Buffer.isBuffer(body)) {
+      if (typeof body === 'string') {
+        request.end(body, 'utf8');
+        return;
+      }
+      if (replayable(body)) {
         request.end(body);
         return;
       }
@@ -261,7 +276,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
             method = 'GET';
             body = undefined;
             for (const name of BODY_HEADERS) delete headers[name];
-          } else if (body !== undefined && !Buffer.isBuffer(body)) {
+          } else if (!replayable(body)) {
             throw fetchFailed(new Error('cannot follow a redirect with a streamed request body'));
           }
           if (next.origin !== url.origin) for (const name of CREDENTIALS) delete headers[name];
