@@ -66,6 +66,16 @@ describe('read_file', () => {
     expect(out.content).toBe('img.png is a binary file (2.9 KB); read_file shows text only.');
   });
 
+  it('judges binary by the first 8 KB only: a NUL at byte 8191 is binary, one at byte 8192 is text', async () => {
+    const withNulAt = (at: number) => Buffer.concat([Buffer.from('a'.repeat(at)), Buffer.alloc(1), Buffer.from('\nend\n')]);
+    dir.write('early.txt', withNulAt(8191));
+    dir.write('late.txt', withNulAt(8192));
+    expect((await read({ path: 'early.txt' })).isError).toBe(true);
+    const late = await read({ path: 'late.txt' });
+    expect(late.isError).toBeUndefined();
+    expect(late.content).toContain('     2\tend');
+  });
+
   it('names a missing file and suggests glob', async () => {
     const out = await read({ path: 'nope/missing.ts' });
     expect(out).toEqual({ content: 'File not found: nope/missing.ts. Use glob to find files by name.', isError: true });
