@@ -28,6 +28,12 @@ export interface ProbeOptions {
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   arch?: string;
+  /**
+   * Also run `bwrap --version` for the probe's `version` (default true; else it says
+   * "bubblewrap"). Only --doctor and --debug show it: a session skips it, one process start
+   * fewer on the way to the first prompt.
+   */
+  version?: boolean;
 }
 
 export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe> {
@@ -53,7 +59,7 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   if (plan.kind !== 'bwrap') return { ok: false, reason: 'no sandbox plan' };
   // Both at once: neither needs the other's answer, and each is a process start to wait for.
   const [version, checked] = await Promise.all([
-    run(bwrap, ['--version'], env),
+    options.version === false ? ({ ok: true, stdout: '' } as const) : run(bwrap, ['--version'], env),
     runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) }),
   ]);
   if (!version.ok) return { ok: false, reason: `${bwrap} --version failed: ${version.why}` };

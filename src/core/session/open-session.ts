@@ -182,7 +182,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
   // The probe starts bwrap twice: it runs while the rest of the session is put together, and is
   // awaited before the session is handed out (no command can run before then).
-  const probing = setup.sandboxProbe ? Promise.resolve(setup.sandboxProbe) : probeSandbox({ workspace });
+  const probing = setup.sandboxProbe ? Promise.resolve(setup.sandboxProbe) : probeSandbox({ workspace, version: false });
   probing.catch(() => {}); // awaited below; this only keeps a start-up error from leaving it unhandled
   const sandbox: BashSandbox = {
     config: sandboxConfigFrom({ user: settings, flags: review.flags }),
