@@ -1,4 +1,5 @@
 // Bundles src/ into dist/ with esbuild. `--if-stale` skips the build when dist/ is newer than src/.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -41,6 +42,25 @@ const sdkGlobals = {
 // Build beside dist/ and swap on success, so a failed build never leaves a half-empty dist/.
 const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
+
+// The tools' JSON Schemas, made once here rather than on every start-up
+// (src/core/tools/schema-table.ts): a session's tools, converted by a script run from staging.
+const tableScript = path.join(staging, 'tool-schema-table.mjs');
+await build({
+  absWorkingDir: root,
+  entryPoints: ['scripts/tool-schema-table.ts'],
+  outfile: tableScript,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+const toolSchemas = execFileSync(process.execPath, [tableScript], { cwd: root, encoding: 'utf8' });
+JSON.parse(toolSchemas); // a table, or the build stops here
+rmSync(tableScript);
 await build({
   absWorkingDir: root,
   // The JavaScript grep's worker is an entry of its own: grep-js.ts starts it from beside the bundle.
@@ -67,6 +87,7 @@ await build({
   minify: true,
   logLevel: 'warning',
   plugins: [sdkGlobals],
+  define: { __OUTRIDER_TOOL_SCHEMAS__: toolSchemas },
 });
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 renameSync(staging, path.join(root, 'dist'));
