@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,6 +75,21 @@ describe('read_file', () => {
     const late = await read({ path: 'late.txt' });
     expect(late.isError).toBeUndefined();
     expect(late.content).toContain('     2\tend');
+  });
+
+  it('refuses a FIFO without opening it (opening one waits for a writer)', async () => {
+    const fifo = path.join(dir.root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(await read({ path: 'pipe' })).toEqual({ content: 'pipe is not a regular file.', isError: true });
+  });
+
+  it('an aborted call reads nothing', async () => {
+    dir.write('a.txt', 'alpha\n');
+    const controller = new AbortController();
+    controller.abort();
+    const out = await run(readFileTool, { path: 'a.txt' }, { workspace, signal: controller.signal });
+    expect(out.isError).toBe(true);
+    expect(out.content).not.toContain('alpha');
   });
 
   it('names a missing file and suggests glob', async () => {
