@@ -1,6 +1,8 @@
 // Bundles src/ into dist/ with esbuild. `--if-stale` skips the build when dist/ is newer than src/.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,9 +20,47 @@ function newestMtime(dir) {
 const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestMtime(path.join(root, 'src'));
 if (process.argv.includes('--if-stale') && fresh) process.exit(0);
 
+// The model SDKs touch the `Headers` and `FormData` globals on every request, and in Node either
+// one loads undici (Node's fetch) on first use. Outrider gives the SDKs a fetch over node:http
+// (src/core/providers/http-fetch.ts), so in the SDK modules, and only there, the two names
+// point at small stand-ins instead. An import statement is hoisted wherever it stands, so it
+// goes at the end of the file, where it moves no line of the SDK's own source map.
+const liteGlobals = path.join(root, 'src/core/providers/lite-headers.ts');
+const sdkModule = /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].*\.m?js$/;
+const sdkGlobals = {
+  name: 'sdk-lite-globals',
+  setup(build) {
+    build.onLoad({ filter: sdkModule }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!/\b(?:Headers|FormData)\b/.test(source)) return undefined;
+      const binding = `import { LiteHeaders as Headers, NoFormData as FormData } from ${JSON.stringify(liteGlobals)};`;
+      return { contents: `${source}\n${binding}\n`, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 // Build beside dist/ and swap on success, so a failed build never leaves a half-empty dist/.
 const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
+
+// The tools' JSON Schemas, made once here rather than on every start-up
+// (src/core/tools/schema-table.ts): a session's tools, converted by a script run from staging.
+const tableScript = path.join(staging, 'tool-schema-table.mjs');
+await build({
+  absWorkingDir: root,
+  entryPoints: ['scripts/tool-schema-table.ts'],
+  outfile: tableScript,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+const toolSchemas = execFileSync(process.execPath, [tableScript], { cwd: root, encoding: 'utf8' });
+JSON.parse(toolSchemas); // a table, or the build stops here
+rmSync(tableScript);
 await build({
   absWorkingDir: root,
   // The JavaScript grep's worker is an entry of its own: grep-js.ts starts it from beside the bundle.
@@ -50,6 +90,8 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
+  plugins: [sdkGlobals],
+  define: { __OUTRIDER_TOOL_SCHEMAS__: toolSchemas },
 });
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 renameSync(staging, path.join(root, 'dist'));

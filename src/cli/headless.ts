@@ -38,7 +38,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   }
   let prompt: string;
   try {
-    prompt = streamInput ? '' : await readPrompt({ print: options.print, stdin: io.stdin });
+    // A getter: readPrompt touches stdin only without a -p prompt, and process.stdin builds a stream.
+    const input = {
+      print: options.print,
+      get stdin() {
+        return io.stdin;
+      },
+    };
+    prompt = streamInput ? '' : await readPrompt(input);
   } catch (error) {
     if (!(error instanceof PromptTooLargeError)) throw error;
     io.stderr.write(say.error(error.message));

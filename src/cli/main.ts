@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import packageJson from '../../package.json' with { type: 'json' };
 import { captureEarlyInput } from '../start/early-input.js';
 
@@ -14,8 +15,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // The TUI is likely: take the terminal's keys from now on, so nothing typed while it loads is
-  // echoed above it or lost. Every other path gives the terminal back.
-  const interactive = process.stdin.isTTY && process.stdout.isTTY && !argv.some((arg) => NOT_INTERACTIVE.has(arg.split('=')[0]!));
+  // echoed above it or lost. Every other path gives the terminal back. isatty(0), not
+  // process.stdin.isTTY: the getter builds the stdin stream, which a headless -p run never reads.
+  const interactive = isatty(0) && process.stdout.isTTY && !argv.some((arg) => NOT_INTERACTIVE.has(arg.split('=')[0]!));
   const early = interactive ? captureEarlyInput(process.stdin) : undefined;
   const { runCli } = await import('./program.js');
   return runCli(argv, early);

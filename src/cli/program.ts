@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { EarlyInput } from '../start/early-input.js';
@@ -124,10 +125,13 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
     const { debugProtectionLine } = await import('../start/doctor.js');
     await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
   }
-  if (options.print !== undefined || !process.stdin.isTTY || options.inputFormat === 'stream-json') {
+  if (options.print !== undefined || !isatty(0) || options.inputFormat === 'stream-json') {
     const { runHeadless } = await import('./headless.js');
     return runHeadless(options, {
-      stdin: process.stdin,
+      // A getter: process.stdin builds its stream on first use, and `-p "<prompt>"` never reads it.
+      get stdin() {
+        return process.stdin;
+      },
       stdout: process.stdout,
       stderr: process.stderr,
       env: process.env,

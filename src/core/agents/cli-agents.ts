@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
 import type { AgentDefinition } from './agent-definition.js';
 import { parseDefinition } from './definitions.js';
+import { yamlModule } from './yaml-module.js';
 
 /** `--agents` that cannot be used; the message is one line for the user. */
 export class AgentsFlagError extends Error {
@@ -40,7 +40,7 @@ export function definitionsFromFlag(json: string): { definitions: AgentDefinitio
       warnings.push(`${where}: missing "prompt", the agent's system prompt`);
       continue;
     }
-    const text = `---\n${stringify({ name, ...fields })}---\n${prompt}\n`;
+    const text = `---\n${yamlModule().stringify({ name, ...fields })}---\n${prompt}\n`;
     const parsed = parseDefinition(text, { path: where, source: 'claude' });
     warnings.push(...parsed.warnings);
     if (parsed.definition) definitions.push({ ...parsed.definition, path: undefined });

@@ -1,4 +1,5 @@
-import { type YAMLError, parseDocument } from 'yaml';
+import type { YAMLError } from 'yaml';
+import { yamlModule } from './yaml-module.js';
 
 /**
  * Agent files are Markdown with YAML front matter between `---` lines. Splitting the block
@@ -60,7 +61,7 @@ function parseFields(
 
 function readYaml(source: string): { ok: true; value: unknown } | { ok: false; error: YAMLError | Error } {
   // logLevel 'silent': yaml would otherwise print its warnings (a list used as a key…) to stderr.
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
+  const doc = yamlModule().parseDocument(source, { prettyErrors: false, uniqueKeys: true, logLevel: 'silent' });
   if (doc.errors.length > 0) return { ok: false, error: doc.errors[0] };
   try {
     // The alias limit keeps a "billion laughs" file from expanding without end.

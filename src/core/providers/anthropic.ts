@@ -1,8 +1,9 @@
 /**
  * Anthropic Messages API: normalized request → wire request (with prompt-cache
  * breakpoints), and the SSE stream → normalized StreamEvents. One attempt per call;
- * retries live in retry.ts. The SDK is imported on first use so that loading this
- * module costs nothing (`outrider --version` must not load an SDK).
+ * retries live in retry.ts. The SDK (anthropic-client.ts: the base client and Messages) is
+ * imported on first use so that loading this module costs nothing (`outrider --version` must
+ * not load an SDK).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BackendConfig, ProviderBackend } from './backend.js';
@@ -209,19 +210,23 @@ export class AnthropicAssembler {
 
 /** The Anthropic backend; the SDK client is created on the first call. */
 export function anthropicBackend(config: BackendConfig): ProviderBackend {
-  let sdk: typeof import('@anthropic-ai/sdk') | undefined;
-  let client: Promise<Anthropic> | undefined;
+  let sdk: typeof import('./anthropic-client.js') | undefined;
+  let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
-  function getClient(): Promise<Anthropic> {
-    client ??= import('@anthropic-ai/sdk').then((mod) => {
+  function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
+    client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({
+      return new mod.MessagesClient({
         apiKey: config.apiKey,
         baseURL: config.baseURL,
         maxRetries: 0,
         timeout: config.sdkTimeoutMs,
         logLevel: 'off',
+        fetch: config.fetch as unknown as typeof fetch,
+        // Nothing in outrider registers an OpenTelemetry tracer, so every span would be a no-op,
+        // built and ended on each request all the same (and no trace context to propagate).
+        openTelemetry: false,
       });
     });
     return client;

@@ -1,4 +1,5 @@
 import type { SdkErrorClasses } from './errors.js';
+import type { HttpFetch } from './http-fetch.js';
 import type { AttemptProgress } from './timeouts.js';
 import type { ModelRequest, StreamEvent } from './types.js';
 
@@ -21,4 +22,6 @@ export interface BackendConfig {
    * real time and covers only the wait for headers.
    */
   sdkTimeoutMs: number;
+  /** The SDK client's fetch (http-fetch.ts): node:http with keep-alive, no undici. */
+  fetch: HttpFetch;
 }

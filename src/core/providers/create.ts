@@ -6,6 +6,7 @@
 import { anthropicBackend } from './anthropic.js';
 import type { ProviderBackend } from './backend.js';
 import { classifyError, type ErrorContext } from './errors.js';
+import { createHttpFetch } from './http-fetch.js';
 import { openaiBackend } from './openai.js';
 import { DEFAULT_DELAYS, sleep as realSleep, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
@@ -52,7 +53,13 @@ export function createProvider(options: ProviderOptions): StreamFn {
     idleMs: options.idleTimeoutMs ?? DEFAULT_TIMEOUTS.idleMs,
   };
   const clock = options.clock ?? realClock;
-  const config = { apiKey: options.apiKey, baseURL: options.baseURL, sdkTimeoutMs: timeouts.firstByteMs + SDK_TIMEOUT_SLACK_MS };
+  const config = {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    sdkTimeoutMs: timeouts.firstByteMs + SDK_TIMEOUT_SLACK_MS,
+    // One connection pool per provider: its requests reuse a kept-alive connection.
+    fetch: createHttpFetch(),
+  };
   const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
   const { label, keyEnv } = labels[options.provider];
   const delays = {

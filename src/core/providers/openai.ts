@@ -218,7 +218,14 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
       // A local server needs no key, but the SDK insists on one.
       const apiKey = config.apiKey || 'no-key';
       // maxRetries 0: our retry layer retries, and reports each retry as an event.
-      return new mod.default({ apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.sdkTimeoutMs, logLevel: 'off' });
+      return new mod.default({
+        apiKey,
+        baseURL: config.baseURL,
+        maxRetries: 0,
+        timeout: config.sdkTimeoutMs,
+        logLevel: 'off',
+        fetch: config.fetch as unknown as typeof fetch,
+      });
     });
     return client;
   }

@@ -28,6 +28,12 @@ export interface ProbeOptions {
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   arch?: string;
+  /**
+   * Also run `bwrap --version` for the probe's `version` (default true; else it says
+   * "bubblewrap"). Only --doctor and --debug show it: a session skips it, one process start
+   * fewer on the way to the first prompt.
+   */
+  version?: boolean;
 }
 
 export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe> {
@@ -43,8 +49,6 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   if ([workspace.root, ...workspace.extraDirs].some((dir) => isWithin(dir, realPathOf(bwrap)))) {
     return { ok: false, reason: `${bwrap} lies in the workspace` };
   }
-  const version = await run(bwrap, ['--version'], env);
-  if (!version.ok) return { ok: false, reason: `${bwrap} --version failed: ${version.why}` };
   const plan = planCommand({
     command: CHECK,
     decision: 'read-only',
@@ -53,7 +57,12 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
     layout: { workspace, tmpDirs: ['/tmp'], arch: options.arch ?? process.arch },
   });
   if (plan.kind !== 'bwrap') return { ok: false, reason: 'no sandbox plan' };
-  const checked = await runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) });
+  // Both at once: neither needs the other's answer, and each is a process start to wait for.
+  const [version, checked] = await Promise.all([
+    options.version === false ? ({ ok: true, stdout: '' } as const) : run(bwrap, ['--version'], env),
+    runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) }),
+  ]);
+  if (!version.ok) return { ok: false, reason: `${bwrap} --version failed: ${version.why}` };
   if (!checked.ok) return { ok: false, reason: `${bwrap} is there but the sandbox does not start: ${checked.why}` };
   const held = checked.stdout.trim();
   if (held !== OK)

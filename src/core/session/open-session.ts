@@ -35,6 +35,7 @@ import { commandSummaries, loadSessionCommands, promptFor } from '../commands/se
 import { skillTool } from '../commands/skills.js';
 import type { LoopResult } from '../loop/agent-loop.js';
 import { withoutSecrets } from '../tools/child-env.js';
+import type { BashSandbox } from '../tools/bash.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -180,11 +181,15 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
   // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
-  const sandbox = {
+  // The probe starts bwrap twice: it runs while the rest of the session is put together, and is
+  // awaited before the session is handed out (no command can run before then).
+  const probing = setup.sandboxProbe ? Promise.resolve(setup.sandboxProbe) : probeSandbox({ workspace, version: false });
+  probing.catch(() => {}); // awaited below; this only keeps a start-up error from leaving it unhandled
+  const sandbox: BashSandbox = {
     config: sandboxConfigFrom({ user: settings, flags: review.flags }),
-    probe: setup.sandboxProbe ?? (await probeSandbox({ workspace })),
+    probe: { ok: false, reason: 'the sandbox probe has not finished' },
   };
-  warnings.push(...sandboxWarnings(sandbox.config, sandbox.probe));
+  const sandboxWarningsAt = warnings.length;
   const stream =
     setup.stream ??
     createProvider({
@@ -395,6 +400,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     transcript,
     jobState: () => describeJobs(agents.manager.list()),
   });
+  sandbox.probe = await probing;
+  warnings.splice(sandboxWarningsAt, 0, ...sandboxWarnings(sandbox.config, sandbox.probe));
   // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
   const started = await sessionStartHooks(hooks, resumed ? 'resume' : 'startup', lifetime.signal);
   for (const event of started.events) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ToolSchema } from '../providers/types.js';
+import { BUILT_TOOL_SCHEMAS, convertSchema } from './schema-table.js';
 
 /** Where tools may act: the workspace root plus directories the user added with --add-dir. */
 export interface Workspace {
@@ -87,23 +88,17 @@ export function runsAlongside(tool: AnyTool): boolean {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = ToolDefinition<any>;
 
-/** The JSON Schema sent to the model, without zod's `$schema` noise. */
-export function toolSchema(tool: AnyTool): ToolSchema {
+/**
+ * The JSON Schema sent to the model: the tool's own when it has one, else its zod schema's,
+ * from the build's table when the table has the tool (schema-table.ts), converted otherwise.
+ */
+export function toolSchema(
+  tool: AnyTool,
+  table: Readonly<Record<string, Record<string, unknown>>> | undefined = BUILT_TOOL_SCHEMAS,
+): ToolSchema {
   if (tool.inputSchema) return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
-  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
-  return { name: tool.name, description: tool.description, inputSchema: dropSafeIntegerBounds(inputSchema) };
-}
-
-/** zod states `z.number().int()` bounds as ±2^53; they cost bytes on every request and say nothing. */
-function dropSafeIntegerBounds<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(dropSafeIntegerBounds) as T;
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
-    out[key] = dropSafeIntegerBounds(value);
-  }
-  return out as T;
+  const inputSchema = table?.[tool.name] ?? convertSchema(tool.schema as z.ZodType);
+  return { name: tool.name, description: tool.description, inputSchema };
 }
 
 /** One line naming what went wrong in the arguments, for the model to act on. */

@@ -36,17 +36,20 @@ export const readFileTool = defineTool({
     if (!info) return { content: `File not found: ${shown}. Use glob to find files by name.`, isError: true };
     if (info.isDirectory()) return { content: `${shown} is a directory; use list_dir to see its entries.`, isError: true };
     if (!info.isFile()) return { content: `${shown} is not a regular file.`, isError: true };
-    if (await isBinary(absolute)) {
-      return { content: `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`, isError: true };
-    }
-    if (info.size === 0) return `(${shown} is empty)`;
-
+    const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`;
     const offset = args.offset ?? 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
-    const page =
-      info.size <= WHOLE_READ_MAX
-        ? pageOf(await readFile(absolute, { encoding: 'utf8', signal: ctx.signal }), offset, limit)
-        : await streamPage(absolute, offset, limit, ctx.signal);
+    let page: Page;
+    if (info.size <= WHOLE_READ_MAX) {
+      // One read for both the sniff and the text: a read_file per step, every step.
+      const bytes = await readFile(absolute, { signal: ctx.signal });
+      if (sniffsBinary(bytes)) return { content: binary, isError: true };
+      if (bytes.length === 0) return `(${shown} is empty)`;
+      page = pageOf(bytes.toString('utf8'), offset, limit);
+    } else {
+      if (await isBinary(absolute)) return { content: binary, isError: true };
+      page = await streamPage(absolute, offset, limit, ctx.signal);
+    }
     if (page.lines.length === 0) {
       return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
     }
@@ -150,12 +153,17 @@ function cutLine(line: string): string {
 }
 
 /** A NUL byte in the first 8 KB marks a binary file, as git and grep decide. */
+export function sniffsBinary(head: Buffer): boolean {
+  return head.subarray(0, BINARY_SNIFF).includes(0);
+}
+
+/** `sniffsBinary` on the head of a file, read alone (for files too large to read whole). */
 export async function isBinary(file: string): Promise<boolean> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF);
     const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
+    return sniffsBinary(buffer.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }

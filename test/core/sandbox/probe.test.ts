@@ -1,4 +1,4 @@
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../../src/core/sandbox/probe.js';
@@ -34,6 +34,22 @@ describe('probeSandbox', () => {
     const probe = await requireBwrap(workspace);
     expect(probe.bwrap).toMatch(/\/bwrap$/);
     expect(probe.version).toMatch(/^bubblewrap \d/);
+  });
+
+  it('without version: false asks no --version, and still runs the sandbox check', async () => {
+    const log = path.join(outside.root, 'calls');
+    const bin = fakeBwrap(
+      outside,
+      // A stand-in that says the check held: what is tested is which calls the probe makes.
+      `echo "$1" >> ${log}\nif [ "$1" = --version ]; then echo bubblewrap 0.8.0; exit 0; fi\necho outrider-sandbox-ok`,
+    );
+    const env = { PATH: `${bin}:${realPath}` };
+    const probe = await probeSandbox({ workspace, env, version: false });
+    expect(probe).toEqual({ ok: true, bwrap: path.join(bin, 'bwrap'), version: 'bubblewrap' });
+    expect(readFileSync(log, 'utf8')).not.toContain('--version');
+    rmSync(log);
+    expect(await probeSandbox({ workspace, env })).toMatchObject({ ok: true, version: 'bubblewrap 0.8.0' });
+    expect(readFileSync(log, 'utf8')).toContain('--version');
   });
 
   it('never uses a bwrap the repository planted on PATH', async () => {

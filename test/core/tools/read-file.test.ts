@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,31 @@ describe('read_file', () => {
     const out = await read({ path: 'img.png' });
     expect(out.isError).toBe(true);
     expect(out.content).toBe('img.png is a binary file (2.9 KB); read_file shows text only.');
+  });
+
+  it('judges binary by the first 8 KB only: a NUL at byte 8191 is binary, one at byte 8192 is text', async () => {
+    const withNulAt = (at: number) => Buffer.concat([Buffer.from('a'.repeat(at)), Buffer.alloc(1), Buffer.from('\nend\n')]);
+    dir.write('early.txt', withNulAt(8191));
+    dir.write('late.txt', withNulAt(8192));
+    expect((await read({ path: 'early.txt' })).isError).toBe(true);
+    const late = await read({ path: 'late.txt' });
+    expect(late.isError).toBeUndefined();
+    expect(late.content).toContain('     2\tend');
+  });
+
+  it('refuses a FIFO without opening it (opening one waits for a writer)', async () => {
+    const fifo = path.join(dir.root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(await read({ path: 'pipe' })).toEqual({ content: 'pipe is not a regular file.', isError: true });
+  });
+
+  it('an aborted call reads nothing', async () => {
+    dir.write('a.txt', 'alpha\n');
+    const controller = new AbortController();
+    controller.abort();
+    const out = await run(readFileTool, { path: 'a.txt' }, { workspace, signal: controller.signal });
+    expect(out.isError).toBe(true);
+    expect(out.content).not.toContain('alpha');
   });
 
   it('names a missing file and suggests glob', async () => {
