@@ -84,14 +84,13 @@ await build({
   jsx: 'automatic',
   // React, its reconciler and the JSX runtime pick their production builds by this name: left
   // to the environment, the bundle carried the development ones, whose checks and bookkeeping
-  // made each TUI frame cost about twice its work.
-  define: { 'process.env.NODE_ENV': '"production"' },
+  // made each TUI frame cost about twice its work. The tool schemas are made at build time.
+  define: { 'process.env.NODE_ENV': '"production"', __OUTRIDER_TOOL_SCHEMAS__: toolSchemas },
   sourcemap: 'linked',
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
   plugins: [sdkGlobals],
-  define: { __OUTRIDER_TOOL_SCHEMAS__: toolSchemas },
 });
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 renameSync(staging, path.join(root, 'dist'));
