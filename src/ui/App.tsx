@@ -17,6 +17,7 @@ import { useClockTick } from './hooks/use-clock-tick.js';
 import { useCommands } from './hooks/use-commands.js';
 import { useConfirmPress } from './hooks/use-confirm-press.js';
 import { useGlobalKeys } from './hooks/use-global-keys.js';
+import { KeysProvider } from './hooks/use-keys.js';
 import { useNotify } from './hooks/use-notify.js';
 import { usePromptEditor } from './hooks/use-prompt-editor.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
@@ -94,8 +95,19 @@ function startState(session: UiSession): UiState {
   });
 }
 
-/** The interactive app: transcript, sub-agent rows, the input (or a view), the footer. */
-export function App({
+/**
+ * The interactive app: transcript, sub-agent rows, the input (or a view), the footer. Every key
+ * handler in it takes its keys through one KeysProvider (use-keys.ts), one typed key at a time.
+ */
+export function App(props: AppProps) {
+  return (
+    <KeysProvider>
+      <AppScreen {...props} />
+    </KeysProvider>
+  );
+}
+
+function AppScreen({
   session,
   approvals,
   onQuit,

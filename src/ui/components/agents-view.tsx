@@ -1,7 +1,7 @@
-import { useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { isEnded } from '../../core/agents/job-manager.js';
 import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
+import { useKeys } from '../hooks/use-keys.js';
 import { useLineEditor } from '../hooks/use-line-editor.js';
 import { FOCUS_IN, FOCUS_OUT, PASTE_END, PASTE_START, inputAction } from '../state/input-keys.js';
 import type { JobView } from '../state/jobs.js';
@@ -174,7 +174,7 @@ export function AgentsView({
     }
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       const current = Math.min(latest.current.selected, last);
       const opened = find(latest.current.openId);

@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import type { ApprovalAnswer } from '../../core/permissions/types.js';
 import type { PendingApproval } from '../approval-broker.js';
 import { cutLine } from '../format.js';
@@ -36,7 +37,7 @@ export function ApprovalPrompt({
   maxLines = Number.MAX_SAFE_INTEGER,
 }: ApprovalPromptProps) {
   const view = given ?? approvalView(pending.request);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return onAnswer('deny');
     switch (input.toLowerCase()) {
       case 'y':

@@ -1,4 +1,5 @@
-import { Box, type Key, Text, useInput } from 'ink';
+import { Box, type Key, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { type MenuView, menuWindow } from '../hooks/use-prompt-editor.js';
 import { oneLine } from '../../core/text.js';
 import { cutLine } from '../format.js';
@@ -35,7 +36,7 @@ export function PromptInput({
   width,
   maxLines = Number.MAX_SAFE_INTEGER,
 }: PromptInputProps) {
-  useInput(
+  useKeys(
     (input, key) => {
       if (onKey(input, key)) onSubmit();
     },

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../hooks/use-keys.js';
 import { describeEntry } from '../../core/config/mcp-servers.js';
 import { displayValue, safeText } from '../../core/config/project-trust.js';
 import type { SettingsReview } from '../../core/config/review-settings.js';
@@ -18,7 +19,7 @@ export interface TrustPromptProps {
  * settings, Ctrl+C quits. Every value shown is escaped, so a file cannot redraw the question.
  */
 export function TrustPrompt({ review, onAnswer }: TrustPromptProps) {
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === 'c') return onAnswer('quit');
     if (key.escape) return onAnswer('untrusted');
     switch (input.toLowerCase()) {

@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { isCtrl } from '../keymap.js';
+import { useKeys } from './use-keys.js';
 
 export interface GlobalKeys {
   onCtrlC: () => void;
@@ -13,7 +13,7 @@ export interface GlobalKeys {
 
 /** Keys that work everywhere; what each does depends on the moment (see App). */
 export function useGlobalKeys(keys: GlobalKeys): void {
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (isCtrl(input, key, 'c')) return keys.onCtrlC();
     if (isCtrl(input, key, 'k')) return keys.onCtrlK();
     if (isCtrl(input, key, 'b')) return keys.onCtrlB?.();

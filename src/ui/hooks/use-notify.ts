@@ -1,7 +1,8 @@
-import { useInput, useStdout } from 'ink';
+import { useStdout } from 'ink';
 import { useEffect, useRef } from 'react';
 import { FOCUS_IN, FOCUS_OUT } from '../state/input-keys.js';
 import type { UiStore } from '../state/ui-store.js';
+import { useKeys } from './use-keys.js';
 
 /** Asks the terminal to report focus changes (`ESC[I` in, `ESC[O` out). */
 export const FOCUS_REPORTING_ON = '\u001B[?1004h';
@@ -22,7 +23,7 @@ export function useNotify(options: { store: UiStore; mode: 'bell' | 'osc9' | 'of
   const { store, mode } = options;
   const { stdout } = useStdout();
   const focused = useRef(true);
-  useInput((input) => {
+  useKeys((input) => {
     if (input === FOCUS_OUT) focused.current = false;
     else if (input === FOCUS_IN) focused.current = true;
   });
