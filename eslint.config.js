@@ -46,7 +46,21 @@ export default tseslint.config(
     // React's hook rules for the UI only: elsewhere `use…` names (test fixtures) are not hooks.
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Ink hands keys that arrive in one read to useInput as one event: handlers take them through useKeys.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'ink', importNames: ['useInput'], message: 'take keys with useKeys (src/ui/hooks/use-keys.ts)' }],
+        },
+      ],
+    },
+  },
+  {
+    // The one place that listens to Ink's useInput, and splits its events into typed keys.
+    files: ['src/ui/hooks/use-keys.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Tests read JSON off the wire and out of transcripts, and fakes are async without awaiting:

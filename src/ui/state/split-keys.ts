@@ -76,7 +76,7 @@ export function typedAlone(sequence: string): KeyEvent {
   if (sequence.length !== 1) return key({}, sequence);
   switch (sequence) {
     case '\r':
-      return key({ return: true });
+      return key({ return: true }, '\r');
     case '\t':
       return key({ tab: true });
     case '\b':
