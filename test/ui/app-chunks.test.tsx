@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, type TestSession, frame, keys, mountApp, openTestSession } from './harness.js';
+import type { ModelRequest } from '../../src/core/providers/types.js';
+import { type FakeReply, fakeStream } from '../support/fake-stream.js';
+import { KEY, type TestSession, frame, fromChild, keys, mountApp, openTestSession } from './harness.js';
 
 let session: TestSession | undefined;
 afterEach(async () => {
@@ -92,5 +94,37 @@ describe('keys that arrive in one read', () => {
     expect(inputLine(text)).toBe('moretext');
     expect(quits.count).toBe(0);
     expect(calls).toBe(1);
+  });
+
+  it('the sub-agent message line takes a chunk key by key: Ctrl+U clears, the x after it is text, not stop', async () => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const lastText = (request: ModelRequest) => JSON.stringify(request.messages[request.messages.length - 1]);
+    const stream = fakeStream((request): FakeReply => {
+      if (fromChild(request.system)) {
+        if (request.messages.length === 1) return { wait: held, toolCalls: [{ name: 'list_dir', args: { path: '.' } }] };
+        return { text: 'counted' };
+      }
+      if (lastText(request).includes('tool_result')) return { text: 'Started.' };
+      return { toolCalls: [{ name: 'agent_start', args: { task: 'count the files' } }] };
+    });
+    session = await openTestSession([], { stream });
+    const s = session;
+    const { rendered, until } = await mountApp(s);
+    await keys(rendered, 'go', KEY.enter);
+    await until(() => frame(rendered).includes('Started.') && s.opened.agents.manager.get('sub-1').state === 'running');
+    await keys(rendered, '/agents', KEY.enter);
+    await until(() => frame(rendered).includes('Sub-agents (1)'));
+    await keys(rendered, KEY.enter, KEY.enter, 'wrong\u0015x and md files toox\u007f\r');
+    await until(() => frame(rendered).includes('Messages: 1 message from you waiting'));
+    expect(s.opened.agents.manager.get('sub-1').state).toBe('running');
+    release();
+    await until(() => s.opened.agents.manager.get('sub-1').state === 'done');
+    const second = stream.requests.filter((r) => fromChild(r.system))[1]!;
+    expect(lastText(second)).toContain('Message from the user:\\nx and md files too"');
+    // The main input, inactive meanwhile, took none of it.
+    await keys(rendered, KEY.escape, KEY.escape);
+    await until(() => !frame(rendered).includes('Sub-agents (1)'));
+    expect(inputLine(frame(rendered))).toBe('');
   });
 });
