@@ -182,19 +182,19 @@ function typedSystem(definition: AgentDefinition, shared: string | undefined): s
 
 /**
  * allowlist ∩ registry − disallowed − agent_*; read_result always comes along. Entries may be
- * patterns (`mcp__github__*`). A definition in plan mode (`permissionMode: plan`) keeps only the
- * read-only tools, whatever it lists.
+ * patterns (`mcp__github__*`). Without a list, the default read-only set and the MCP tools that
+ * are read-only (only those whose readOnlyHint the user believes: `permissions.mcpReadOnlyHints`).
+ * A definition in plan mode (`permissionMode: plan`) keeps only the read-only tools, whatever it lists.
  */
 export function childTools(parent: ToolRegistry, definition: AgentDefinition): ToolRegistry {
-  const allowed = toolNameMatcher([...(definition.tools ?? DEFAULT_READ_ONLY_TOOLS), 'read_result']);
+  const listed = toolNameMatcher([...(definition.tools ?? DEFAULT_READ_ONLY_TOOLS), 'read_result']);
+  const allowed = (tool: { name: string; kind: string }) =>
+    listed(tool.name) || (definition.tools === undefined && tool.name.startsWith('mcp__') && tool.kind === 'read-only');
   const disallowed = toolNameMatcher(definition.disallowedTools);
   const readOnlyOnly = definition.permissions?.mode === 'plan';
   return parent.filter(
     (tool) =>
-      allowed(tool.name) &&
-      !disallowed(tool.name) &&
-      !tool.name.startsWith('agent_') &&
-      (!readOnlyOnly || tool.kind === 'read-only'),
+      allowed(tool) && !disallowed(tool.name) && !tool.name.startsWith('agent_') && (!readOnlyOnly || tool.kind === 'read-only'),
   );
 }
 

@@ -92,13 +92,17 @@ describe('child runs', () => {
     expect(names(custom({}))).toEqual(['read_file', 'grep', 'glob', 'list_dir', 'read_result']);
   });
 
-  it('takes MCP tools by name or pattern (mcp__github__*)', () => {
-    const like = (name: string) => ({ ...parentTools.get('read_file')!, name });
+  it('takes MCP tools by name or pattern (mcp__github__*); without a list, the read-only ones', () => {
+    const like = (name: string, kind: 'read-only' | 'mutating' = 'read-only') => ({
+      ...parentTools.get('read_file')!,
+      name,
+      kind,
+    });
     const registry = new ToolRegistry([
       like('read_file'),
       like('mcp__github__search'),
-      like('mcp__github__create'),
-      like('mcp__db__query'),
+      like('mcp__github__create', 'mutating'),
+      like('mcp__db__query', 'mutating'),
     ]);
     const names = (def: AgentDefinition) => childTools(registry, def).names();
     expect(names(custom({ tools: ['read_file', 'mcp__github__*'], disallowedTools: ['mcp__github__create'] }))).toEqual([
@@ -106,7 +110,9 @@ describe('child runs', () => {
       'mcp__github__search',
     ]);
     expect(names(custom({ tools: ['mcp__db__query'] }))).toEqual(['mcp__db__query']);
-    expect(names(custom({}))).toEqual(['read_file']);
+    // The default set: the built-in read tools and the MCP tools that are read-only (their hint believed).
+    expect(names(custom({}))).toEqual(['read_file', 'mcp__github__search']);
+    expect(names(custom({ disallowedTools: ['mcp__github__*'] }))).toEqual(['read_file']);
   });
 
   it('a call outside the allowlist gets an error naming the available tools, and the child goes on', async () => {
