@@ -234,6 +234,9 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
 
   return {
     errorClasses: () => sdk,
+    preload() {
+      getClient().catch(() => {});
+    },
     async *stream(request, signal, progress) {
       if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
       const anthropic = await getClient();

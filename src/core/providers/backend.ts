@@ -12,6 +12,11 @@ export interface ProviderBackend {
   stream(request: ModelRequest, signal: AbortSignal, progress: AttemptProgress): AsyncIterable<StreamEvent>;
   /** The SDK's error classes, once the SDK has been loaded. */
   errorClasses(): SdkErrorClasses | undefined;
+  /**
+   * Starts loading the SDK and making its client, without waiting (the first call awaits the
+   * same load). A failed load is not reported here: the first call reports it.
+   */
+  preload(): void;
 }
 
 export interface BackendConfig {

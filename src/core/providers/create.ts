@@ -1,7 +1,7 @@
 /**
  * The one way the rest of outrider gets a model: `createProvider(options)` returns a
  * StreamFn with retries, friendly errors and (optionally) text-mode tool calling.
- * Importing this module loads no SDK; the first call does.
+ * Importing this module loads no SDK; the first call does, or `preload` (a session's).
  */
 import { anthropicBackend } from './anthropic.js';
 import type { ProviderBackend } from './backend.js';
@@ -36,6 +36,11 @@ export interface ProviderOptions {
   random?: () => number;
   /** The watchdog's timers; tests pass a fake clock. */
   clock?: Clock;
+  /**
+   * Start loading the SDK now rather than on the first call: a session does, so the SDK is
+   * compiled while the session waits for its sandbox probe, not after the first prompt.
+   */
+  preload?: boolean;
 }
 
 /** The SDK's own timeout stays behind ours, so the watchdog's message is the one users see. */
@@ -61,6 +66,7 @@ export function createProvider(options: ProviderOptions): StreamFn {
     fetch: createHttpFetch(),
   };
   const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
+  if (options.preload) backend.preload();
   const { label, keyEnv } = labels[options.provider];
   const delays = {
     ...DEFAULT_DELAYS,

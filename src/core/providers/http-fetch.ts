@@ -95,27 +95,27 @@ interface Live {
   fail?: (reason: unknown) => void;
 }
 
-type Body = Buffer | string | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | undefined;
+type Body = Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | undefined;
 
-/** Whether a body can be sent again as it is (after a redirect): bytes or a string. */
-function replayable(body: Body): body is Buffer | string | undefined {
-  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+/** Whether a body can be sent again as it is (after a redirect): bytes, or none. */
+function replayable(body: Body): body is Buffer | undefined {
+  return body === undefined || Buffer.isBuffer(body);
 }
 
 /**
- * Known-length bodies with their content-length, iterables as they are. A string stays a
- * string: node:http encodes it while writing, so the request body (the whole history, on
- * every model call) is not copied into a Buffer first.
+ * Known-length bodies as bytes with their content-length, iterables as they are. A string (the
+ * request body: the whole history, on every model call) is encoded here, once: written as a
+ * string, node:http would join it to the header text and have the socket encode it into a
+ * buffer sized for the worst case, three bytes a character, besides the pass that measures
+ * its length (about 40 % more CPU for the write, 100 requests of 135 KB on average).
  */
 function encodeBody(body: FetchInit['body'], headers: Record<string, string>): Body {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === 'string') {
-    headers['content-type'] ??= 'text/plain;charset=UTF-8';
-    headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
-    return body;
-  }
   let bytes: Buffer;
-  if (body instanceof URLSearchParams) {
+  if (typeof body === 'string') {
+    bytes = Buffer.from(body, 'utf8');
+    headers['content-type'] ??= 'text/plain;charset=UTF-8';
+  } else if (body instanceof URLSearchParams) {
     bytes = Buffer.from(body.toString(), 'utf8');
     headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
   } else if (body instanceof ArrayBuffer) {
@@ -204,10 +204,6 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
         live.fail = undefined;
         resolve(res);
       });
-      if (typeof body === 'string') {
-        request.end(body, 'utf8');
-        return;
-      }
       if (replayable(body)) {
         request.end(body);
         return;

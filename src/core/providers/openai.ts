@@ -243,6 +243,9 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
 
   return {
     errorClasses: () => sdk,
+    preload() {
+      getClient().catch(() => {});
+    },
     async *stream(request, signal, progress) {
       if (config.apiKey === '' && !config.baseURL) {
         throw new ProviderError('No OpenAI API key: set OPENAI_API_KEY (or pass --base-url for a local server).');

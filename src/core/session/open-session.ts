@@ -200,6 +200,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       toolMode: providerConfig.toolMode,
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
+      // The SDK compiles while the sandbox probe runs (awaited below), not after the first prompt.
+      preload: true,
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();

@@ -1,4 +1,5 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { type Stats, readFileSync, statSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool } from './define.js';
 import { completeUtf8Length } from '../read-text-file.js';
@@ -11,6 +12,12 @@ export const READ_MAX_LINE = 2_000;
 /** Files up to this size are read whole (and their line count told); larger ones are streamed. */
 const WHOLE_READ_MAX = 16 * 1024 * 1024;
 const BINARY_SNIFF = 8 * 1024;
+/**
+ * Files up to this size are read synchronously: a read_file is one step of every loop, and the
+ * promise API's hops through the thread pool (stat, open, fstat, read, read, close) cost several
+ * times the read itself. Bounded so that a large file never holds the event loop for long.
+ */
+const SYNC_READ_MAX = 256 * 1024;
 
 const schema = z.object({
   path: z.string(),
@@ -29,10 +36,8 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const { absolute } = resolveWorkspacePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, absolute);
-    const info = await stat(absolute).catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      throw error;
-    });
+    // stat, not open: opening a FIFO would wait for a writer.
+    const info = statOrMissing(absolute);
     if (!info) return { content: `File not found: ${shown}. Use glob to find files by name.`, isError: true };
     if (info.isDirectory()) return { content: `${shown} is a directory; use list_dir to see its entries.`, isError: true };
     if (!info.isFile()) return { content: `${shown} is not a regular file.`, isError: true };
@@ -42,7 +47,7 @@ export const readFileTool = defineTool({
     let page: Page;
     if (info.size <= WHOLE_READ_MAX) {
       // One read for both the sniff and the text: a read_file per step, every step.
-      const bytes = await readFile(absolute, { signal: ctx.signal });
+      const bytes = info.size <= SYNC_READ_MAX ? readNow(absolute, ctx.signal) : await readFile(absolute, { signal: ctx.signal });
       if (sniffsBinary(bytes)) return { content: binary, isError: true };
       if (bytes.length === 0) return `(${shown} is empty)`;
       page = pageOf(bytes.toString('utf8'), offset, limit);
@@ -60,6 +65,21 @@ export const readFileTool = defineTool({
     return `${body}\n\n[Lines ${offset}-${last}${of}. Read on with offset=${last + 1}.]`;
   },
 });
+
+function statOrMissing(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** A small file read at once; an aborted call reads nothing. */
+function readNow(file: string, signal: AbortSignal): Buffer {
+  signal.throwIfAborted();
+  return readFileSync(file);
+}
 
 interface Page {
   lines: string[];

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anthropicBackend } from '../../../src/core/providers/anthropic.js';
 import { createProvider } from '../../../src/core/providers/create.js';
+import { createHttpFetch } from '../../../src/core/providers/http-fetch.js';
+import { openaiBackend } from '../../../src/core/providers/openai.js';
 import type { ProviderName, StreamEvent } from '../../../src/core/providers/types.js';
 import { barrier } from '../../support/barrier.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -18,6 +21,39 @@ beforeEach(() => mock.reset());
 function baseURL(name: ProviderName): string {
   return name === 'anthropic' ? mock.anthropicBaseURL : mock.openaiBaseURL;
 }
+
+describe('preload', () => {
+  it.each([
+    ['anthropic', anthropicBackend],
+    ['openai', openaiBackend],
+  ] as const)('%s: loads the SDK and makes its client without a request; the first call then uses it', async (name, backend) => {
+    const made = backend({ apiKey: 'test-key-0000', baseURL: baseURL(name), sdkTimeoutMs: 90_000, fetch: createHttpFetch() });
+    expect(made.errorClasses()).toBeUndefined();
+    made.preload();
+    await until(() => made.errorClasses() !== undefined, { what: 'the SDK to load' });
+    expect(mock.requests).toHaveLength(0);
+    mock.script({ text: 'Hi.' });
+    const { end, error } = await collect(
+      made.stream(request(), new AbortController().signal, { responded: () => {}, content: () => {} }),
+    );
+    expect(error).toBeUndefined();
+    expect(end?.message.content).toEqual([{ type: 'text', text: 'Hi.' }]);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('a session-style provider with no key still says so on the first call', async () => {
+    const stream = createProvider({
+      provider: 'anthropic',
+      apiKey: '',
+      baseURL: mock.anthropicBaseURL,
+      preload: true,
+      maxRetries: 0,
+    });
+    const { error } = await collect(stream(request(), new AbortController().signal));
+    expect(String(error)).toMatch(/ANTHROPIC_API_KEY/);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
 
 describe('createProvider loads no SDK up front', () => {
   it('reaches both SDKs only through dynamic import()', async () => {

@@ -121,6 +121,24 @@ describe('http-fetch', () => {
     await expect(response.text()).rejects.toThrow(/already been read/);
   });
 
+  it('sends a string body as its UTF-8 bytes, counted in bytes, and again after a 307', async () => {
+    fetch = createHttpFetch();
+    const text = `{"text":"naïve — 日本語 🙂 ${'x'.repeat(70_000)}"}`;
+    const seen: { length?: string; body: Buffer }[] = [];
+    server.handle((req, res, body) => {
+      seen.push({ length: req.headers['content-length'], body });
+      if (req.url === '/first') res.writeHead(307, { Location: '/second' }).end();
+      else res.end('ok');
+    });
+    const response = await fetch(`${server.url}/first`, { method: 'POST', body: text });
+    expect(await response.text()).toBe('ok');
+    expect(seen).toHaveLength(2);
+    for (const { length, body } of seen) {
+      expect(length).toBe(String(Buffer.byteLength(text)));
+      expect(body.equals(Buffer.from(text, 'utf8'))).toBe(true);
+    }
+  });
+
   it('sends header names lowercase, merges names that differ only by case, and joins repeated response headers', async () => {
     fetch = createHttpFetch();
     let raw: string[] = [];

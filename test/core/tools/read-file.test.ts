@@ -92,6 +92,28 @@ describe('read_file', () => {
     expect(out.content).not.toContain('alpha');
   });
 
+  it('reads small files at once and larger ones through the thread pool alike: text, line count, binary sniff, abort', async () => {
+    // 256 KB is where the synchronous read stops; one file on each side of it.
+    const row = 'x'.repeat(63);
+    for (const [name, count] of [
+      ['small.txt', 4096],
+      ['large.txt', 4097],
+    ] as const) {
+      dir.write(name, `${row}\n`.repeat(count));
+      const out = await read({ path: name, offset: count, limit: 1 });
+      expect(out).toEqual({ content: `${String(count).padStart(6)}\t${row}` });
+      const past = await read({ path: name, offset: count + 1 });
+      expect(past).toEqual({ content: `${name} has ${count} lines; offset ${count + 1} is past the end.`, isError: true });
+      dir.write(`${name}.bin`, `${row}\0\n`.repeat(count));
+      expect((await read({ path: `${name}.bin` })).isError).toBe(true);
+      const controller = new AbortController();
+      controller.abort();
+      const aborted = await run(readFileTool, { path: name }, { workspace, signal: controller.signal });
+      expect(aborted.isError).toBe(true);
+      expect(aborted.content).not.toContain(row);
+    }
+  });
+
   it('names a missing file and suggests glob', async () => {
     const out = await read({ path: 'nope/missing.ts' });
     expect(out).toEqual({ content: 'File not found: nope/missing.ts. Use glob to find files by name.', isError: true });
