@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { toAnthropicParams } from '../src/core/providers/anthropic.js';
+import { type WireCache, toAnthropicParams } from '../src/core/providers/anthropic.js';
 import type { ModelRequest, StreamEvent, StreamFn, Usage } from '../src/core/providers/types.js';
 import { estimateTokens } from '../src/core/session/compaction.js';
 import { openSession } from '../src/core/session/open-session.js';
@@ -20,8 +20,10 @@ const USAGE: Usage = { input: 1000, output: 20, cacheRead: 0, cacheWrite: 0 };
 /** A model that reads `files` one per step, then answers; it converts each request as the Anthropic backend would. */
 function readingModel(files: string[]): StreamFn {
   let call = 0;
+  // One per backend, as the Anthropic backend keeps it.
+  const converted: WireCache = new WeakMap();
   return async function* (request: ModelRequest): AsyncGenerator<StreamEvent> {
-    toAnthropicParams(request);
+    toAnthropicParams(request, converted);
     const step = call++;
     if (step < files.length) {
       const id = `toolu_worker_${step}`;

@@ -44,19 +44,25 @@ function toWireBlock(block: ContentBlock): WireBlock | undefined {
  * message carries a cache breakpoint, so each turn reads the whole previous prefix
  * from the cache and writes the new one.
  */
-export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+export function toAnthropicMessages(messages: Message[], converted?: WireCache): WireMessage[] {
   const wire = messages.map((message): WireMessage => {
+    const known = converted?.get(message);
+    if (known) return known;
     const content = message.content.map(toWireBlock).filter((b): b is WireBlock => b !== undefined);
     if (content.length === 0) content.push({ type: 'text', text: '(empty)' });
-    return { role: message.role, content };
+    const made: WireMessage = { role: message.role, content };
+    converted?.set(message, made);
+    return made;
   });
   const last = wire.at(-1);
   if (last && Array.isArray(last.content)) {
-    const blocks = last.content as WireBlock[];
+    // A copy: the converted message is kept for later requests, where it is no longer last.
+    const blocks = [...(last.content as WireBlock[])];
     for (let i = blocks.length - 1; i >= 0; i--) {
       const block = blocks[i]!;
       if (block.type === 'text' || block.type === 'tool_use' || block.type === 'tool_result') {
         blocks[i] = { ...block, cache_control: EPHEMERAL };
+        wire[wire.length - 1] = { ...last, content: blocks } as WireMessage;
         break;
       }
     }
@@ -64,12 +70,19 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
   return wire;
 }
 
+/**
+ * Messages already converted, by identity: a message never changes once it is in the history,
+ * so each request converts only what is new (a long session's per-step cost stays flat).
+ * Held by one backend; a WeakMap, so messages compacted away are not kept.
+ */
+export type WireCache = WeakMap<Message, WireMessage>;
+
 /** The full streaming request; cache breakpoints on the system prompt and the last tool. */
-export function toAnthropicParams(request: ModelRequest): WireParams {
+export function toAnthropicParams(request: ModelRequest, converted?: WireCache): WireParams {
   const params: WireParams = {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, converted),
     stream: true,
   };
   if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];
@@ -213,6 +226,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
   let sdk: typeof import('./anthropic-client.js') | undefined;
   let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
+  const converted: WireCache = new WeakMap();
   function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
     client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;
@@ -240,7 +254,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
     async *stream(request, signal, progress) {
       if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
       const anthropic = await getClient();
-      const stream = await anthropic.messages.create(toAnthropicParams(request), { signal });
+      const stream = await anthropic.messages.create(toAnthropicParams(request, converted), { signal });
       progress.responded();
       const assembler = new AnthropicAssembler();
       for await (const event of stream) {

@@ -4,19 +4,30 @@ import { type Message, type StreamFn, type Usage, type ToolUseBlock, emptyUsage,
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation]';
 const JOBS_HEADING = '[Sub-agent jobs when this summary was written]';
 
-/** Rough token count of a request: characters / 4, plus a little per message. */
-export function estimateTokens(messages: readonly Message[], system = ''): number {
+/** Rough token count of a request: characters / 4, plus a little per message; `counted` keeps each message's size. */
+export function estimateTokens(messages: readonly Message[], system = '', counted?: WeakMap<Message, number>): number {
   let chars = system.length;
   for (const message of messages) {
-    chars += 16;
-    for (const block of message.content) {
-      if (block.type === 'text') chars += block.text.length;
-      else if (block.type === 'thinking') chars += block.thinking.length;
-      else if (block.type === 'tool_use') chars += block.name.length + (JSON.stringify(block.input) ?? '').length;
-      else chars += block.content.length;
+    let size = counted?.get(message);
+    if (size === undefined) {
+      size = messageChars(message);
+      counted?.set(message, size);
     }
+    chars += size;
   }
   return Math.ceil(chars / 4);
+}
+
+/** What one message adds to the estimate, in characters. */
+function messageChars(message: Message): number {
+  let chars = 16;
+  for (const block of message.content) {
+    if (block.type === 'text') chars += block.text.length;
+    else if (block.type === 'thinking') chars += block.thinking.length;
+    else if (block.type === 'tool_use') chars += block.name.length + (JSON.stringify(block.input) ?? '').length;
+    else chars += block.content.length;
+  }
+  return chars;
 }
 
 /**

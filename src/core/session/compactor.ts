@@ -32,6 +32,9 @@ export function createCompactor(options: CompactorOptions): Compactor {
   let failedAtLength = -1;
   // The tool schemas never change in a session: their size is measured once.
   let schemaTokens = 0;
+  // Each message's size, counted once: a message never changes in the history, and the
+  // estimate runs before every model call (a 1,000-message history made it most of a step).
+  const counted = new WeakMap<Message, number>();
   let countedSchemas: unknown;
 
   async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: LoopEvent; history: Message[] }> {
@@ -70,7 +73,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       const schemas = session.tools.schemas();
       if (schemas !== countedSchemas) schemaTokens = Math.ceil(JSON.stringify(schemas).length / 4);
       countedSchemas = schemas;
-      const estimate = estimateTokens(history, session.system) + schemaTokens;
+      const estimate = estimateTokens(history, session.system, counted) + schemaTokens;
       const due = needsCompaction({
         contextTokens: Math.max(session.contextTokens(), estimate),
         contextWindow: options.contextWindow,

@@ -146,6 +146,30 @@ describe('anthropic provider through the real SDK', () => {
     ]);
   });
 
+  it('one provider, a growing history: each request has its one message breakpoint, on its last message, and the earlier messages as sent before', async () => {
+    const stream = provider();
+    const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'first' }] }];
+    for (let step = 0; step < 3; step += 1) {
+      mock.script({ text: `answer ${step}` });
+      await collect(stream(request({ messages: [...history] }), new AbortController().signal));
+      history.push({ role: 'assistant', content: [{ type: 'text', text: `answer ${step}` }] });
+      history.push({ role: 'user', content: [{ type: 'text', text: `next ${step}` }] });
+    }
+    const breakpoints = (messages: { content: { cache_control?: unknown }[] }[]) =>
+      messages.flatMap((m, i) => m.content.filter((b) => b.cache_control).map(() => i));
+    for (const [i, sent] of mock.requests.entries()) {
+      const messages = sent.body.messages as { content: { cache_control?: unknown }[] }[];
+      expect(breakpoints(messages)).toEqual([messages.length - 1]);
+      // A request is the previous one plus the new messages, the breakpoint aside.
+      if (i > 0) {
+        const strip = (value: unknown) => JSON.parse(JSON.stringify(value), (k, v) => (k === 'cache_control' ? undefined : v));
+        const before = strip(mock.requests[i - 1]!.body.messages);
+        expect(strip(messages).slice(0, before.length)).toEqual(before);
+      }
+    }
+    expect(mock.requests).toHaveLength(3);
+  });
+
   it('omits an empty system prompt and an empty tool list', async () => {
     mock.script({ text: 'ok' });
     await collect(provider()(request({ system: '', tools: [] }), new AbortController().signal));

@@ -75,6 +75,20 @@ describe('estimateTokens and needsCompaction', () => {
   });
 });
 
+describe('estimateTokens with a size cache', () => {
+  it('gives the same figure as counting afresh, and counts each message once', () => {
+    const counted = new WeakMap<Message, number>();
+    const history = conversation();
+    expect(estimateTokens(history, SYSTEM, counted)).toBe(estimateTokens(history, SYSTEM));
+    expect(history.every((message) => counted.has(message))).toBe(true);
+    // A cached size is used as it is: the history's messages never change once in it.
+    counted.set(history[0]!, 4000);
+    expect(estimateTokens(history.slice(0, 1), '', counted)).toBe(1000);
+    const longer = [...history, result('t', 'z'.repeat(400))];
+    expect(estimateTokens(longer, SYSTEM)).toBeGreaterThan(estimateTokens(history, SYSTEM));
+  });
+});
+
 describe('splitForCompaction', () => {
   it('keeps the last user turns whole, starting at a typed message', () => {
     const history = conversation();
