@@ -27,14 +27,34 @@ function textOf(blocks: ContentBlock[]): string {
  * in order, ahead of any user text of the same message (the API wants them right
  * after the assistant's tool calls). Thinking is dropped: chat servers take none back.
  */
-export function toOpenAIMessages(system: string, messages: Message[]): WireMessage[] {
+export function toOpenAIMessages(system: string, messages: Message[], converted?: ChatWireCache): WireMessage[] {
   const wire: WireMessage[] = [];
   if (system !== '') wire.push({ role: 'system', content: system });
   for (const message of messages) {
-    const text = textOf(message.content);
-    if (message.role === 'assistant') {
-      const calls = message.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
-      wire.push({
+    let made = converted?.get(message);
+    if (!made) {
+      made = toChatMessages(message);
+      converted?.set(message, made);
+    }
+    wire.push(...made);
+  }
+  return wire;
+}
+
+/**
+ * Messages already converted, by identity: a message never changes once it is in the history,
+ * so each request converts (and stringifies the tool arguments of) only what is new. Held by
+ * one backend; a WeakMap, so messages compacted away are not kept.
+ */
+export type ChatWireCache = WeakMap<Message, readonly WireMessage[]>;
+
+/** One normalized message as the chat messages it becomes. */
+function toChatMessages(message: Message): WireMessage[] {
+  const text = textOf(message.content);
+  if (message.role === 'assistant') {
+    const calls = message.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
+    return [
+      {
         role: 'assistant',
         content: text === '' && calls.length > 0 ? null : text,
         ...(calls.length > 0
@@ -46,19 +66,19 @@ export function toOpenAIMessages(system: string, messages: Message[]): WireMessa
               })),
             }
           : {}),
-      });
-      continue;
+      },
+    ];
+  }
+  const wire: WireMessage[] = [];
+  for (const block of message.content) {
+    if (block.type === 'tool_result') {
+      // Chat messages have no error flag; the model still needs to know the call failed.
+      const content = block.isError ? `Error: ${block.content}` : block.content;
+      wire.push({ role: 'tool', tool_call_id: block.toolUseId, content });
     }
-    for (const block of message.content) {
-      if (block.type === 'tool_result') {
-        // Chat messages have no error flag; the model still needs to know the call failed.
-        const content = block.isError ? `Error: ${block.content}` : block.content;
-        wire.push({ role: 'tool', tool_call_id: block.toolUseId, content });
-      }
-    }
-    if (text !== '' || !message.content.some((b) => b.type === 'tool_result')) {
-      wire.push({ role: 'user', content: text });
-    }
+  }
+  if (text !== '' || !message.content.some((b) => b.type === 'tool_result')) {
+    wire.push({ role: 'user', content: text });
   }
   return wire;
 }
@@ -66,10 +86,14 @@ export function toOpenAIMessages(system: string, messages: Message[]): WireMessa
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';
 
 /** The streaming request; `max_tokens` is what OpenAI-compatible servers accept. */
-export function toOpenAIParams(request: ModelRequest, tokenParam: TokenParam = 'max_tokens'): WireParams {
+export function toOpenAIParams(
+  request: ModelRequest,
+  tokenParam: TokenParam = 'max_tokens',
+  converted?: ChatWireCache,
+): WireParams {
   const params: WireParams = {
     model: request.model,
-    messages: toOpenAIMessages(request.system, request.messages),
+    messages: toOpenAIMessages(request.system, request.messages, converted),
     stream: true,
     stream_options: { include_usage: true },
     [tokenParam]: request.maxTokens,
@@ -212,6 +236,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
   // Newer OpenAI models refuse max_tokens; learned once per provider from the 400.
   let tokenParam: TokenParam = 'max_tokens';
 
+  const converted: ChatWireCache = new WeakMap();
   function getClient(): Promise<OpenAI> {
     client ??= import('openai').then((mod) => {
       sdk = mod;
@@ -232,12 +257,12 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
 
   async function open(openai: OpenAI, request: ModelRequest, signal: AbortSignal) {
     try {
-      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam), { signal });
+      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam, converted), { signal });
     } catch (error) {
       const badRequest = sdk && error instanceof sdk.BadRequestError && WANTS_COMPLETION_TOKENS.test(error.message);
       if (!badRequest || tokenParam === 'max_completion_tokens') throw error;
       tokenParam = 'max_completion_tokens';
-      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam), { signal });
+      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam, converted), { signal });
     }
   }
 

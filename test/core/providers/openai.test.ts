@@ -141,6 +141,29 @@ describe('openai provider through the real SDK', () => {
     ]);
   });
 
+  it('one provider, a growing history: each request is the previous one plus the new messages, as converted afresh', async () => {
+    const stream = provider();
+    const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'start' }] }];
+    for (let step = 0; step < 3; step += 1) {
+      mock.script({ text: `answer ${step}` });
+      await collect(stream(request({ messages: [...history] }), new AbortController().signal));
+      history.push({
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: `call_${step}`, name: 'read_file', input: { path: `f${step}` } }],
+      });
+      history.push({ role: 'user', content: [{ type: 'tool_result', toolUseId: `call_${step}`, content: `body ${step}` }] });
+    }
+    const fresh = provider();
+    mock.script({ text: 'last' });
+    await collect(fresh(request({ messages: history.slice(0, 5) }), new AbortController().signal));
+    const [first, second, third, afresh] = mock.requests.map((r) => r.body.messages as unknown[]);
+    expect(second!.slice(0, first!.length)).toEqual(first);
+    expect(third!.slice(0, second!.length)).toEqual(second);
+    // The kept conversions are what a provider with no history of its own sends.
+    expect(third).toEqual(afresh);
+    expect(third!.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'body 1' });
+  });
+
   it('sends no tools key when there are no tools, and tolerates a server that sends no usage', async () => {
     // An Ollama-style local server: no key needed, and no usage chunk in the stream.
     mock.script({ text: 'local model reply', omitUsage: true });
