@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
 import { type AgentSummary, catalogueText, findAgents } from './catalogue.js';
 import { JobError, type JobManager } from './job-manager.js';
+import { sentText } from './job-texts.js';
 
 export type { AgentSummary } from './catalogue.js';
 
@@ -100,20 +101,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     label: (args) => args.id,
     execute: async (args) =>
       guard(() => {
-        const sent = manager.send(args.id, args.message, 'parent');
-        const { id } = sent.job;
-        switch (sent.kind) {
-          case 'inbox':
-            return `Sent to ${id}; it reads it at its next step.`;
-          case 'task':
-            return `Added to ${id}'s task; it has not started yet.`;
-          case 'resumed':
-            return `Sub-agent ${id} resumed with your message (${sent.job.state}). Call agent_poll with id ${id} for its new summary.`;
-          case 'stdin':
-            return sent.pendingBytes > 0
-              ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
-              : `Wrote to ${id}'s stdin.`;
-        }
+        return sentText(manager.send(args.id, args.message, 'parent'));
       }),
   });
   const list = defineTool({

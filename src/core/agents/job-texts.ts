@@ -1,5 +1,5 @@
 import { formatDuration, formatTokens } from '../text.js';
-import type { PollResult } from './job-types.js';
+import type { PollResult, SendResult } from './job-types.js';
 
 /** What a child returns when its last message had no text. */
 export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
@@ -37,4 +37,21 @@ export function completionNotice(ids: string[]): string {
     return `Background shells ${ids.join(', ')} exited. Call agent_poll for each one's output and exit code.`;
   }
   return `Jobs ${ids.join(', ')} completed. Call agent_poll for each result.`;
+}
+
+/** What a message to a job did, as `agent_send` tells the model (the TUI words a resume for the user itself). */
+export function sentText(sent: SendResult): string {
+  const { id } = sent.job;
+  switch (sent.kind) {
+    case 'inbox':
+      return `Sent to ${id}; it reads it at its next step.`;
+    case 'task':
+      return `Added to ${id}'s task; it has not started yet.`;
+    case 'resumed':
+      return `Sub-agent ${id} resumed with your message (${sent.job.state}). Call agent_poll with id ${id} for its new summary.`;
+    case 'stdin':
+      return sent.pendingBytes > 0
+        ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
+        : `Wrote to ${id}'s stdin.`;
+  }
 }

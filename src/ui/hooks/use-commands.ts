@@ -5,7 +5,7 @@ import { formatSize } from '../../core/text.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
-import { sentText } from '../state/job-status.js';
+import { userSentText } from '../state/job-status.js';
 import type { SentMessage } from '../state/jobs.js';
 import { type McpState, mcpLines } from '../state/mcp.js';
 import type { EntryBody } from '../state/transcript.js';
@@ -36,7 +36,7 @@ export function useCommands({ session, runner, say, sent, openAgents, mcpServers
       try {
         const result = session.jobs.send(target, text, 'user');
         sent({ jobId: result.job.id, text: text.trim(), kind: result.kind });
-        say({ kind: 'info', text: sentText(result) });
+        say({ kind: 'info', text: userSentText(result) });
         return true;
       } catch (error) {
         if (!(error instanceof JobError)) throw error;

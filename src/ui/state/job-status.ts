@@ -1,4 +1,5 @@
 import type { Job, JobState, SendResult } from '../../core/agents/job-manager.js';
+import { sentText } from '../../core/agents/job-texts.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatDuration, formatTokens, oneLine } from '../../core/text.js';
 import { plural } from '../format.js';
@@ -83,23 +84,8 @@ export function statusSegment(jobs: readonly Pick<Job, 'state' | 'startedAt'>[],
   return { text: `subagents: ${text.join(', ')}`, short: counts.join(' · ') };
 }
 
-/** What the user's message to a job did, in the words `agent_send` answers the model with. */
-export function sentText(sent: SendResult): string {
-  const { id, state } = sent.job;
-  switch (sent.kind) {
-    case 'inbox':
-      return `Sent to ${id}; it reads it at its next step.`;
-    case 'task':
-      return `Added to ${id}'s task; it has not started yet.`;
-    case 'resumed':
-      return `Resumed ${id} with your message (${stateLabel(state)}); its new result is announced when it completes.`;
-    case 'stdin':
-      return sent.pendingBytes > 0
-        ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
-        : `Wrote to ${id}'s stdin.`;
-    default: {
-      const unhandled: never = sent;
-      return String(unhandled);
-    }
-  }
+/** What the user's message to a job did, in the words `agent_send` answers the model with, but for a resume (no agent_poll to call). */
+export function userSentText(sent: SendResult): string {
+  if (sent.kind !== 'resumed') return sentText(sent);
+  return `Resumed ${sent.job.id} with your message (${stateLabel(sent.job.state)}); its new result is announced when it completes.`;
 }

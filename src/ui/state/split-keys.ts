@@ -14,7 +14,8 @@ export interface KeyEvent {
 // eslint-disable-next-line no-control-regex -- these are the characters looked for
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-const NO_KEY: Key = {
+/** A key with no flag set: plain text. */
+export const NO_KEY: Readonly<Key> = {
   upArrow: false,
   downArrow: false,
   leftArrow: false,

@@ -12,6 +12,7 @@ import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { executeTool } from '../../../src/core/tools/registry.js';
 import { requireBwrap } from '../../support/bwrap.js';
 import { type TempDir, tempDir } from '../tools/harness.js';
+import { until } from '../../support/until.js';
 
 // Each escape below is a command a read-only check could wrongly let through. The parser is
 // not asked at all: the call carries sandbox 'read-only' as if the policy had said so, and
@@ -272,8 +273,7 @@ async function listening(socketPath?: string) {
     connections: () => count,
     /** The connection event may come just after the client's exit: poll for it with a deadline. */
     async sawConnections(n: number): Promise<void> {
-      const until = Date.now() + 5_000;
-      while (count < n && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(() => count >= n, { what: `${n} connection(s) to the listener`, timeoutMs: 5_000, observe: () => count });
       expect(count).toBe(n);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,30 +1,9 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { inputAction } from '../../../src/ui/state/input-keys.js';
+import { NO_KEY } from '../../../src/ui/state/split-keys.js';
 
-const none: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
-const key = (over: Partial<Key>): Key => ({ ...none, ...over });
+const key = (over: Partial<Key>): Key => ({ ...NO_KEY, ...over });
 const at = (text: string, cursor = Array.from(text).length) => ({ line: { text, cursor }, menuOpen: false, pasting: false });
 
 describe('what a key does to the input', () => {
@@ -32,7 +11,7 @@ describe('what a key does to the input', () => {
     expect(inputAction('', key({ return: true }), at('hi'))).toEqual({ type: 'submit' });
     expect(inputAction('', key({ return: true, shift: true }), at('hi'))).toEqual({ type: 'edit', edit: { type: 'newline' } });
     expect(inputAction('', key({ return: true, meta: true }), at('hi'))).toEqual({ type: 'edit', edit: { type: 'newline' } });
-    expect(inputAction('\n', none, at('hi'))).toEqual({ type: 'edit', edit: { type: 'newline' } });
+    expect(inputAction('\n', NO_KEY, at('hi'))).toEqual({ type: 'edit', edit: { type: 'newline' } });
     expect(inputAction('', key({ return: true }), at('a\\'))).toEqual({
       type: 'edit',
       edit: { type: 'set', text: 'a\n', cursor: 2 },
@@ -55,10 +34,10 @@ describe('what a key does to the input', () => {
     expect(inputAction('', key({ downArrow: true }), menu)).toEqual({ type: 'menu', action: 'down' });
     expect(inputAction('', key({ tab: true }), menu)).toEqual({ type: 'menu', action: 'accept' });
     expect(inputAction('', key({ escape: true }), menu)).toEqual({ type: 'menu', action: 'dismiss' });
-    expect(inputAction('[200~', none, at(''))).toEqual({ type: 'paste', action: 'start' });
+    expect(inputAction('[200~', NO_KEY, at(''))).toEqual({ type: 'paste', action: 'start' });
     const pasting = { ...at(''), pasting: true };
     expect(inputAction('', key({ return: true }), pasting)).toEqual({ type: 'edit', edit: { type: 'newline' } });
-    expect(inputAction('x\ry', none, pasting)).toEqual({ type: 'edit', edit: { type: 'insert', text: 'x\ry' } });
+    expect(inputAction('x\ry', NO_KEY, pasting)).toEqual({ type: 'edit', edit: { type: 'insert', text: 'x\ry' } });
   });
 
   it('leaves Ctrl+C, Ctrl+K, Esc and Shift+Tab to the app', () => {
