@@ -37,6 +37,7 @@ import type { LoopResult } from '../loop/agent-loop.js';
 import { withoutSecrets } from '../tools/child-env.js';
 import type { BashSandbox } from '../tools/bash.js';
 import { builtinTools } from '../tools/builtin.js';
+import type { Workspace } from '../tools/define.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
@@ -181,15 +182,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
   // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
-  // The probe starts bwrap twice: it runs while the rest of the session is put together, and is
-  // awaited before the session is handed out (no command can run before then).
-  const probing = setup.sandboxProbe ? Promise.resolve(setup.sandboxProbe) : probeSandbox({ workspace, version: false });
-  probing.catch(() => {}); // awaited below; this only keeps a start-up error from leaving it unhandled
+  // The probe (a bwrap start, ~10 ms) runs beside the session: the first model call does not wait
+  // for it, a command does (bash awaits it); what it finds is said when it is known (below).
   const sandbox: BashSandbox = {
     config: sandboxConfigFrom({ user: settings, flags: review.flags }),
-    probe: { ok: false, reason: 'the sandbox probe has not finished' },
+    probe: setup.sandboxProbe ?? probeSandboxSafely(workspace),
   };
-  const sandboxWarningsAt = warnings.length;
+  if (setup.sandboxProbe) warnings.push(...sandboxWarnings(sandbox.config, setup.sandboxProbe));
   const stream =
     setup.stream ??
     createProvider({
@@ -200,7 +199,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       toolMode: providerConfig.toolMode,
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
-      // The SDK compiles while the sandbox probe runs (awaited below), not after the first prompt.
+      // The SDK compiles while the session is put together, not after the first prompt.
       preload: true,
     });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
@@ -402,8 +401,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     transcript,
     jobState: () => describeJobs(agents.manager.list()),
   });
-  sandbox.probe = await probing;
-  warnings.splice(sandboxWarningsAt, 0, ...sandboxWarnings(sandbox.config, sandbox.probe));
+  if (sandbox.probe instanceof Promise) {
+    // A state event, so a front end that subscribes after the probe ended still gets it.
+    void sandbox.probe.then((probe) =>
+      sandboxWarnings(sandbox.config, probe).forEach((text, i) =>
+        events.publish({ type: 'notice', level: 'warn', text }, { state: `sandbox-warning-${i}` }),
+      ),
+    );
+  }
   // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
   const started = await sessionStartHooks(hooks, resumed ? 'resume' : 'startup', lifetime.signal);
   for (const event of started.events) {
@@ -483,6 +488,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       await mcp?.close();
     },
   };
+}
+
+/** The sandbox probe, never rejecting: an unexpected failure is a sandbox that does not work. */
+function probeSandboxSafely(workspace: Workspace): Promise<SandboxProbe> {
+  return probeSandbox({ workspace, version: false }).catch((error: unknown) => ({
+    ok: false,
+    reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
+  }));
 }
 
 /** The approver, firing Notification hooks each time the agent waits for an answer (they run beside it, never delaying it). */

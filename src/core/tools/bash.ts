@@ -32,7 +32,8 @@ const schema = z.object({
 /** The OS sandbox of one session: the user's choice and whether bubblewrap works (probed once). */
 export interface BashSandbox {
   config: SandboxConfig;
-  probe: SandboxProbe;
+  /** Whether bwrap works here; a session's probe may still be running (a command waits for it, a model call does not). */
+  probe: SandboxProbe | Promise<SandboxProbe>;
 }
 
 /** Without a session's sandbox: approved commands run as written, auto-allowed ones rest on the parser. */
@@ -84,7 +85,7 @@ export function createBashTool(options: BashToolOptions = {}) {
         command: args.command,
         decision: ctx.sandbox,
         config: sandbox.config,
-        probe: sandbox.probe,
+        probe: await sandbox.probe,
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };

@@ -1,10 +1,13 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { SandboxProbe } from '../../../src/core/sandbox/plan.js';
 import type { SessionSetup } from '../../../src/core/session/open-session.js';
 import { type TestDirs, testDirs, useTestSessions } from '../../support/test-session.js';
+import { until } from '../../support/until.js';
 
 // The sandbox wired through a real session: settings and flags → openSession → the gate's
 // decision → the bash tool. Inside bwrap's pid namespace, /proc/1 is bwrap itself.
@@ -101,5 +104,76 @@ describe('the sandbox in a session', () => {
     expect(out.warnings[0]).toMatch(
       /With the sandbox set to workspace-write, commands that need approval will not run; use --sandbox off/,
     );
+  });
+
+  /**
+   * A bwrap on PATH (outside the workspace) whose first start, the session's probe, blocks on a
+   * FIFO until the test writes it and then says the sandbox holds; every later start (a command
+   * fenced by it) prints `fenced`. `probe` is how the probe's start ends: 'holds' or 'silent'.
+   */
+  function fakeBwrap(probe: 'holds' | 'silent'): { started: () => boolean; release: () => void } {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-fake-bwrap-'));
+    const fifo = path.join(dir, 'release');
+    const started = path.join(dir, 'started');
+    execFileSync('mkfifo', [fifo]);
+    const answer = probe === 'holds' ? 'echo outrider-sandbox-ok' : 'true';
+    const script = `#!/bin/sh\nif [ ! -e '${started}' ]; then : > '${started}'; cat '${fifo}' > /dev/null; ${answer}; exit 0; fi\necho fenced\n`;
+    writeFileSync(path.join(dir, 'bwrap'), script);
+    chmodSync(path.join(dir, 'bwrap'), 0o755);
+    vi.stubEnv('PATH', `${dir}:${process.env.PATH ?? ''}`);
+    return {
+      started: () => existsSync(started),
+      // Opened read-write, which never blocks: a probe that never started fails the test, not hangs it.
+      release: () => {
+        const fd = openSync(fifo, 'r+');
+        writeSync(fd, 'go\n');
+        closeSync(fd);
+      },
+    };
+  }
+
+  it('the first model call does not wait for the sandbox probe; a command does, and runs as the probe found', async () => {
+    const bwrap = fakeBwrap('holds');
+    try {
+      const opened = await open((_request: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'echo unfenced' } }] } : { text: 'done' },
+      );
+      const turn = opened.submit('run it');
+      // The probe's bwrap is blocked on its FIFO: the model was asked all the same.
+      await until(() => opened.stream.requests.length >= 1 && bwrap.started(), {
+        what: 'the first model request, with the probe started',
+        observe: () => ({ requests: opened.stream.requests.length, probeStarted: bwrap.started() }),
+      });
+      bwrap.release();
+      await turn;
+      const result = opened.stream.requests[1]!.messages.at(-1)!.content[0];
+      // Run before the probe answered, the command would have gone unfenced ("unfenced").
+      expect(result).toMatchObject({ type: 'tool_result', content: 'fenced' });
+      expect(opened.session.warnings).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('what the probe finds after the session opened reaches a front end that subscribes later', async () => {
+    const bwrap = fakeBwrap('silent');
+    try {
+      const opened = await open(() => ({ text: 'done' }));
+      await until(bwrap.started, { what: 'the probe to start' });
+      bwrap.release();
+      const notice = await until(
+        () => {
+          const texts: string[] = [];
+          opened.session.events.subscribe(({ event }) => {
+            if (event.type === 'notice') texts.push(event.text);
+          })();
+          return texts.find((text) => text.startsWith('no OS sandbox:'));
+        },
+        { what: "the probe's warning" },
+      );
+      expect(notice).toMatch(/bwrap starts, but the sandbox does not hold: the check printed nothing/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
