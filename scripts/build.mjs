@@ -92,5 +92,50 @@ await build({
   logLevel: 'warning',
   plugins: [sdkGlobals],
 });
+
+// The headless run as one CommonJS file, for Node versions without an on-disk compile cache
+// (before 22.1): bin/outrider.js compiles it through node:vm with a V8 code cache of its own,
+// which an ES module cannot have there. The TUI stays out (Ink and yoga use top-level await,
+// which CommonJS cannot hold): were a run to want it after all, the stand-in for ui/run.js
+// hands the whole command line to the ES module bundle (through bin/code-cache.js's import()).
+const withoutTui = {
+  name: 'headless-without-tui',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]ui[\\/]run\.js$/ }, () => ({ path: 'ui-run', namespace: 'esm-cli' }));
+    build.onLoad({ filter: /.*/, namespace: 'esm-cli' }, () => ({
+      contents: `export async function runInteractive() {
+        const path = require('node:path');
+        const { importModule } = require(path.join(__dirname, '..', 'bin', 'code-cache.js'));
+        const { main } = await importModule(require('node:url').pathToFileURL(path.join(__dirname, 'cli.js')).href);
+        return main(process.argv.slice(2));
+      }`,
+      loader: 'js',
+    }));
+  },
+};
+await build({
+  absWorkingDir: root,
+  entryPoints: { headless: 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: staging,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // import.meta has no CommonJS form: its url is this file's (createRequire, the grep worker beside it).
+  banner: { js: "const __outriderMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    __OUTRIDER_TOOL_SCHEMAS__: toolSchemas,
+    'import.meta.url': '__outriderMetaUrl',
+  },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  minify: true,
+  logLevel: 'warning',
+  plugins: [sdkGlobals, withoutTui],
+});
+
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 renameSync(staging, path.join(root, 'dist'));

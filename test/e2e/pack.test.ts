@@ -24,11 +24,14 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 describe('the published package', () => {
-  it('ships only the launcher, the bundle and the README', () => {
+  it('ships only the launcher, the bundles and the README', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
     expect(listing).toContain('package/bin/outrider.js');
+    expect(listing).toContain('package/bin/code-cache.js');
     expect(listing).toContain('package/dist/cli.js');
-    expect(listing.every((f) => /^package\/(bin\/|dist\/[^/]+\.js$|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
+    // The headless CommonJS bundle, which Node before 22.1 runs -p with (bin/code-cache.js).
+    expect(listing).toContain('package/dist/headless.cjs');
+    expect(listing.every((f) => /^package\/(bin\/|dist\/[^/]+\.c?js$|README\.md$|package\.json$|LICENSE)/.test(f))).toBe(true);
   });
 
   it('runs with npx from an empty folder: --version, then a headless prompt', async () => {

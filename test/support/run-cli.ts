@@ -29,11 +29,18 @@ export function tempDirs(): { project: string; home: string } {
  */
 export function runCli(
   args: string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    stdin?: string;
+    timeoutMs?: number;
+    /** The script node runs: the launcher unless told. */
+    entry?: string;
+  },
 ): Promise<CliRun> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? BIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: options.env.OUTRIDER_HOME ?? os.tmpdir(), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
