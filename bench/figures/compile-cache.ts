@@ -1,7 +1,8 @@
 /**
- * Target 5, across Node versions: the effect of `module.enableCompileCache()` (bin/outrider.js
- * turns it on where Node has it): the 10-step loop with the cache warm against the same loop
- * with NODE_DISABLE_COMPILE_CACHE=1, side by side.
+ * Target 5, across Node versions: the effect of the compile cache: `module.enableCompileCache()`
+ * where Node has it (bin/outrider.js turns it on), else the headless bundle's own V8 code cache
+ * (bin/code-cache.js). The 10-step loop with the cache warm against the same loop with
+ * NODE_DISABLE_COMPILE_CACHE=1 (which turns off either), side by side.
  */
 import type { BenchContext } from '../lib/context.js';
 import { home, project } from '../lib/fixtures.js';
@@ -10,8 +11,8 @@ import type { Figure } from '../lib/table.js';
 import { loopRunners } from './loop.js';
 
 export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> {
-  if (!ctx.hasCompileCache) return [];
-  ctx.log('compile cache: 10-step loop, cache on and off');
+  const what = ctx.hasCompileCache ? 'compile cache' : 'code cache (headless bundle)';
+  ctx.log(`${what}: 10-step loop, cache on and off`);
   const { dir, files } = project('loop', 10, 1000);
   const runners = loopRunners(ctx, 'anthropic', files, dir, { state: home('compile-cache') });
   const pairs = await interleave(
@@ -24,7 +25,7 @@ export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> 
     const off = pairs.b.map((r) => r[key]);
     return {
       id: `compile-cache.${key === 'wallMs' ? 'wall' : 'cpu'}`,
-      name: `compile cache on vs off: 10-step loop ${key === 'wallMs' ? 'wall' : 'CPU'}`,
+      name: `${what} on vs off: 10-step loop ${key === 'wallMs' ? 'wall' : 'CPU'}`,
       node: ctx.nodeVersion,
       outrider: median(on),
       reference: median(off),

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { useMockProject } from '../support/e2e-project.js';
 import { loadRecorder, loadedDistChunks } from '../support/load-recorder.js';
-import { runCli } from '../support/run-cli.js';
+import { ESM_RUNNER, REPO, runCli } from '../support/run-cli.js';
 
 const t = useMockProject();
 
-const run = (args: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) =>
-  runCli(args, { cwd: t.project, env: { ...t.env, ...extra.env }, timeoutMs: extra.timeoutMs });
+const run = (args: string[], extra: { env?: Record<string, string>; timeoutMs?: number; entry?: string } = {}) =>
+  runCli(args, { cwd: t.project, env: { ...t.env, ...extra.env }, timeoutMs: extra.timeoutMs, entry: extra.entry });
 
 interface WireBlock {
   type: string;
@@ -228,13 +228,22 @@ describe('--help', () => {
     }
   });
 
-  it('the same recorder does see the Anthropic SDK load for a real prompt', async () => {
+  it('the same recorder does see the Anthropic SDK load for a real prompt (the ES module bundle)', async () => {
     const recorder = loadRecorder();
     t.mock.script({ text: 'ok' });
-    const result = await run(['-p', 'hi'], { env: { NODE_OPTIONS: recorder.nodeOptions } });
+    // As Node 22.1 and later run it; an older Node runs -p from the CommonJS bundle (below).
+    const result = await run(['-p', 'hi'], { env: { NODE_OPTIONS: recorder.nodeOptions }, entry: ESM_RUNNER });
     expect(result.code).toBe(0);
     const chunks = loadedDistChunks(recorder.log);
     expect(chunks.some((c) => /anthropic-version/.test(c.text))).toBe(true);
     expect(chunks.some((c) => /yoga/.test(c.text))).toBe(false);
+  });
+
+  it('the headless CommonJS bundle holds the SDKs but neither Ink nor React', () => {
+    const bundle = readFileSync(path.join(REPO, 'dist/headless.cjs'), 'utf8');
+    for (const { what, marker } of heavy) {
+      const expected = what.includes('SDK');
+      expect(marker.test(bundle), `${what} ${expected ? 'missing from' : 'in'} dist/headless.cjs`).toBe(expected);
+    }
   });
 });

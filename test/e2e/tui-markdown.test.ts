@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useMockProject } from '../support/e2e-project.js';
 import { loadRecorder, loadedDistChunks } from '../support/load-recorder.js';
-import { REPO, runCli } from '../support/run-cli.js';
+import { ESM_RUNNER, REPO, runCli } from '../support/run-cli.js';
 import { useTui } from '../support/tmux.js';
 
 /** Markdown: rendered by the TUI, never loaded by the headless path. */
@@ -24,9 +24,17 @@ describe('Markdown', () => {
       .map((file) => readFileSync(path.join(dist, file), 'utf8'));
     for (const { marker } of markdownLibraries) expect(all.some((text) => marker.test(text))).toBe(true);
 
+    // The headless CommonJS bundle (Node before 22.1) leaves both out altogether.
+    const headlessBundle = readFileSync(path.join(dist, 'headless.cjs'), 'utf8');
+    for (const { marker } of markdownLibraries) expect(headlessBundle).not.toMatch(marker);
+
     const recorder = loadRecorder();
     t.mock.script({ text: '# Title\n\n**bold**' });
-    const result = await runCli(['-p', 'hi'], { cwd: t.project, env: { ...t.env, NODE_OPTIONS: recorder.nodeOptions } });
+    const result = await runCli(['-p', 'hi'], {
+      cwd: t.project,
+      env: { ...t.env, NODE_OPTIONS: recorder.nodeOptions },
+      entry: ESM_RUNNER,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('**bold**');
     const chunks = loadedDistChunks(recorder.log);

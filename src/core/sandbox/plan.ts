@@ -68,10 +68,14 @@ export interface PlanInput {
   layout: SandboxLayout;
 }
 
+/** The fence a command gets: one judged read-only is fenced read-only whatever the setting says for the rest. */
+export function fenceFor(decision: PlanInput['decision'], config: SandboxConfig): SandboxConfig['mode'] {
+  return decision === 'read-only' ? 'read-only' : config.mode;
+}
+
 export function planCommand({ command, decision, config, probe, layout }: PlanInput): CommandPlan {
   const direct = (guard: 'none' | 'parser-only'): CommandPlan => ({ kind: 'direct', file: 'bash', args: ['-c', command], guard });
-  // A command judged read-only is fenced read-only whatever the setting says for the rest.
-  const mode = decision === 'read-only' ? 'read-only' : config.mode;
+  const mode = fenceFor(decision, config);
   if (mode === 'off') return direct('none');
   if (!probe.ok) {
     // The user's approval stands behind an approved command; the parser alone behind an auto-allowed one.

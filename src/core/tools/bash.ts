@@ -1,7 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
-import { type CommandPlan, type SandboxConfig, type SandboxLayout, type SandboxProbe, planCommand } from '../sandbox/plan.js';
+import {
+  type CommandPlan,
+  type SandboxConfig,
+  type SandboxLayout,
+  type SandboxProbe,
+  fenceFor,
+  planCommand,
+} from '../sandbox/plan.js';
 import { type Timers, realTimers } from '../timers.js';
 import { type ChildSecrets, withoutSecrets } from './child-env.js';
 import { type ToolContext, type ToolOutput, type Workspace, defineTool } from './define.js';
@@ -35,6 +42,9 @@ export interface BashSandbox {
   /** Whether bwrap works here; a session's probe may still be running (a command waits for it, a model call does not). */
   probe: SandboxProbe | Promise<SandboxProbe>;
 }
+
+/** What an unfenced command's plan is given for the probe, which it does not read. */
+const NOT_NEEDED: SandboxProbe = { ok: false, reason: 'not needed for an unfenced command' };
 
 /** Without a session's sandbox: approved commands run as written, auto-allowed ones rest on the parser. */
 const NO_SANDBOX: BashSandbox = {
@@ -85,7 +95,8 @@ export function createBashTool(options: BashToolOptions = {}) {
         command: args.command,
         decision: ctx.sandbox,
         config: sandbox.config,
-        probe: await sandbox.probe,
+        // Awaited only for a command it could fence: an unfenced one starts as soon as it may.
+        probe: fenceFor(ctx.sandbox, sandbox.config) === 'off' ? NOT_NEEDED : await sandbox.probe,
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };
