@@ -1,13 +1,13 @@
-// Runs dist/headless.cjs (the headless CLI as one CommonJS file) with a V8 code cache, for Node
-// versions without module.enableCompileCache (before 22.1): the bundle is compiled through
-// node:vm, whose Script takes and makes V8's cached data, so a second run neither parses nor
-// compiles what the first one ran. The cache is the user's (in outrider's home, never a shared
-// temp folder: cached data is code), one file per bundle and Node version, written at exit
-// when there was none or V8 turned it down. V8 checks the data's version, flags and source, but
-// a release build does not check its bytes (a damaged cache is a fatal error, not a rejection),
-// so the file starts with the SHA-256 of the data, checked before V8 sees it (~0.5 ms). Any
-// failure here costs only the cache: the bundle then compiles as it would have.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as in Node.
+// Runs dist/headless.cjs (the headless CLI as one CommonJS file) with a V8 code cache: the
+// bundle is compiled through node:vm, whose Script takes and makes V8's cached data, so a second
+// run neither parses nor compiles what the first one ran (the functions it compiled lazily too,
+// which Node's own compile cache, where it has one, leaves out). The cache is the user's (in
+// outrider's home, never a shared temp folder: cached data is code), one file per bundle and
+// Node version, written at exit when there was none or V8 turned it down. V8 checks the data's
+// version, flags and source, but a release build does not check its bytes (a damaged cache is a
+// fatal error, not a rejection), so the file starts with the SHA-256 of the data, checked before
+// V8 sees it (~0.5 ms). Any failure here costs only the cache: the bundle then compiles as it
+// would have. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
 'use strict';
 /* global require, module */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file: require is how it loads */

@@ -2,11 +2,15 @@
 // The launcher. CommonJS (bin/package.json says so): Node starts a CommonJS entry a few
 // milliseconds sooner than an ES module one, whose loader it would have to set up first, and
 // `--version` is nothing but start-up. `--version` is answered here, before the bundle loads:
-// it needs nothing else. Everything else turns on Node's on-disk compile cache where Node has
-// it (22.1 and later; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a second run does not
-// compile the bundle and the SDKs again, then imports the bundle (an ES module) with import().
-// An older Node has no such cache for ES modules: there a headless run (-p) loads the same CLI
-// as one CommonJS file with a code cache of outrider's own (code-cache.js); the TUI stays an ES module.
+// it needs nothing else.
+//
+// A headless run (-p) loads the CLI as one CommonJS file, dist/headless.cjs, compiled from a V8
+// code cache of outrider's own (code-cache.js): on Node 20 it is the only compile cache there
+// is, and on Node 24 it still starts sooner than the ES module bundle with Node's own cache (that
+// one holds no function the run compiled lazily, and the module loader links a dozen chunks).
+// Everything else (the TUI: Ink and yoga use top-level await, which CommonJS cannot hold)
+// imports dist/cli.js, an ES module, with Node's on-disk compile cache on where Node has it
+// (22.1 and later). NODE_DISABLE_COMPILE_CACHE=1 turns either cache off.
 'use strict';
 /* global require, __dirname */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file: require is how it loads */
@@ -21,13 +25,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   } catch {
     process.stdout.write(`${version}\n`);
   }
-} else if (require('node:module').enableCompileCache) {
-  require('node:module').enableCompileCache();
-  import('../dist/cli.js').then(async ({ main }) => {
-    process.exitCode = await main(argv);
-  });
 } else if (argv.some((arg) => arg === '-p' || arg === '--print' || arg.startsWith('--print='))) {
-  // An older Node, headless: the CommonJS bundle, compiled from a code cache of our own (code-cache.js).
   const { main } = require('./code-cache.js').loadHeadlessBundle(
     require('node:path').join(__dirname, '..', 'dist', 'headless.cjs'),
   );
@@ -35,6 +33,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.exitCode = code;
   });
 } else {
+  require('node:module').enableCompileCache?.();
   import('../dist/cli.js').then(async ({ main }) => {
     process.exitCode = await main(argv);
   });

@@ -93,9 +93,8 @@ await build({
   plugins: [sdkGlobals],
 });
 
-// The headless run as one CommonJS file, for Node versions without an on-disk compile cache
-// (before 22.1): bin/outrider.js compiles it through node:vm with a V8 code cache of its own,
-// which an ES module cannot have there. The TUI stays out (Ink and yoga use top-level await,
+// The headless run (-p) as one CommonJS file: bin/code-cache.js compiles it through node:vm
+// with a V8 code cache of its own, which an ES module cannot have (docs/architecture.md). The TUI stays out (Ink and yoga use top-level await,
 // which CommonJS cannot hold): were a run to want it after all, the stand-in for ui/run.js
 // hands the whole command line to the ES module bundle (through bin/code-cache.js's import()).
 const withoutTui = {

@@ -1,8 +1,8 @@
 /**
- * Target 5, across Node versions: the effect of the compile cache: `module.enableCompileCache()`
- * where Node has it (bin/outrider.js turns it on), else the headless bundle's own V8 code cache
- * (bin/code-cache.js). The 10-step loop with the cache warm against the same loop with
- * NODE_DISABLE_COMPILE_CACHE=1 (which turns off either), side by side.
+ * Target 5, across Node versions: the effect of the compile cache on a headless run, which uses
+ * the headless bundle's own V8 code cache (bin/code-cache.js; Node's module.enableCompileCache()
+ * is for the TUI's ES modules). The 10-step loop with the cache warm against the same loop with
+ * NODE_DISABLE_COMPILE_CACHE=1, side by side.
  */
 import type { BenchContext } from '../lib/context.js';
 import { home, project } from '../lib/fixtures.js';
@@ -11,7 +11,7 @@ import type { Figure } from '../lib/table.js';
 import { loopRunners } from './loop.js';
 
 export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> {
-  const what = ctx.hasCompileCache ? 'compile cache' : 'code cache (headless bundle)';
+  const what = 'code cache (headless bundle)';
   ctx.log(`${what}: 10-step loop, cache on and off`);
   const { dir, files } = project('loop', 10, 1000);
   const runners = loopRunners(ctx, 'anthropic', files, dir, { state: home('compile-cache') });

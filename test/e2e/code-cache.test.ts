@@ -1,27 +1,22 @@
 /**
- * Node before 22.1 has no compile cache for ES modules: there the launcher runs `-p` from
- * dist/headless.cjs through bin/code-cache.js, with a V8 code cache in outrider's home. The
- * loader is driven here on whatever Node runs the suite (test/support/run-headless-bundle.cjs);
- * the launcher's own choice is checked for this Node. Needs `npm run build`.
+ * The launcher runs `-p` from dist/headless.cjs through bin/code-cache.js, with a V8 code cache
+ * in outrider's home. Needs `npm run build`.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useMockProject } from '../support/e2e-project.js';
 import { REPO, runCli } from '../support/run-cli.js';
 
 const t = useMockProject();
-const BUNDLE_RUNNER = path.join(REPO, 'test/support/run-headless-bundle.cjs');
-const nodeHasCompileCache = typeof createRequire(import.meta.url)('node:module').enableCompileCache === 'function';
 
 const cacheDir = () => path.join(t.home, 'cache');
 const cacheFiles = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()) : []);
 
-/** One headless prompt through the CommonJS bundle and its code cache; returns what it printed. */
+/** One headless prompt (the CommonJS bundle and its code cache); returns what it printed. */
 async function ask(prompt: string, env: Record<string, string> = {}): Promise<string> {
   t.mock.script({ text: `answer to ${prompt}` });
-  const result = await runCli(['-p', prompt], { cwd: t.project, env: { ...t.env, ...env }, entry: BUNDLE_RUNNER });
+  const result = await runCli(['-p', prompt], { cwd: t.project, env: { ...t.env, ...env } });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return result.stdout;
@@ -78,12 +73,5 @@ describe('the headless bundle and its code cache', () => {
     mkdirSync(t.home, { recursive: true });
     writeFileSync(cacheDir(), 'a file where the cache folder would be');
     expect(await ask('one')).toBe('answer to one\n');
-  });
-
-  it(`the launcher runs -p from ${nodeHasCompileCache ? "the ES module bundle with Node's compile cache" : 'the CommonJS bundle with its code cache'} on this Node (${process.version})`, async () => {
-    t.mock.script({ text: 'launched' });
-    const result = await runCli(['-p', 'hi'], { cwd: t.project, env: t.env });
-    expect(result.stdout).toBe('launched\n');
-    expect(cacheFiles()).toHaveLength(nodeHasCompileCache ? 0 : 1);
   });
 });

@@ -231,7 +231,7 @@ describe('--help', () => {
   it('the same recorder does see the Anthropic SDK load for a real prompt (the ES module bundle)', async () => {
     const recorder = loadRecorder();
     t.mock.script({ text: 'ok' });
-    // As Node 22.1 and later run it; an older Node runs -p from the CommonJS bundle (below).
+    // The launcher runs -p from the CommonJS bundle (below); the recorder sees the ES module one's chunks.
     const result = await run(['-p', 'hi'], { env: { NODE_OPTIONS: recorder.nodeOptions }, entry: ESM_RUNNER });
     expect(result.code).toBe(0);
     const chunks = loadedDistChunks(recorder.log);

@@ -27,9 +27,9 @@ describe('the interactive TUI', () => {
     expect(text).toContain('› say hello');
   });
 
-  it('opens with -p on the command line as an option value (--model -p): on Node before 22.1 the headless bundle hands it over', async () => {
-    // The launcher sends any `-p` to the CommonJS headless bundle there; its ui/run.js stand-in
-    // runs the command line again from the ES module bundle, which has the TUI.
+  it('opens with -p on the command line as an option value (--model -p): the headless bundle hands it over', async () => {
+    // The launcher sends any `-p` to the CommonJS headless bundle; its ui/run.js stand-in runs
+    // the command line again from the ES module bundle, which has the TUI.
     const pane = await tui.start({ args: ['--model', '-p'] });
     tui.mock.script({ text: 'Hello from the handed-over TUI.' });
     pane.type('say hello');

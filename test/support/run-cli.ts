@@ -5,7 +5,7 @@ import path from 'node:path';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const BIN = path.join(REPO, 'bin/outrider.js');
-/** The ES module bundle run as Node 22.1 and later run it (test/support/run-esm-bundle.mjs), on any Node. */
+/** The ES module bundle with any arguments, -p too, which the launcher runs from the CommonJS one (run-esm-bundle.mjs). */
 export const ESM_RUNNER = path.join(REPO, 'test/support/run-esm-bundle.mjs');
 export const TEST_KEY = 'sk-ant-test-0123456789abcdef';
 
