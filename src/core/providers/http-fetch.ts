@@ -107,13 +107,16 @@ function replayable(body: Body): body is Buffer | undefined {
  * request body: the whole history, on every model call) is encoded here, once: written as a
  * string, node:http would join it to the header text and have the socket encode it into a
  * buffer sized for the worst case, three bytes a character, besides the pass that measures
- * its length (about 40 % more CPU for the write, 100 requests of 135 KB on average).
+ * its length (about 40 % more CPU for the write, 100 requests of 135 KB on average). It is
+ * encoded with a TextEncoder, in one pass: Buffer.from measures the string first (150 KB of
+ * JSON: 55 µs against 93 µs on Node 20, 60 against 74 on Node 24).
  */
-function encodeBody(body: FetchInit['body'], headers: Record<string, string>): Body {
+function encodeBody(body: FetchInit['body'], headers: Record<string, string>, encoder: TextEncoder): Body {
   if (body === undefined || body === null) return undefined;
   let bytes: Buffer;
   if (typeof body === 'string') {
-    bytes = Buffer.from(body, 'utf8');
+    const encoded = encoder.encode(body);
+    bytes = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
     headers['content-type'] ??= 'text/plain;charset=UTF-8';
   } else if (body instanceof URLSearchParams) {
     bytes = Buffer.from(body.toString(), 'utf8');
@@ -169,6 +172,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
   const idleMs = options.idleSocketMs ?? 4_000;
   const maxRedirects = options.maxRedirects ?? 20;
   const agents = new Map<string, { module: HttpModule; agent: Agent }>();
+  const encoder = new TextEncoder();
 
   function transport(protocol: string): { module: HttpModule; agent: Agent } {
     let entry = agents.get(protocol);
@@ -227,7 +231,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
     let url = toURL(input);
     let method = (init.method ?? 'GET').toUpperCase();
     const headers = headerRecord(init.headers);
-    let body = encodeBody(init.body, headers);
+    let body = encodeBody(init.body, headers, encoder);
     const redirectMode = init.redirect ?? 'follow';
 
     const live: Live = {};

@@ -26,9 +26,14 @@ export function makeWorkspace(root: string, extraDirs: string[] = []): Workspace
 export function resolveWorkspacePath(workspace: Workspace, requested: string): ResolvedPath {
   const expanded = requested.startsWith('~/') ? path.join(process.env.HOME ?? '~', requested.slice(2)) : requested;
   const absolute = path.resolve(workspace.root, expanded);
-  const followed = followLinks(absolute);
-  const real = followed ?? absolute;
   const dirs = [workspace.root, ...workspace.extraDirs];
+  // The workspace's folders are real paths already (makeWorkspace): the walk starts at the one
+  // that holds the path, not at /, which saves a stat per folder above it on every call.
+  const followed = followLinks(
+    absolute,
+    dirs.find((dir) => isWithin(dir, absolute)),
+  );
+  const real = followed ?? absolute;
   const relativeIn = (p: string): string[] => dirs.filter((dir) => isWithin(dir, p)).map((dir) => path.relative(dir, p));
   const relative = { absolute: relativeIn(absolute), real: followed === undefined ? [] : relativeIn(real) };
   return {
@@ -53,13 +58,14 @@ const MAX_LINKS = 40;
 /**
  * The real path of `p`: every symlink followed, the last component and dangling links
  * included (a link to a file not yet created is judged by where the file would land), and
- * the part that does not exist appended. Undefined when the links loop.
+ * the part that does not exist appended. Undefined when the links loop. `realAncestor`, a
+ * folder holding `p` whose path is known to be real, is where the walk starts.
  */
-export function followLinks(p: string): string | undefined {
-  const { root } = path.parse(p);
-  let done = root;
+export function followLinks(p: string, realAncestor?: string): string | undefined {
+  const start = realAncestor ?? path.parse(p).root;
+  let done = start;
   // Components still to walk, next one last; a link's target is pushed in its place.
-  const todo = components(p.slice(root.length));
+  const todo = components(realAncestor ? path.relative(realAncestor, p) : p.slice(start.length));
   let links = 0;
   for (let part = todo.pop(); part !== undefined; part = todo.pop()) {
     if (part === '.') continue;
