@@ -34,6 +34,8 @@ export interface ProbeOptions {
    * fewer on the way to the first prompt.
    */
   version?: boolean;
+  /** Ends the probe (its processes killed): a session that closes does not wait for a stuck bwrap. */
+  signal?: AbortSignal;
 }
 
 export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe> {
@@ -59,8 +61,8 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   if (plan.kind !== 'bwrap') return { ok: false, reason: 'no sandbox plan' };
   // Both at once: neither needs the other's answer, and each is a process start to wait for.
   const [version, checked] = await Promise.all([
-    options.version === false ? ({ ok: true, stdout: '' } as const) : run(bwrap, ['--version'], env),
-    runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) }),
+    options.version === false ? ({ ok: true, stdout: '' } as const) : run(bwrap, ['--version'], env, options.signal),
+    runPlan(plan, workspace.root, { PATH: hardenedPath(env.PATH, workspace) }, options.signal),
   ]);
   if (!version.ok) return { ok: false, reason: `${bwrap} --version failed: ${version.why}` };
   if (!checked.ok) return { ok: false, reason: `${bwrap} is there but the sandbox does not start: ${checked.why}` };
@@ -72,32 +74,43 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
 
 type Ran = { ok: true; stdout: string } | { ok: false; why: string };
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
+    const options = { env, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' as const, ...(signal ? { signal } : {}) };
+    execFile(file, args, options, (error, stdout, stderr) => {
       resolve(error ? { ok: false, why: firstLine(stderr) ?? error.message } : { ok: true, stdout });
     });
   });
 }
 
-function runPlan(plan: Parameters<typeof spawnPlan>[0], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+function runPlan(
+  plan: Parameters<typeof spawnPlan>[0],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal | undefined,
+): Promise<Ran> {
   return new Promise((resolve) => {
     const child = spawnPlan(plan, { cwd, env });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => {
+    const kill = () => {
       if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-    }, PROBE_TIMEOUT_MS);
+    };
+    const timer = setTimeout(kill, PROBE_TIMEOUT_MS);
+    if (signal?.aborted) kill();
+    signal?.addEventListener('abort', kill, { once: true });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', (error) => {
+    const settle = (ran: Ran) => {
       clearTimeout(timer);
-      resolve({ ok: false, why: error.message });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve({ ok: true, stdout });
-      else resolve({ ok: false, why: firstLine(stderr) ?? (signal ? `killed by ${signal}` : `exit code ${code}`) });
+      signal?.removeEventListener('abort', kill);
+      resolve(ran);
+    };
+    child.on('error', (error) => settle({ ok: false, why: error.message }));
+    child.on('close', (code, killedBy) => {
+      if (code === 0) settle({ ok: true, stdout });
+      else if (signal?.aborted) settle({ ok: false, why: 'the session ended before the probe did' });
+      else settle({ ok: false, why: firstLine(stderr) ?? (killedBy ? `killed by ${killedBy}` : `exit code ${code}`) });
     });
   });
 }

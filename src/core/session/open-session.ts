@@ -184,9 +184,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
   // The probe (a bwrap start, ~10 ms) runs beside the session: the first model call does not wait
   // for it, a command does (bash awaits it); what it finds is said when it is known (below).
+  // Ends what outlives a turn: the sandbox probe, Notification hooks started while asking, SessionStart hooks on a slow start.
+  const lifetime = new AbortController();
   const sandbox: BashSandbox = {
     config: sandboxConfigFrom({ user: settings, flags: review.flags }),
-    probe: setup.sandboxProbe ?? probeSandboxSafely(workspace),
+    probe: setup.sandboxProbe ?? probeSandboxSafely(workspace, lifetime.signal),
   };
   if (setup.sandboxProbe) warnings.push(...sandboxWarnings(sandbox.config, setup.sandboxProbe));
   const stream =
@@ -217,8 +219,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     readResultTool(results),
   ]);
   const events = new EventStream();
-  // Ends what outlives a turn: Notification hooks started while asking, SessionStart hooks on a slow start.
-  const lifetime = new AbortController();
   // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.
   const compiledHooks = compileHooks(settings.hooks);
   warnings.push(...compiledHooks.warnings);
@@ -491,8 +491,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 }
 
 /** The sandbox probe, never rejecting: an unexpected failure is a sandbox that does not work. */
-function probeSandboxSafely(workspace: Workspace): Promise<SandboxProbe> {
-  return probeSandbox({ workspace, version: false }).catch((error: unknown) => ({
+function probeSandboxSafely(workspace: Workspace, signal: AbortSignal): Promise<SandboxProbe> {
+  return probeSandbox({ workspace, version: false, signal }).catch((error: unknown) => ({
     ok: false,
     reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
   }));

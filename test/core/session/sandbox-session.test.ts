@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { SandboxProbe } from '../../../src/core/sandbox/plan.js';
-import type { SessionSetup } from '../../../src/core/session/open-session.js';
+import type { OpenedSession, SessionSetup } from '../../../src/core/session/open-session.js';
 import { type TestDirs, testDirs, useTestSessions } from '../../support/test-session.js';
 import { until } from '../../support/until.js';
 
@@ -132,6 +132,15 @@ describe('the sandbox in a session', () => {
     };
   }
 
+  /** The sandbox notice a front end subscribing now would get (state events are replayed). */
+  function sandboxNotice(session: OpenedSession): string | undefined {
+    const texts: string[] = [];
+    session.events.subscribe(({ event }) => {
+      if (event.type === 'notice') texts.push(event.text);
+    })();
+    return texts.find((text) => text.startsWith('no OS sandbox:'));
+  }
+
   it('the first model call does not wait for the sandbox probe; a command does, and runs as the probe found', async () => {
     const bwrap = fakeBwrap('holds');
     try {
@@ -161,17 +170,21 @@ describe('the sandbox in a session', () => {
       const opened = await open(() => ({ text: 'done' }));
       await until(bwrap.started, { what: 'the probe to start' });
       bwrap.release();
-      const notice = await until(
-        () => {
-          const texts: string[] = [];
-          opened.session.events.subscribe(({ event }) => {
-            if (event.type === 'notice') texts.push(event.text);
-          })();
-          return texts.find((text) => text.startsWith('no OS sandbox:'));
-        },
-        { what: "the probe's warning" },
-      );
+      const notice = await until(() => sandboxNotice(opened.session), { what: "the probe's warning" });
       expect(notice).toMatch(/bwrap starts, but the sandbox does not hold: the check printed nothing/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('a session that closes ends a probe still running: no stuck bwrap keeps the process alive', async () => {
+    fakeBwrap('holds'); // never released: only a kill ends it
+    const opened = await open(() => ({ text: 'done' }));
+    try {
+      await opened.session.close();
+      // Killed by the close, not by the probe's own 10 s timeout (that one says "killed by SIGKILL").
+      const notice = await until(() => sandboxNotice(opened.session), { what: "the closed probe's warning" });
+      expect(notice).toMatch(/the sandbox does not start: the session ended before the probe did/);
     } finally {
       vi.unstubAllEnvs();
     }
