@@ -68,13 +68,26 @@ export interface PlanInput {
   layout: SandboxLayout;
 }
 
+/**
+ * bash's arguments before the command. `--norc`: a background shell's stdin is a socket (Node's
+ * pipes are socket pairs), and bash run with a socket on stdin and SHLVL unset takes itself for
+ * a shell started by sshd and sources ~/.bashrc, whose pyenv or nvm set-up then runs (or waits
+ * on a lock) before every such command.
+ */
+const BASH = ['--norc', '-c'];
+
 /** The fence a command gets: one judged read-only is fenced read-only whatever the setting says for the rest. */
 export function fenceFor(decision: PlanInput['decision'], config: SandboxConfig): SandboxConfig['mode'] {
   return decision === 'read-only' ? 'read-only' : config.mode;
 }
 
 export function planCommand({ command, decision, config, probe, layout }: PlanInput): CommandPlan {
-  const direct = (guard: 'none' | 'parser-only'): CommandPlan => ({ kind: 'direct', file: 'bash', args: ['-c', command], guard });
+  const direct = (guard: 'none' | 'parser-only'): CommandPlan => ({
+    kind: 'direct',
+    file: 'bash',
+    args: [...BASH, command],
+    guard,
+  });
   const mode = fenceFor(decision, config);
   if (mode === 'off') return direct('none');
   if (!probe.ok) {
@@ -111,7 +124,7 @@ export function planCommand({ command, decision, config, probe, layout }: PlanIn
       layout.workspace.root,
       '--',
       'bash',
-      '-c',
+      ...BASH,
       command,
     ],
     mode,

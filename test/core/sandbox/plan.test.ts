@@ -66,7 +66,7 @@ describe('planCommand: what wraps a command', () => {
   });
 
   it('runs bash -c directly when nothing fences it', () => {
-    expect(plan(undefined, {}, works)).toEqual({ kind: 'direct', file: 'bash', args: ['-c', 'ls -la'], guard: 'none' });
+    expect(plan(undefined, {}, works)).toEqual({ kind: 'direct', file: 'bash', args: ['--norc', '-c', 'ls -la'], guard: 'none' });
   });
 
   it('says why it refused and how to go on', () => {
@@ -96,7 +96,7 @@ describe('planCommand: what wraps a command', () => {
       '--cap-drop', 'ALL',
       '--seccomp', String(SECCOMP_FD),
       '--chdir', '/home/u/project',
-      '--', 'bash', '-c', 'ls -la',
+      '--', 'bash', '--norc', '-c', 'ls -la',
     ]);
     expect(p.env).toEqual({ TMPDIR: '/tmp' });
   });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobManager } from '../../../src/core/agents/job-manager.js';
@@ -51,6 +51,16 @@ describe('bash run_in_background (real processes)', () => {
     await expectExited(shellPid);
     await expectExited(childPid);
     expect(await poll('sh-1')).toBe('(no new output)\n\n[sh-1 was stopped]');
+  });
+
+  it("runs without the user's ~/.bashrc, though its stdin is a socket and SHLVL is unset (bash would take it for sshd's)", async () => {
+    writeFileSync(path.join(dir.root, '.bashrc'), `echo sourced > '${path.join(dir.root, 'bashrc-ran')}'\n`);
+    const env = { PATH: process.env.PATH ?? '', HOME: dir.root };
+    const bash = createBashTool({ shells: host, env });
+    await run(bash, { command: 'echo $$ > pid; echo done', run_in_background: true }, { workspace });
+    await lastLine('sh-1', 'done');
+    await until(() => manager.get('sh-1').state === 'done', { what: 'sh-1 to end', observe: () => manager.get('sh-1') });
+    expect(existsSync(path.join(dir.root, 'bashrc-ran'))).toBe(false);
   });
 
   it("scrubs the session's key from what a shell prints before its row, its events or its last line see it", async () => {
