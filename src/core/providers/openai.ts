@@ -27,26 +27,45 @@ function textOf(blocks: ContentBlock[]): string {
  * in order, ahead of any user text of the same message (the API wants them right
  * after the assistant's tool calls). Thinking is dropped: chat servers take none back.
  */
-export function toOpenAIMessages(system: string, messages: Message[], converted?: ChatWireCache): WireMessage[] {
+export function toOpenAIMessages(system: string, messages: Message[]): WireMessage[] {
   const wire: WireMessage[] = [];
   if (system !== '') wire.push({ role: 'system', content: system });
-  for (const message of messages) {
-    let made = converted?.get(message);
-    if (!made) {
-      made = toChatMessages(message);
-      converted?.set(message, made);
-    }
-    wire.push(...made);
-  }
+  for (const message of messages) wire.push(...toChatMessages(message));
   return wire;
 }
 
 /**
- * Messages already converted, by identity: a message never changes once it is in the history,
- * so each request converts (and stringifies the tool arguments of) only what is new. Held by
- * one backend; a WeakMap, so messages compacted away are not kept.
+ * Each history message's chat messages as JSON text, by identity: a message never changes once
+ * it is in the history, so each request converts and serializes only what is new, and the body
+ * (the whole history, on every call) is joined from the pieces. Held by one backend; a WeakMap,
+ * so messages compacted away are not kept.
  */
-export type ChatWireCache = WeakMap<Message, readonly WireMessage[]>;
+export type ChatJsonCache = WeakMap<Message, string>;
+
+const NO_MESSAGES = '"messages":[]';
+
+/**
+ * The request body as JSON text, byte for byte what JSON.stringify(toOpenAIParams(…)) makes:
+ * the parameters without history are serialized (the model name, a JSON string, cannot hold the
+ * unescaped `"messages":[]` they are found by), and the history is joined in from the cache.
+ */
+export function openAIRequestBody(request: ModelRequest, tokenParam: TokenParam, serialized: ChatJsonCache): string {
+  const head = JSON.stringify(toOpenAIParams({ ...request, system: '', messages: [] }, tokenParam));
+  const parts: string[] = [];
+  if (request.system !== '') parts.push(JSON.stringify({ role: 'system', content: request.system }));
+  for (const message of request.messages) {
+    let json = serialized.get(message);
+    if (json === undefined) {
+      json = toChatMessages(message)
+        .map((wire) => JSON.stringify(wire))
+        .join(',');
+      serialized.set(message, json);
+    }
+    if (json !== '') parts.push(json);
+  }
+  const at = head.indexOf(NO_MESSAGES);
+  return `${head.slice(0, at)}"messages":[${parts.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+}
 
 /** One normalized message as the chat messages it becomes. */
 function toChatMessages(message: Message): WireMessage[] {
@@ -86,14 +105,10 @@ function toChatMessages(message: Message): WireMessage[] {
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';
 
 /** The streaming request; `max_tokens` is what OpenAI-compatible servers accept. */
-export function toOpenAIParams(
-  request: ModelRequest,
-  tokenParam: TokenParam = 'max_tokens',
-  converted?: ChatWireCache,
-): WireParams {
+export function toOpenAIParams(request: ModelRequest, tokenParam: TokenParam = 'max_tokens'): WireParams {
   const params: WireParams = {
     model: request.model,
-    messages: toOpenAIMessages(request.system, request.messages, converted),
+    messages: toOpenAIMessages(request.system, request.messages),
     stream: true,
     stream_options: { include_usage: true },
     [tokenParam]: request.maxTokens,
@@ -236,7 +251,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
   // Newer OpenAI models refuse max_tokens; learned once per provider from the 400.
   let tokenParam: TokenParam = 'max_tokens';
 
-  const converted: ChatWireCache = new WeakMap();
+  const serialized: ChatJsonCache = new WeakMap();
   function getClient(): Promise<OpenAI> {
     client ??= import('openai').then((mod) => {
       sdk = mod;
@@ -255,14 +270,24 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
     return client;
   }
 
+  // What chat.completions.create does (a streaming POST), with the body already JSON: the SDK
+  // sends a string body as it is when the content type is given.
+  const send = (openai: OpenAI, request: ModelRequest, signal: AbortSignal) =>
+    openai.post<AsyncIterable<WireChunk>>('/chat/completions', {
+      body: openAIRequestBody(request, tokenParam, serialized),
+      headers: { 'content-type': 'application/json' },
+      stream: true,
+      signal,
+    });
+
   async function open(openai: OpenAI, request: ModelRequest, signal: AbortSignal) {
     try {
-      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam, converted), { signal });
+      return await send(openai, request, signal);
     } catch (error) {
       const badRequest = sdk && error instanceof sdk.BadRequestError && WANTS_COMPLETION_TOKENS.test(error.message);
       if (!badRequest || tokenParam === 'max_completion_tokens') throw error;
       tokenParam = 'max_completion_tokens';
-      return await openai.chat.completions.create(toOpenAIParams(request, tokenParam, converted), { signal });
+      return await send(openai, request, signal);
     }
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
+import { type ChatJsonCache, openAIRequestBody, toOpenAIParams } from '../../../src/core/providers/openai.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -162,6 +163,60 @@ describe('openai provider through the real SDK', () => {
     // The kept conversions are what a provider with no history of its own sends.
     expect(third).toEqual(afresh);
     expect(third!.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'body 1' });
+  });
+
+  it('sends the body as the SDK would have serialized it, byte for byte', async () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'quotes " and \\ and ünïcödé 🎉 and \u2028' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'grep', input: { pattern: '"messages":[]' } }] },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_1', content: '"messages":[]' }] },
+    ];
+    mock.script({ text: 'ok' });
+    await collect(provider()(request({ messages: history }), new AbortController().signal));
+    expect(mock.requests[0]!.raw).toBe(JSON.stringify(toOpenAIParams(request({ messages: history }))));
+  });
+
+  it('the body is JSON.stringify of the parameters; each history message is serialized once and kept by identity', () => {
+    const serialized: ChatJsonCache = new WeakMap();
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'start' }] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'not sent' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'two calls' },
+          { type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'x' } },
+          { type: 'tool_use', id: 'b', name: 'read_file', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'a', content: 'A' },
+          { type: 'tool_result', toolUseId: 'b', content: 'gone', isError: true },
+          { type: 'text', text: 'and more' },
+        ],
+      },
+    ];
+    // A model name that holds the very text the history is joined in at, and no system prompt.
+    for (const model of ['gpt-test', 'm","messages":[],"x":"']) {
+      for (const system of ['', 'You are a test.']) {
+        for (const tokenParam of ['max_tokens', 'max_completion_tokens'] as const) {
+          const req = request({ model, system, messages: history });
+          expect(openAIRequestBody(req, tokenParam, serialized)).toBe(JSON.stringify(toOpenAIParams(req, tokenParam)));
+        }
+      }
+    }
+    for (const message of history) expect(serialized.has(message)).toBe(true);
+    // Kept by identity: a message already in the cache is not converted again.
+    serialized.set(history[0]!, '{"role":"user","content":"from the cache"}');
+    expect(JSON.parse(openAIRequestBody(request({ messages: history }), 'max_tokens', serialized)).messages[1]).toEqual({
+      role: 'user',
+      content: 'from the cache',
+    });
+    expect(openAIRequestBody(request({ tools: [], messages: [] }), 'max_tokens', new WeakMap())).toBe(
+      JSON.stringify(toOpenAIParams(request({ tools: [], messages: [] }))),
+    );
   });
 
   it('sends no tools key when there are no tools, and tolerates a server that sends no usage', async () => {
