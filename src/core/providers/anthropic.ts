@@ -45,15 +45,7 @@ function toWireBlock(block: ContentBlock): WireBlock | undefined {
  * from the cache and writes the new one.
  */
 export function toAnthropicMessages(messages: Message[], converted?: WireCache): WireMessage[] {
-  const wire = messages.map((message): WireMessage => {
-    const known = converted?.get(message);
-    if (known) return known;
-    const content = message.content.map(toWireBlock).filter((b): b is WireBlock => b !== undefined);
-    if (content.length === 0) content.push({ type: 'text', text: '(empty)' });
-    const made: WireMessage = { role: message.role, content };
-    converted?.set(message, made);
-    return made;
-  });
+  const wire = messages.map((message) => toWireMessage(message, converted));
   const last = wire.at(-1);
   if (last && Array.isArray(last.content)) {
     // A copy: the converted message is kept for later requests, where it is no longer last.
@@ -70,12 +62,53 @@ export function toAnthropicMessages(messages: Message[], converted?: WireCache):
   return wire;
 }
 
+/** One message as the wire has it, without a cache breakpoint. */
+function toWireMessage(message: Message, converted?: WireCache): WireMessage {
+  const known = converted?.get(message);
+  if (known) return known;
+  const content = message.content.map(toWireBlock).filter((b): b is WireBlock => b !== undefined);
+  if (content.length === 0) content.push({ type: 'text', text: '(empty)' });
+  const made: WireMessage = { role: message.role, content };
+  converted?.set(message, made);
+  return made;
+}
+
 /**
  * Messages already converted, by identity: a message never changes once it is in the history,
  * so each request converts only what is new (a long session's per-step cost stays flat).
  * Held by one backend; a WeakMap, so messages compacted away are not kept.
  */
 export type WireCache = WeakMap<Message, WireMessage>;
+
+/** Each history message as JSON text (without a cache breakpoint), by identity, as WireCache. */
+export type WireJsonCache = WeakMap<Message, string>;
+
+const NO_MESSAGES = '"messages":[]';
+
+/**
+ * The request body as JSON text, byte for byte what JSON.stringify(toAnthropicParams(…)) makes,
+ * each history message serialized once: the parameters without history are serialized (the
+ * model name, a JSON string, cannot hold the unescaped `"messages":[]` they are found by), and
+ * the history is joined in from the cache, but for the last message, which carries the cache
+ * breakpoint and is serialized on each call.
+ */
+export function anthropicRequestBody(request: ModelRequest, caches: { wire: WireCache; json: WireJsonCache }): string {
+  const head = JSON.stringify(toAnthropicParams({ ...request, messages: [] }));
+  const { messages } = request;
+  const parts: string[] = [];
+  for (let i = 0; i < messages.length - 1; i += 1) {
+    const message = messages[i]!;
+    let json = caches.json.get(message);
+    if (json === undefined) {
+      json = JSON.stringify(toWireMessage(message, caches.wire));
+      caches.json.set(message, json);
+    }
+    parts.push(json);
+  }
+  if (messages.length > 0) parts.push(JSON.stringify(toAnthropicMessages(messages.slice(-1), caches.wire)[0]));
+  const at = head.indexOf(NO_MESSAGES);
+  return `${head.slice(0, at)}"messages":[${parts.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+}
 
 /** The full streaming request; cache breakpoints on the system prompt and the last tool. */
 export function toAnthropicParams(request: ModelRequest, converted?: WireCache): WireParams {
@@ -226,7 +259,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
   let sdk: typeof import('./anthropic-client.js') | undefined;
   let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
-  const converted: WireCache = new WeakMap();
+  const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: WireJsonCache };
   function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
     client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;
@@ -254,7 +287,15 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
     async *stream(request, signal, progress) {
       if (config.apiKey === '') throw new ProviderError('No Anthropic API key: set ANTHROPIC_API_KEY.');
       const anthropic = await getClient();
-      const stream = await anthropic.messages.create(toAnthropicParams(request, converted), { signal });
+      // What messages.create does for a streaming request, with the body already JSON: the SDK
+      // sends a string body as it is when the content type is given. (create would also scan
+      // the whole history for the SDK's own helper markers on every call; outrider sets none.)
+      const stream = await anthropic.post<AsyncIterable<WireEvent>>('/v1/messages', {
+        body: anthropicRequestBody(request, caches),
+        headers: { 'content-type': 'application/json' },
+        stream: true,
+        signal,
+      });
       progress.responded();
       const assembler = new AnthropicAssembler();
       for await (const event of stream) {

@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type WireCache,
+  type WireJsonCache,
+  anthropicRequestBody,
+  toAnthropicParams,
+} from '../../../src/core/providers/anthropic.js';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -168,6 +174,50 @@ describe('anthropic provider through the real SDK', () => {
       }
     }
     expect(mock.requests).toHaveLength(3);
+  });
+
+  it('sends the body as the SDK would have serialized it, byte for byte, breakpoints included', async () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'quotes " and \\ and ünïcödé 🎉 "messages":[]' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'grep', input: { pattern: '"messages":[]' } }] },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: 'found', isError: true }] },
+    ];
+    mock.script({ text: 'ok' });
+    await collect(provider()(request({ messages: history }), new AbortController().signal));
+    expect(mock.requests[0]!.raw).toBe(JSON.stringify(toAnthropicParams(request({ messages: history }))));
+  });
+
+  it('the body is JSON.stringify of the parameters as the history grows; each earlier message is serialized once', () => {
+    const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: WireJsonCache };
+    const history: Message[] = [];
+    const turns: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'start' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hm', signature: 'sig' },
+          { type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'x' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: 'a', content: 'A' }] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'only thinking' }] },
+      { role: 'user', content: [] },
+    ];
+    for (const message of turns) {
+      history.push(message);
+      for (const model of ['claude-test', 'm","messages":[],"x":"']) {
+        for (const system of ['', 'You are a test.']) {
+          const req = request({ model, system, messages: [...history] });
+          expect(anthropicRequestBody(req, caches)).toBe(JSON.stringify(toAnthropicParams(req)));
+        }
+      }
+    }
+    // Every message but the last is kept as JSON; the last (it carries the breakpoint) never is.
+    for (const message of turns.slice(0, -1)) expect(caches.json.has(message)).toBe(true);
+    expect(caches.json.has(turns.at(-1)!)).toBe(false);
+    expect(anthropicRequestBody(request({ messages: [] }), caches)).toBe(
+      JSON.stringify(toAnthropicParams(request({ messages: [] }))),
+    );
   });
 
   it('omits an empty system prompt and an empty tool list', async () => {
