@@ -42,8 +42,9 @@ function readCache(file) {
 }
 
 /** Writes the new cache beside its name and renames it in (a reader never sees half a file); drops older ones. */
-function writeCache(dir, file, data) {
+function writeCache(dir, file, makeData) {
   try {
+    const data = makeData();
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const partial = `${file}.${process.pid}.partial`;
     fs.writeFileSync(partial, Buffer.concat([sha256(data), data]), { mode: 0o600 });
@@ -52,7 +53,7 @@ function writeCache(dir, file, data) {
       if (name.startsWith(PREFIX) && path.join(dir, name) !== file) fs.rmSync(path.join(dir, name), { force: true });
     }
   } catch {
-    // A read-only home, a full disk: the next run compiles again.
+    // A read-only home, a full disk, V8 unable to serialize: the next run compiles again.
   }
 }
 
@@ -74,7 +75,7 @@ function loadHeadlessBundle(bundle) {
   script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
   if (useCache && (!cachedData || script.cachedDataRejected)) {
     // At exit, so the functions the run compiled are in it, not only the top level.
-    process.once('exit', () => writeCache(dir, file, script.createCachedData()));
+    process.once('exit', () => writeCache(dir, file, () => script.createCachedData()));
   }
   return bundleModule.exports;
 }
