@@ -35,6 +35,11 @@ describe('the interactive TUI', () => {
     pane.type('say hello');
     await pane.screen(/Hello from the handed-over TUI\./);
     expect(tui.mock.requests.at(-1)!.body.model).toBe('-p');
+    // It quits as any TUI does; the headless bundle it came through writes its code cache at exit.
+    pane.key('C-c');
+    await pane.screen(/press Ctrl\+C again/);
+    pane.key('C-c');
+    await pane.screen(/\[exit status 0\]/);
   });
 
   it('shows a tool call and its result, then the answer', async () => {

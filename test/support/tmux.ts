@@ -98,7 +98,9 @@ export function useTui(): TuiHarness {
   afterEach(() => {
     for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
     mock?.reset();
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    // An app killed with its server may still be writing at exit (a transcript line, the code
+    // cache of a run handed over from the headless bundle): retried, as rmSync retries ENOTEMPTY.
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   });
 
   const tempDir = (prefix: string) => {
