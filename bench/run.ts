@@ -48,12 +48,8 @@ function option(args: string[], name: string): string | undefined {
   return args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
 }
 
-function nodeInfo(node: string): { version: string; hasCompileCache: boolean } {
-  const out = execFileSync(node, ['-p', "process.version + ' ' + (typeof require('node:module').enableCompileCache)"], {
-    encoding: 'utf8',
-  });
-  const [version, kind] = out.trim().split(' ');
-  return { version: version!, hasCompileCache: kind === 'function' };
+function nodeVersion(node: string): string {
+  return execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
 }
 
 function git(args: string[]): string {
@@ -94,16 +90,14 @@ async function main(args: string[]): Promise<void> {
   const figures: Figure[] = [];
   try {
     for (const node of nodes) {
-      const info = nodeInfo(node);
       const ctx: BenchContext = {
         node,
-        nodeVersion: info.version,
-        hasCompileCache: info.hasCompileCache,
+        nodeVersion: nodeVersion(node),
         mock,
         pairs: quick ? 3 : 7,
         log,
       };
-      process.stderr.write(`node ${info.version} (${node})\n`);
+      process.stderr.write(`node ${ctx.nodeVersion} (${node})\n`);
       const against = option(args, '--against');
       if (against) {
         figures.push(...(await againstFigures(against)(ctx)));

@@ -11,8 +11,7 @@ import type { Figure } from '../lib/table.js';
 import { loopRunners } from './loop.js';
 
 export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> {
-  const what = 'code cache (headless bundle)';
-  ctx.log(`${what}: 10-step loop, cache on and off`);
+  ctx.log('code cache (headless bundle): 10-step loop, cache on and off');
   const { dir, files } = project('loop', 10, 1000);
   const runners = loopRunners(ctx, 'anthropic', files, dir, { state: home('compile-cache') });
   const pairs = await interleave(
@@ -25,7 +24,7 @@ export async function compileCacheFigures(ctx: BenchContext): Promise<Figure[]> 
     const off = pairs.b.map((r) => r[key]);
     return {
       id: `compile-cache.${key === 'wallMs' ? 'wall' : 'cpu'}`,
-      name: `${what} on vs off: 10-step loop ${key === 'wallMs' ? 'wall' : 'CPU'}`,
+      name: `code cache (headless bundle) on vs off: 10-step loop ${key === 'wallMs' ? 'wall' : 'CPU'}`,
       node: ctx.nodeVersion,
       outrider: median(on),
       reference: median(off),

@@ -7,8 +7,6 @@ export interface BenchContext {
   node: string;
   /** Its version, e.g. v24.21.0. */
   nodeVersion: string;
-  /** Node provides module.enableCompileCache (22.1 and later). */
-  hasCompileCache: boolean;
   mock: MockProvider;
   /** Interleaved pairs per figure (fewer with --quick). */
   pairs: number;

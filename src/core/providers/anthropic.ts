@@ -8,6 +8,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
+import { type MessageJsonCache, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
@@ -80,34 +81,19 @@ function toWireMessage(message: Message, converted?: WireCache): WireMessage {
  */
 export type WireCache = WeakMap<Message, WireMessage>;
 
-/** Each history message as JSON text (without a cache breakpoint), by identity, as WireCache. */
-export type WireJsonCache = WeakMap<Message, string>;
-
-const NO_MESSAGES = '"messages":[]';
-
 /**
- * The request body as JSON text, byte for byte what JSON.stringify(toAnthropicParams(…)) makes,
- * each history message serialized once: the parameters without history are serialized (the
- * model name, a JSON string, cannot hold the unescaped `"messages":[]` they are found by), and
- * the history is joined in from the cache, but for the last message, which carries the cache
- * breakpoint and is serialized on each call.
+ * The request body as JSON text (request-body.ts), byte for byte what
+ * JSON.stringify(toAnthropicParams(…)) makes: every message but the last serialized once,
+ * without a breakpoint; the last, which carries it, on each call.
  */
-export function anthropicRequestBody(request: ModelRequest, caches: { wire: WireCache; json: WireJsonCache }): string {
+export function anthropicRequestBody(request: ModelRequest, caches: { wire: WireCache; json: MessageJsonCache }): string {
   const head = JSON.stringify(toAnthropicParams({ ...request, messages: [] }));
   const { messages } = request;
-  const parts: string[] = [];
-  for (let i = 0; i < messages.length - 1; i += 1) {
-    const message = messages[i]!;
-    let json = caches.json.get(message);
-    if (json === undefined) {
-      json = JSON.stringify(toWireMessage(message, caches.wire));
-      caches.json.set(message, json);
-    }
-    parts.push(json);
-  }
-  if (messages.length > 0) parts.push(JSON.stringify(toAnthropicMessages(messages.slice(-1), caches.wire)[0]));
-  const at = head.indexOf(NO_MESSAGES);
-  return `${head.slice(0, at)}"messages":[${parts.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+  const pieces = messages
+    .slice(0, -1)
+    .map((message) => messageJson(caches.json, message, (m) => JSON.stringify(toWireMessage(m, caches.wire))));
+  if (messages.length > 0) pieces.push(JSON.stringify(toAnthropicMessages(messages.slice(-1), caches.wire)[0]));
+  return withMessages(head, pieces);
 }
 
 /** The full streaming request; cache breakpoints on the system prompt and the last tool. */
@@ -259,7 +245,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
   let sdk: typeof import('./anthropic-client.js') | undefined;
   let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
-  const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: WireJsonCache };
+  const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: MessageJsonCache };
   function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
     client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;

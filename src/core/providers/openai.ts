@@ -7,6 +7,7 @@
 import type OpenAI from 'openai';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
+import { type MessageJsonCache, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
@@ -35,36 +36,22 @@ export function toOpenAIMessages(system: string, messages: Message[]): WireMessa
 }
 
 /**
- * Each history message's chat messages as JSON text, by identity: a message never changes once
- * it is in the history, so each request converts and serializes only what is new, and the body
- * (the whole history, on every call) is joined from the pieces. Held by one backend; a WeakMap,
- * so messages compacted away are not kept.
+ * The request body as JSON text (request-body.ts): each history message's chat messages
+ * serialized once, byte for byte what JSON.stringify(toOpenAIParams(…)) makes.
  */
-export type ChatJsonCache = WeakMap<Message, string>;
-
-const NO_MESSAGES = '"messages":[]';
-
-/**
- * The request body as JSON text, byte for byte what JSON.stringify(toOpenAIParams(…)) makes:
- * the parameters without history are serialized (the model name, a JSON string, cannot hold the
- * unescaped `"messages":[]` they are found by), and the history is joined in from the cache.
- */
-export function openAIRequestBody(request: ModelRequest, tokenParam: TokenParam, serialized: ChatJsonCache): string {
+export function openAIRequestBody(request: ModelRequest, tokenParam: TokenParam, serialized: MessageJsonCache): string {
   const head = JSON.stringify(toOpenAIParams({ ...request, system: '', messages: [] }, tokenParam));
-  const parts: string[] = [];
-  if (request.system !== '') parts.push(JSON.stringify({ role: 'system', content: request.system }));
+  const pieces: string[] = [];
+  if (request.system !== '') pieces.push(JSON.stringify({ role: 'system', content: request.system }));
   for (const message of request.messages) {
-    let json = serialized.get(message);
-    if (json === undefined) {
-      json = toChatMessages(message)
+    const json = messageJson(serialized, message, (m) =>
+      toChatMessages(m)
         .map((wire) => JSON.stringify(wire))
-        .join(',');
-      serialized.set(message, json);
-    }
-    if (json !== '') parts.push(json);
+        .join(','),
+    );
+    if (json !== '') pieces.push(json);
   }
-  const at = head.indexOf(NO_MESSAGES);
-  return `${head.slice(0, at)}"messages":[${parts.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+  return withMessages(head, pieces);
 }
 
 /** One normalized message as the chat messages it becomes. */
@@ -251,7 +238,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
   // Newer OpenAI models refuse max_tokens; learned once per provider from the 400.
   let tokenParam: TokenParam = 'max_tokens';
 
-  const serialized: ChatJsonCache = new WeakMap();
+  const serialized: MessageJsonCache = new WeakMap();
   function getClient(): Promise<OpenAI> {
     client ??= import('openai').then((mod) => {
       sdk = mod;

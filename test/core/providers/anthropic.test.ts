@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type WireCache,
-  type WireJsonCache,
-  anthropicRequestBody,
-  toAnthropicParams,
-} from '../../../src/core/providers/anthropic.js';
+import { type WireCache, anthropicRequestBody, toAnthropicParams } from '../../../src/core/providers/anthropic.js';
+import type { MessageJsonCache } from '../../../src/core/providers/request-body.js';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -188,7 +184,7 @@ describe('anthropic provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters as the history grows; each earlier message is serialized once', () => {
-    const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: WireJsonCache };
+    const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: MessageJsonCache };
     const history: Message[] = [];
     const turns: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'start' }] },

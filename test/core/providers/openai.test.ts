@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
-import { type ChatJsonCache, openAIRequestBody, toOpenAIParams } from '../../../src/core/providers/openai.js';
+import { openAIRequestBody, toOpenAIParams } from '../../../src/core/providers/openai.js';
+import type { MessageJsonCache } from '../../../src/core/providers/request-body.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -177,7 +178,7 @@ describe('openai provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters; each history message is serialized once and kept by identity', () => {
-    const serialized: ChatJsonCache = new WeakMap();
+    const serialized: MessageJsonCache = new WeakMap();
     const history: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'start' }] },
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'not sent' }] },

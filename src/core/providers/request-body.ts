@@ -1,0 +1,32 @@
+/**
+ * A model request's JSON body joined from pieces, so a long history is not serialized again on
+ * every call: each history message's JSON is made once (by identity: a message never changes
+ * once in the history) and the parameters without history are serialized around it. The result
+ * is byte for byte JSON.stringify of the whole parameters (both backends test it).
+ */
+import type { Message } from './types.js';
+
+/** Each history message as JSON text, by identity; one per backend, a WeakMap so compacted messages go. */
+export type MessageJsonCache = WeakMap<Message, string>;
+
+const NO_MESSAGES = '"messages":[]';
+
+/** The message's JSON from the cache, or made by `serialize` and kept. */
+export function messageJson(cache: MessageJsonCache, message: Message, serialize: (message: Message) => string): string {
+  let json = cache.get(message);
+  if (json === undefined) {
+    json = serialize(message);
+    cache.set(message, json);
+  }
+  return json;
+}
+
+/**
+ * `head`, the parameters serialized with `messages: []`, with the history's pieces put in its
+ * place. The model name before it is a JSON string, which cannot hold the unescaped text it is
+ * found by.
+ */
+export function withMessages(head: string, pieces: string[]): string {
+  const at = head.indexOf(NO_MESSAGES);
+  return `${head.slice(0, at)}"messages":[${pieces.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+}
