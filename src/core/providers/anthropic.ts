@@ -8,7 +8,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
-import { type MessageJsonCache, messageJson, withMessages } from './request-body.js';
+import { type HeadJsonCache, headJson, type MessageJsonCache, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
@@ -86,8 +86,21 @@ export type WireCache = WeakMap<Message, WireMessage>;
  * JSON.stringify(toAnthropicParams(…)) makes: every message but the last serialized once,
  * without a breakpoint; the last, which carries it, on each call.
  */
-export function anthropicRequestBody(request: ModelRequest, caches: { wire: WireCache; json: MessageJsonCache }): string {
-  const head = JSON.stringify(toAnthropicParams({ ...request, messages: [] }));
+export function anthropicRequestBody(
+  request: ModelRequest,
+  caches: { head: HeadJsonCache; wire: WireCache; json: MessageJsonCache },
+): string {
+  const head = headJson(caches.head, request, undefined, () =>
+    JSON.stringify(
+      toAnthropicParams({
+        model: request.model,
+        system: request.system,
+        messages: [],
+        tools: request.tools,
+        maxTokens: request.maxTokens,
+      }),
+    ),
+  );
   const { messages } = request;
   const pieces = messages
     .slice(0, -1)
@@ -245,7 +258,11 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
   let sdk: typeof import('./anthropic-client.js') | undefined;
   let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
-  const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: MessageJsonCache };
+  const caches = { head: new WeakMap(), wire: new WeakMap(), json: new WeakMap() } satisfies {
+    head: HeadJsonCache;
+    wire: WireCache;
+    json: MessageJsonCache;
+  };
   function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
     client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;

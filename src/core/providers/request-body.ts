@@ -4,10 +4,17 @@
  * once in the history) and the parameters without history are serialized around it. The result
  * is byte for byte JSON.stringify of the whole parameters (both backends test it).
  */
-import type { Message } from './types.js';
+import type { Message, ModelRequest, ToolSchema } from './types.js';
 
 /** Each history message as JSON text, by identity; one per backend, a WeakMap so compacted messages go. */
 export type MessageJsonCache = WeakMap<Message, string>;
+
+/**
+ * The parameters without history as JSON text, by the request's tool list: a session asks with
+ * the same list (and model, system prompt and limit) on every call, and the sessions sharing a
+ * backend (a parent and its sub-agents) each have their own. The tool schemas are most of it.
+ */
+export type HeadJsonCache = WeakMap<readonly ToolSchema[], { key: readonly unknown[]; json: string }>;
 
 const NO_MESSAGES = '"messages":[]';
 
@@ -18,6 +25,20 @@ export function messageJson(cache: MessageJsonCache, message: Message, serialize
     json = serialize(message);
     cache.set(message, json);
   }
+  return json;
+}
+
+/**
+ * The head for `request` from the cache, or made by `serialize` when anything it depends on
+ * differs from the last one made for these tools: the model, system prompt and token limit,
+ * and `also` (what else the backend puts in it).
+ */
+export function headJson(cache: HeadJsonCache, request: ModelRequest, also: unknown, serialize: () => string): string {
+  const key = [request.model, request.system, request.maxTokens, also];
+  const known = cache.get(request.tools);
+  if (known && known.key.every((part, i) => part === key[i])) return known.json;
+  const json = serialize();
+  cache.set(request.tools, { key, json });
   return json;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type WireCache, anthropicRequestBody, toAnthropicParams } from '../../../src/core/providers/anthropic.js';
-import type { MessageJsonCache } from '../../../src/core/providers/request-body.js';
+import type { HeadJsonCache, MessageJsonCache } from '../../../src/core/providers/request-body.js';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -184,7 +184,13 @@ describe('anthropic provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters as the history grows; each earlier message is serialized once', () => {
-    const caches = { wire: new WeakMap(), json: new WeakMap() } satisfies { wire: WireCache; json: MessageJsonCache };
+    const caches = { head: new WeakMap(), wire: new WeakMap(), json: new WeakMap() } satisfies {
+      head: HeadJsonCache;
+      wire: WireCache;
+      json: MessageJsonCache;
+    };
+    // One tool list throughout, as a session has: the head kept for it must follow every other change.
+    const tools = request().tools;
     const history: Message[] = [];
     const turns: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'start' }] },
@@ -203,8 +209,10 @@ describe('anthropic provider through the real SDK', () => {
       history.push(message);
       for (const model of ['claude-test', 'm","messages":[],"x":"']) {
         for (const system of ['', 'You are a test.']) {
-          const req = request({ model, system, messages: [...history] });
-          expect(anthropicRequestBody(req, caches)).toBe(JSON.stringify(toAnthropicParams(req)));
+          for (const maxTokens of [1024, 2048]) {
+            const req = request({ model, system, maxTokens, tools, messages: [...history] });
+            expect(anthropicRequestBody(req, caches)).toBe(JSON.stringify(toAnthropicParams(req)));
+          }
         }
       }
     }

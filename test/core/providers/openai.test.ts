@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { openAIRequestBody, toOpenAIParams } from '../../../src/core/providers/openai.js';
-import type { MessageJsonCache } from '../../../src/core/providers/request-body.js';
+import type { HeadJsonCache, MessageJsonCache } from '../../../src/core/providers/request-body.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -178,7 +178,10 @@ describe('openai provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters; each history message is serialized once and kept by identity', () => {
-    const serialized: MessageJsonCache = new WeakMap();
+    const caches = { head: new WeakMap(), json: new WeakMap() } satisfies { head: HeadJsonCache; json: MessageJsonCache };
+    const serialized = caches.json;
+    // One tool list throughout, as a session has: the head kept for it must follow every other change.
+    const tools = request().tools;
     const history: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'start' }] },
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'not sent' }] },
@@ -203,21 +206,38 @@ describe('openai provider through the real SDK', () => {
     for (const model of ['gpt-test', 'm","messages":[],"x":"']) {
       for (const system of ['', 'You are a test.']) {
         for (const tokenParam of ['max_tokens', 'max_completion_tokens'] as const) {
-          const req = request({ model, system, messages: history });
-          expect(openAIRequestBody(req, tokenParam, serialized)).toBe(JSON.stringify(toOpenAIParams(req, tokenParam)));
+          for (const maxTokens of [1024, 2048]) {
+            const req = request({ model, system, maxTokens, tools, messages: history });
+            expect(openAIRequestBody(req, tokenParam, caches)).toBe(JSON.stringify(toOpenAIParams(req, tokenParam)));
+          }
         }
       }
     }
     for (const message of history) expect(serialized.has(message)).toBe(true);
     // Kept by identity: a message already in the cache is not converted again.
     serialized.set(history[0]!, '{"role":"user","content":"from the cache"}');
-    expect(JSON.parse(openAIRequestBody(request({ messages: history }), 'max_tokens', serialized)).messages[1]).toEqual({
+    expect(JSON.parse(openAIRequestBody(request({ tools, messages: history }), 'max_tokens', caches)).messages[1]).toEqual({
       role: 'user',
       content: 'from the cache',
     });
-    expect(openAIRequestBody(request({ tools: [], messages: [] }), 'max_tokens', new WeakMap())).toBe(
+    const fresh = { head: new WeakMap(), json: new WeakMap() };
+    expect(openAIRequestBody(request({ tools: [], messages: [] }), 'max_tokens', fresh)).toBe(
       JSON.stringify(toOpenAIParams(request({ tools: [], messages: [] }))),
     );
+  });
+
+  it('serializes the parameters around the history once per tool list while nothing else changes', () => {
+    const caches = { head: new WeakMap(), json: new WeakMap() } satisfies { head: HeadJsonCache; json: MessageJsonCache };
+    const req = request();
+    openAIRequestBody(req, 'max_tokens', caches);
+    const kept = caches.head.get(req.tools)!;
+    // A stand-in for the kept head: the next request of the same session is built around it.
+    caches.head.set(req.tools, { ...kept, json: kept.json.replace('"stream":true', '"stream":true,"kept":1') });
+    expect(JSON.parse(openAIRequestBody({ ...req, messages: [] }, 'max_tokens', caches)).kept).toBe(1);
+    // Another session's tools (a sub-agent's) have a head of their own.
+    const other = request({ tools: [...req.tools] });
+    expect(openAIRequestBody(other, 'max_tokens', caches)).toBe(JSON.stringify(toOpenAIParams(other)));
+    expect(JSON.parse(openAIRequestBody(req, 'max_tokens', caches)).kept).toBe(1);
   });
 
   it('sends no tools key when there are no tools, and tolerates a server that sends no usage', async () => {
