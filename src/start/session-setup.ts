@@ -1,7 +1,7 @@
 import { AgentsFlagError } from '../core/agents/cli-agents.js';
 import { ConfigError } from '../core/config/provider-config.js';
 import { SettingsError } from '../core/config/settings.js';
-import type { SessionSetup } from '../core/session/open-session.js';
+import type { SessionSetup } from '../core/session/opened-session.js';
 import { SessionLookupError } from '../core/session/store.js';
 import type { CliOptions } from './options.js';
 

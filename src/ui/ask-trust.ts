@@ -1,7 +1,8 @@
 import { render } from 'ink';
 import { createElement } from 'react';
 import { type SettingsReview, needsTrustAnswer, recordTrustAnswer } from '../core/config/review-settings.js';
-import { type SessionSetup, reviewSetup } from '../core/session/open-session.js';
+import { reviewSetup } from '../core/session/open-session.js';
+import type { SessionSetup } from '../core/session/opened-session.js';
 import type { EarlyInput } from '../start/early-input.js';
 import { type TrustChoice, TrustPrompt } from './components/trust-prompt.js';
 

@@ -9,7 +9,7 @@ import type { EventStream, SessionEvent } from '../core/session/event-stream.js'
 import type { StoredJob } from '../core/session/job-store.js';
 import type { CommandSummary } from '../core/commands/command-files.js';
 import type { InstructionFileInfo } from '../core/session/instruction-files.js';
-import type { OpenedSession } from '../core/session/open-session.js';
+import type { OpenedSession } from '../core/session/opened-session.js';
 import { estimateTokens } from '../core/session/compaction.js';
 import type { PermissionMode } from '../core/permissions/types.js';
 

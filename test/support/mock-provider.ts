@@ -228,7 +228,9 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     return peak ? max : now;
   }
   let pings = 0;
-  const shutdown = new AbortController();
+  // Each open request's own controller, aborted when the server shuts down (a set, not a
+  // listener per request on one shared signal: 32 sub-agents' requests at once are expected).
+  const open = new Set<AbortController>();
 
   async function pickReply(request: RecordedRequest): Promise<Reply> {
     const scripted = queue.shift();
@@ -273,15 +275,14 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       if (log.some((entry) => entry.request === request)) log.push({ request, delta: -1 });
       gone.abort();
     });
-    const onShutdown = (): void => gone.abort();
-    shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    open.add(gone);
     try {
       const reply = await pickReply(request);
       await wait(latencyMs + (reply.delayMs ?? 0), gone.signal, timers);
       if (gone.signal.aborted) return;
       await send(res, request, reply, number, gone.signal);
     } finally {
-      shutdown.signal.removeEventListener('abort', onShutdown);
+      open.delete(gone);
     }
   }
 
@@ -406,7 +407,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       pings = 0;
     },
     close: async () => {
-      shutdown.abort();
+      for (const request of open) request.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

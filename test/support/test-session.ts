@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import type { SessionEvent } from '../../src/core/session/event-stream.js';
 import type { ModelRequest } from '../../src/core/providers/types.js';
-import { type OpenedSession, type SessionSetup, openSession } from '../../src/core/session/open-session.js';
+import { openSession } from '../../src/core/session/open-session.js';
+import type { OpenedSession, SessionSetup } from '../../src/core/session/opened-session.js';
 import { type FakeReply, fakeStream } from './fake-stream.js';
 
 /** A project folder and a private state folder for one test session. */

@@ -72,6 +72,14 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   return { ok: true, bwrap, version: version.stdout.trim() || 'bubblewrap' };
 }
 
+/** A session's probe: never rejects (an unexpected failure is a sandbox that does not work), no `bwrap --version`. */
+export function probeForSession(workspace: Workspace, signal: AbortSignal): Promise<SandboxProbe> {
+  return probeSandbox({ workspace, version: false, signal }).catch((error: unknown) => ({
+    ok: false,
+    reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+}
+
 type Ran = { ok: true; stdout: string } | { ok: false; why: string };
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<Ran> {

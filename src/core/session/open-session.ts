@@ -1,14 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../agents/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
-import { type SessionAgents, createSessionAgents } from '../agents/session-agents.js';
+import { createSessionAgents } from '../agents/session-agents.js';
 import { WorktreeJobs } from '../agents/worktree-jobs.js';
-import { type Job, type JobEvent, isEnded } from '../agents/job-manager.js';
-import { kindOf } from '../agents/job-ids.js';
+import type { Job, JobEvent } from '../agents/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';
@@ -16,28 +14,23 @@ import { type SettingsReview, reviewSettings, settingsFromReview } from '../conf
 import type { Settings } from '../config/settings.js';
 import { HookDispatcher } from '../hooks/dispatcher.js';
 import { hookLine } from '../hooks/hook-line.js';
-import { loopHooks, notificationHooks, promptHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { loopHooks, promptHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { notifyingApprover } from '../hooks/notifying-approver.js';
 import { compileHooks } from '../hooks/matcher.js';
-import type { SpawnHook } from '../hooks/runner.js';
 import type { Limits } from '../loop/limits.js';
 import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
-import type { McpServerStatus } from '../mcp/types.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
-import type { Approver, PermissionMode } from '../permissions/types.js';
+import type { PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
-import type { Message, StreamFn, Usage } from '../providers/types.js';
+import type { Message } from '../providers/types.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
-import type { SandboxProbe } from '../sandbox/plan.js';
-import { probeSandbox } from '../sandbox/probe.js';
-import type { CommandSummary } from '../commands/command-files.js';
+import { probeForSession } from '../sandbox/probe.js';
 import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
-import type { LoopResult } from '../loop/agent-loop.js';
 import { withoutSecrets } from '../tools/child-env.js';
 import type { BashSandbox } from '../tools/bash.js';
 import { builtinTools } from '../tools/builtin.js';
-import type { Workspace } from '../tools/define.js';
 import { makeWorkspace } from '../tools/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
@@ -46,106 +39,17 @@ import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../text.js';
 import { createCompactor } from './compactor.js';
-import { type StoredJob, jobEndRecord, nextJobNumber, readStoredJobs, storedJobIds, writeShellRecord } from './job-store.js';
+import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
-import { EventStream, type SessionEvent } from './event-stream.js';
+import { EventStream } from './event-stream.js';
 import { costOf, modelInfo } from './models.js';
 import { Session } from './session.js';
-import {
-  type SessionPaths,
-  SessionLookupError,
-  agentTranscriptPath,
-  createSessionFolder,
-  findSession,
-  newSessionId,
-  newestEmptyTranscript,
-  newestSessionFor,
-} from './store.js';
-import { repairHistory } from './repair-history.js';
-import { type InstructionFileInfo, loadInstructionFiles } from './instruction-files.js';
+import { agentTranscriptPath, createSessionFolder, newSessionId } from './store.js';
+import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
-import { TranscriptWriter, readTranscript } from './transcript.js';
-
-/** What a front end asks for; every field maps to a flag or is injected by tests. */
-export interface SessionSetup {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  headless: boolean;
-  /** Flags: the top layer of settings. */
-  flags: Settings & { continue?: boolean; resume?: string };
-  /** The settings files as read and reviewed before start (the TUI asked about them); read here when absent. */
-  review?: SettingsReview;
-  /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
-  trustProject?: boolean;
-  /** `--mcp-config` values: files (or JSON text) of `{ "mcpServers": … }`, the user's word. */
-  mcpConfig?: string[];
-  approver?: Approver;
-  /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
-  agentsJson?: string;
-  /** Replaces the provider (tests pass a fake stream). */
-  stream?: StreamFn;
-  /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
-  sandboxProbe?: SandboxProbe;
-  /** Starts hook commands (default: `sh -c`); tests may pass their own. */
-  spawnHook?: SpawnHook;
-}
-
-/** A ready session and the machinery around it. */
-export interface OpenedSession {
-  session: Session;
-  provider: string;
-  model: string;
-  /** The model's context window in tokens (settings' override included). */
-  contextWindow: number;
-  paths: SessionPaths;
-  gate: ApprovalGate;
-  agents: SessionAgents;
-  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`, on unless set false). */
-  wakeOnComplete: boolean;
-  /** TUI: how to tell an unfocused terminal that work finished (setting `notify`, the bell unless set). */
-  notify: 'bell' | 'osc9' | 'off';
-  /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
-  warnings: string[];
-  /** The one ordered stream of turn and job events (`session.events`); front ends read only this. */
-  events: EventStream;
-  /** Headless: waits for running jobs; true when a notice is owed to the model. */
-  waitForAgents(signal: AbortSignal): Promise<boolean>;
-  /** Compacts the history now (`/compact`); the event is published to the stream too. */
-  compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
-  totals(): Usage;
-  /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
-  cost(): number | undefined;
-  /** Cost of some usage at this session's model prices, or at job `jobId`'s model's (settings' overrides included). */
-  costOf(usage: Usage, jobId?: string): number | undefined;
-  /** Every job of this run, oldest first. */
-  jobs(): Job[];
-  /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
-  storedJobs: StoredJob[];
-  /** The model's context window and output cap (settings' `models` included). */
-  modelLimits: { contextWindow: number; maxOutput: number };
-  /** The agent definitions a sub-agent can be started as. */
-  agentNames: string[];
-  /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
-  commands: CommandSummary[];
-  /** The skills the model is offered through the `skill` tool. */
-  skillNames: string[];
-  /**
-   * Runs a turn for what the user typed: `/name args` naming a custom command becomes its body
-   * with the arguments, and its `allowed-tools` run without asking until the turn ends.
-   */
-  submitPrompt(text: string, signal: AbortSignal): Promise<LoopResult>;
-  /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
-  instructionFiles: InstructionFileInfo[];
-  /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
-  mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
-  /**
-   * Moves the parent's running foreground bash calls into the background (Ctrl+B): each
-   * call returns at once, its command goes on as a shell job. The new jobs' ids.
-   */
-  moveToBackground(): string[];
-  /** Stops the sub-agents, then closes every MCP server. */
-  close(): Promise<void>;
-}
+import type { OpenedSession, SessionSetup } from './opened-session.js';
+import { loadResumedSession } from './resume.js';
+import { TranscriptWriter } from './transcript.js';
 
 const DEFAULT_MAX_TOKENS = 8192;
 /** Model calls per prompt in headless mode when no limit is set. */
@@ -174,7 +78,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   ]);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
-  const resumed = resume || continueNewest ? resumeFrom(home.sessionsDir, setup.cwd, resume) : undefined;
+  const resumed = resume || continueNewest ? loadResumedSession(home.sessionsDir, setup.cwd, resume) : undefined;
   const id = resumed?.id ?? newSessionId();
   const paths = createSessionFolder(home.sessionsDir, id);
   if (resumed) warnings.push(...resumed.warnings);
@@ -188,7 +92,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const lifetime = new AbortController();
   const sandbox: BashSandbox = {
     config: sandboxConfigFrom({ user: settings, flags: review.flags }),
-    probe: setup.sandboxProbe ?? probeSandboxSafely(workspace, lifetime.signal),
+    probe: setup.sandboxProbe ?? probeForSession(workspace, lifetime.signal),
   };
   if (setup.sandboxProbe) warnings.push(...sandboxWarnings(sandbox.config, setup.sandboxProbe));
   const stream =
@@ -241,22 +145,15 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   const ledger = new SessionLedger();
 
-  const childTranscripts = new Map<string, TranscriptWriter>();
+  const jobRecords = new JobRecords({
+    paths,
+    session: { id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
+    env: setup.env,
+    scrub,
+    warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
+  });
   const broadcast = (event: JobEvent) => {
-    // The job's end goes into its transcript, so it can be listed after a resume.
-    if (event.type === 'job_state' && isEnded(event.job.state)) {
-      childTranscripts.get(event.job.id)?.event('job_end', jobEndRecord(event.job));
-      childTranscripts.delete(event.job.id);
-    }
-    // A shell's record, when it starts and when it ends: a resumed session lists it and numbers after it.
-    if (event.type === 'job_state' && kindOf(event.job) === 'shell') {
-      try {
-        writeShellRecord(paths, event.job, scrub);
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        events.publish({ type: 'notice', level: 'warn', text: `could not write ${event.job.id}'s record: ${why}` });
-      }
-    }
+    jobRecords.record(event);
     events.publish(event);
   };
   const { definitions, warnings: definitionWarnings } = loadDefinitions({
@@ -303,29 +200,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       childGate({ session: gate, workspace: where, jobId, definition, approver, headless: setup.headless }),
     worktrees: new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id }),
     limitOutput,
-    transcriptFor: (jobId, definition, task) => {
-      mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
-      const writer = new TranscriptWriter(
-        agentTranscriptPath(paths, jobId),
-        {
-          sessionId: `${id}/${jobId}`,
-          cwd: setup.cwd,
-          provider: providerConfig.provider,
-          model: providerConfig.model,
-          parentSessionId: id,
-          jobId,
-          definition: definition.name,
-          task,
-        },
-        {
-          onError: (error) =>
-            events.publish({ type: 'notice', level: 'warn', text: `could not write ${jobId}'s transcript: ${error.message}` }),
-          env: setup.env,
-        },
-      );
-      childTranscripts.set(jobId, writer);
-      return writer;
-    },
+    transcriptFor: (jobId, definition, task) => jobRecords.transcriptFor(jobId, definition.name, task),
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage, model) => costOf(usage, model ? modelInfo(model, settings.models) : info),
     models: { provider: providerConfig.provider, aliases: settings.modelAliases },
@@ -490,29 +365,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   };
 }
 
-/** The sandbox probe, never rejecting: an unexpected failure is a sandbox that does not work. */
-function probeSandboxSafely(workspace: Workspace, signal: AbortSignal): Promise<SandboxProbe> {
-  return probeSandbox({ workspace, version: false, signal }).catch((error: unknown) => ({
-    ok: false,
-    reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
-  }));
-}
-
-/** The approver, firing Notification hooks each time the agent waits for an answer (they run beside it, never delaying it). */
-function notifyingApprover(
-  approver: Approver | undefined,
-  hooks: HookDispatcher,
-  signal: AbortSignal,
-  emit: (event: SessionEvent) => void,
-): Approver | undefined {
-  if (!approver || !hooks.has('Notification')) return approver;
-  return (request, answerSignal) => {
-    const message = `outrider needs your permission to use ${request.toolName}${request.jobId ? ` (${request.jobId})` : ''}`;
-    notificationHooks(hooks, { message, type: 'permission_prompt' }, signal, emit).catch(() => {});
-    return approver(request, answerSignal);
-  };
-}
-
 function permissionMode(settings: Settings): PermissionMode {
   return settings.permissionMode ?? 'default';
 }
@@ -521,32 +373,4 @@ function permissionMode(settings: Settings): PermissionMode {
 function describeJobs(jobs: Job[]): string | undefined {
   if (jobs.length === 0) return undefined;
   return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${oneLine(job.task, 80)}`).join('\n');
-}
-
-function resumeFrom(sessionsDir: string, cwd: string, resume: string | undefined) {
-  const summary = resume ? findSession(sessionsDir, resume) : newestSessionFor(sessionsDir, cwd);
-  if (!summary) {
-    const empty = newestEmptyTranscript(sessionsDir);
-    const why = empty ? `: the newest transcript, ${empty}, is empty, so the folder it belongs to is unknown` : '';
-    throw new SessionLookupError(`no earlier session in ${cwd} to continue${why}; start a new one without --continue`);
-  }
-  const read = readTranscript(summary.paths.transcript);
-  const systemEvent = read.events.find((e) => e.name === 'system_prompt');
-  const stored = systemEvent?.data as { system?: string; instructionFiles?: InstructionFileInfo[] } | undefined;
-  const system = stored?.system;
-  // Sessions written before the list was stored show none.
-  const instructionFiles = Array.isArray(stored?.instructionFiles) ? stored.instructionFiles : [];
-  // Before the first request: the file may hold anything (a crash, a hand edit, another version).
-  const { history, warnings: repairs } = repairHistory(read.history);
-  const warnings = [...read.warnings, ...repairs];
-  return {
-    id: summary.id,
-    history,
-    warnings,
-    system,
-    instructionFiles,
-    firstJobNumber: nextJobNumber(summary.paths),
-    storedJobs: readStoredJobs(summary.paths),
-    takenJobIds: storedJobIds(summary.paths),
-  };
 }

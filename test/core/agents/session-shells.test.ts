@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ToolResultBlock } from '../../../src/core/providers/types.js';
-import type { SessionSetup } from '../../../src/core/session/open-session.js';
+import type { SessionSetup } from '../../../src/core/session/opened-session.js';
 import { isChildRequest, useTestSessions } from '../../support/test-session.js';
 import { expectExited } from '../../support/process.js';
 import { until } from '../../support/until.js';

@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
-import type { SessionSetup } from '../../../src/core/session/open-session.js';
+import type { SessionSetup } from '../../../src/core/session/opened-session.js';
 import { LOST_RESULT } from '../../../src/core/session/repair-history.js';
 import type { FakeReply } from '../../support/fake-stream.js';
 import { type TestDirs, isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';

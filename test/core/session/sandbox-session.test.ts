@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import type { SandboxProbe } from '../../../src/core/sandbox/plan.js';
-import type { OpenedSession, SessionSetup } from '../../../src/core/session/open-session.js';
+import type { OpenedSession, SessionSetup } from '../../../src/core/session/opened-session.js';
 import { type TestDirs, testDirs, useTestSessions } from '../../support/test-session.js';
 import { until } from '../../support/until.js';
 

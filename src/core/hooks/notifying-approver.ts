@@ -1,0 +1,19 @@
+import type { LoopEvent } from '../loop/events.js';
+import type { Approver } from '../permissions/types.js';
+import type { HookDispatcher } from './dispatcher.js';
+import { notificationHooks } from './hook-points.js';
+
+/** The approver, firing Notification hooks each time the agent waits for an answer (they run beside it, never delaying it). */
+export function notifyingApprover(
+  approver: Approver | undefined,
+  hooks: HookDispatcher,
+  signal: AbortSignal,
+  emit: (event: LoopEvent) => void,
+): Approver | undefined {
+  if (!approver || !hooks.has('Notification')) return approver;
+  return (request, answerSignal) => {
+    const message = `outrider needs your permission to use ${request.toolName}${request.jobId ? ` (${request.jobId})` : ''}`;
+    notificationHooks(hooks, { message, type: 'permission_prompt' }, signal, emit).catch(() => {});
+    return approver(request, answerSignal);
+  };
+}

@@ -1,0 +1,99 @@
+/** What openSession takes (a front end's setup) and gives back (a ready session and the machinery around it). */
+import type { Job } from '../agents/job-manager.js';
+import type { SessionAgents } from '../agents/session-agents.js';
+import type { CommandSummary } from '../commands/command-files.js';
+import type { SettingsReview } from '../config/review-settings.js';
+import type { Settings } from '../config/settings.js';
+import type { SpawnHook } from '../hooks/runner.js';
+import type { LoopResult } from '../loop/agent-loop.js';
+import type { McpServerStatus } from '../mcp/types.js';
+import type { ApprovalGate } from '../permissions/approvals.js';
+import type { Approver } from '../permissions/types.js';
+import type { StreamFn, Usage } from '../providers/types.js';
+import type { SandboxProbe } from '../sandbox/plan.js';
+import type { EventStream, SessionEvent } from './event-stream.js';
+import type { InstructionFileInfo } from './instruction-files.js';
+import type { StoredJob } from './job-store.js';
+import type { Session } from './session.js';
+import type { SessionPaths } from './store.js';
+
+/** What a front end asks for; every field maps to a flag or is injected by tests. */
+export interface SessionSetup {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  headless: boolean;
+  /** Flags: the top layer of settings. */
+  flags: Settings & { continue?: boolean; resume?: string };
+  /** The settings files as read and reviewed before start (the TUI asked about them); read here when absent. */
+  review?: SettingsReview;
+  /** `--trust`: the project's guarded settings apply for this run, whatever the user answered before. */
+  trustProject?: boolean;
+  /** `--mcp-config` values: files (or JSON text) of `{ "mcpServers": … }`, the user's word. */
+  mcpConfig?: string[];
+  approver?: Approver;
+  /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
+  agentsJson?: string;
+  /** Replaces the provider (tests pass a fake stream). */
+  stream?: StreamFn;
+  /** Whether bubblewrap works, when already found out (--debug probes first; tests); else probed here, once. */
+  sandboxProbe?: SandboxProbe;
+  /** Starts hook commands (default: `sh -c`); tests may pass their own. */
+  spawnHook?: SpawnHook;
+}
+
+/** A ready session and the machinery around it. */
+export interface OpenedSession {
+  session: Session;
+  provider: string;
+  model: string;
+  /** The model's context window in tokens (settings' override included). */
+  contextWindow: number;
+  paths: SessionPaths;
+  gate: ApprovalGate;
+  agents: SessionAgents;
+  /** Start a turn by itself when a sub-agent completes while idle (setting `wakeOnComplete`, on unless set false). */
+  wakeOnComplete: boolean;
+  /** TUI: how to tell an unfocused terminal that work finished (setting `notify`, the bell unless set). */
+  notify: 'bell' | 'osc9' | 'off';
+  /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
+  warnings: string[];
+  /** The one ordered stream of turn and job events (`session.events`); front ends read only this. */
+  events: EventStream;
+  /** Headless: waits for running jobs; true when a notice is owed to the model. */
+  waitForAgents(signal: AbortSignal): Promise<boolean>;
+  /** Compacts the history now (`/compact`); the event is published to the stream too. */
+  compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
+  totals(): Usage;
+  /** Cost of the whole session, sub-agents included; undefined when the model's price is unknown. */
+  cost(): number | undefined;
+  /** Cost of some usage at this session's model prices, or at job `jobId`'s model's (settings' overrides included). */
+  costOf(usage: Usage, jobId?: string): number | undefined;
+  /** Every job of this run, oldest first. */
+  jobs(): Job[];
+  /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
+  storedJobs: StoredJob[];
+  /** The model's context window and output cap (settings' `models` included). */
+  modelLimits: { contextWindow: number; maxOutput: number };
+  /** The agent definitions a sub-agent can be started as. */
+  agentNames: string[];
+  /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
+  commands: CommandSummary[];
+  /** The skills the model is offered through the `skill` tool. */
+  skillNames: string[];
+  /**
+   * Runs a turn for what the user typed: `/name args` naming a custom command becomes its body
+   * with the arguments, and its `allowed-tools` run without asking until the turn ends.
+   */
+  submitPrompt(text: string, signal: AbortSignal): Promise<LoopResult>;
+  /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
+  instructionFiles: InstructionFileInfo[];
+  /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
+  mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  /**
+   * Moves the parent's running foreground bash calls into the background (Ctrl+B): each
+   * call returns at once, its command goes on as a shell job. The new jobs' ids.
+   */
+  moveToBackground(): string[];
+  /** Stops the sub-agents, then closes every MCP server. */
+  close(): Promise<void>;
+}
