@@ -53,12 +53,22 @@ describe('the sandbox in the TUI', () => {
     await pane.screen(/Still here\./);
   });
 
-  it('says once at start-up when bubblewrap is missing', async () => {
+  it('says once, when the first command needs the sandbox, that bubblewrap is missing', async () => {
     // node alone on PATH: no bwrap to find.
     const bin = tui.tempDir('outrider-bin-');
     execFileSync('ln', ['-s', process.execPath, path.join(bin, 'node')]);
     const { pane } = await start({ path: bin });
+    // No command yet: no probe, nothing to say.
+    tui.mock.script({ text: 'Hello.' });
+    pane.type('hi');
+    expect(await pane.screen(/Hello\./)).not.toMatch(/no OS sandbox/);
+    for (const word of ['first', 'second']) {
+      tui.mock.script({ toolCalls: [{ name: 'bash', args: { command: `echo ${word}-ran` } }] }, { text: `Ran the ${word}.` });
+      pane.type(`run the ${word}`);
+      await pane.screen(new RegExp(`Ran the ${word}\\.`));
+    }
     const text = await pane.screen(/no OS sandbox/);
     expect(text).toMatch(/no OS sandbox: bwrap was not found on PATH\. Commands judged read-only run on the command check alone/);
+    expect(text.match(/no OS sandbox/g)).toHaveLength(1);
   });
 });

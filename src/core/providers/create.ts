@@ -38,7 +38,7 @@ export interface ProviderOptions {
   clock?: Clock;
   /**
    * Start loading the SDK now rather than on the first call: a session does, so the SDK is
-   * compiled while the session waits for its sandbox probe, not after the first prompt.
+   * compiled while the session is put together (and a TUI waits for its first prompt).
    */
   preload?: boolean;
 }

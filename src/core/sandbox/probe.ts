@@ -72,12 +72,29 @@ export async function probeSandbox(options: ProbeOptions): Promise<SandboxProbe>
   return { ok: true, bwrap, version: version.stdout.trim() || 'bubblewrap' };
 }
 
-/** A session's probe: never rejects (an unexpected failure is a sandbox that does not work), no `bwrap --version`. */
-export function probeForSession(workspace: Workspace, signal: AbortSignal): Promise<SandboxProbe> {
-  return probeSandbox({ workspace, version: false, signal }).catch((error: unknown) => ({
-    ok: false,
-    reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
-  }));
+/**
+ * A session's probe, run the first time a command needs a fence, then the same answer to every
+ * caller: a bwrap start costs a process and ~6 ms of CPU, which a session that runs no command
+ * (a -p run that reads and edits, most sub-agents) never pays; the first command waits the ~10 ms.
+ * `found` hears the answer once. Never rejects: an unexpected failure is a sandbox that does not
+ * work. No `bwrap --version` (only --doctor and --debug show it). `signal` ends a probe still running.
+ */
+export function sessionProbe(
+  workspace: Workspace,
+  signal: AbortSignal,
+  found: (probe: SandboxProbe) => void,
+): () => Promise<SandboxProbe> {
+  let probing: Promise<SandboxProbe> | undefined;
+  return () =>
+    (probing ??= probeSandbox({ workspace, version: false, signal })
+      .catch((error: unknown): SandboxProbe => ({
+        ok: false,
+        reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}`,
+      }))
+      .then((probe) => {
+        found(probe);
+        return probe;
+      }));
 }
 
 type Ran = { ok: true; stdout: string } | { ok: false; why: string };

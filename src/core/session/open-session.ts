@@ -25,7 +25,7 @@ import type { PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
 import type { Message } from '../providers/types.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
-import { probeForSession } from '../sandbox/probe.js';
+import { sessionProbe } from '../sandbox/probe.js';
 import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import { withoutSecrets } from '../tools/child-env.js';
@@ -85,16 +85,25 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 
   const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
-  // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
-  // The probe (a bwrap start, ~10 ms) runs beside the session: the first model call does not wait
-  // for it, a command does (bash awaits it); what it finds is said when it is known (below).
+  const events = new EventStream();
   // Ends what outlives a turn: the sandbox probe, Notification hooks started while asking, SessionStart hooks on a slow start.
   const lifetime = new AbortController();
+  // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
+  // Probed when a command first needs a fence (unless --debug already did); what the probe finds
+  // is said then, as a state event, so a front end that subscribes later still gets it.
+  const sandboxConfig = sandboxConfigFrom({ user: settings, flags: review.flags });
+  const known = setup.sandboxProbe;
   const sandbox: BashSandbox = {
-    config: sandboxConfigFrom({ user: settings, flags: review.flags }),
-    probe: setup.sandboxProbe ?? probeForSession(workspace, lifetime.signal),
+    config: sandboxConfig,
+    probe: known
+      ? () => Promise.resolve(known)
+      : sessionProbe(workspace, lifetime.signal, (probe) =>
+          sandboxWarnings(sandboxConfig, probe).forEach((text, i) =>
+            events.publish({ type: 'notice', level: 'warn', text }, { state: `sandbox-warning-${i}` }),
+          ),
+        ),
   };
-  if (setup.sandboxProbe) warnings.push(...sandboxWarnings(sandbox.config, setup.sandboxProbe));
+  if (known) warnings.push(...sandboxWarnings(sandboxConfig, known));
   const stream =
     setup.stream ??
     createProvider({
@@ -122,7 +131,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     ...builtinTools({ webFetch, bash: { sandbox, secrets, scrub, shells } }),
     readResultTool(results),
   ]);
-  const events = new EventStream();
   // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.
   const compiledHooks = compileHooks(settings.hooks);
   warnings.push(...compiledHooks.warnings);
@@ -276,14 +284,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     transcript,
     jobState: () => describeJobs(agents.manager.list()),
   });
-  if (sandbox.probe instanceof Promise) {
-    // A state event, so a front end that subscribes after the probe ended still gets it.
-    void sandbox.probe.then((probe) =>
-      sandboxWarnings(sandbox.config, probe).forEach((text, i) =>
-        events.publish({ type: 'notice', level: 'warn', text }, { state: `sandbox-warning-${i}` }),
-      ),
-    );
-  }
   // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
   const started = await sessionStartHooks(hooks, resumed ? 'resume' : 'startup', lifetime.signal);
   for (const event of started.events) {

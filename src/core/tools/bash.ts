@@ -39,8 +39,8 @@ const schema = z.object({
 /** The OS sandbox of one session: the user's choice and whether bubblewrap works (probed once). */
 export interface BashSandbox {
   config: SandboxConfig;
-  /** Whether bwrap works here; a session's probe may still be running (a command waits for it, a model call does not). */
-  probe: SandboxProbe | Promise<SandboxProbe>;
+  /** Whether bwrap works here: asked only for a command it could fence (a session probes on the first such call). */
+  probe: () => Promise<SandboxProbe>;
 }
 
 /** What an unfenced command's plan is given for the probe, which it does not read. */
@@ -49,7 +49,7 @@ const NOT_NEEDED: SandboxProbe = { ok: false, reason: 'not needed for an unfence
 /** Without a session's sandbox: approved commands run as written, auto-allowed ones rest on the parser. */
 const NO_SANDBOX: BashSandbox = {
   config: { mode: 'off', network: false },
-  probe: { ok: false, reason: 'no OS sandbox was set up for this session' },
+  probe: () => Promise.resolve({ ok: false, reason: 'no OS sandbox was set up for this session' }),
 };
 
 export interface BashToolOptions {
@@ -95,8 +95,8 @@ export function createBashTool(options: BashToolOptions = {}) {
         command: args.command,
         decision: ctx.sandbox,
         config: sandbox.config,
-        // Awaited only for a command it could fence: an unfenced one starts as soon as it may.
-        probe: fenceFor(ctx.sandbox, sandbox.config) === 'off' ? NOT_NEEDED : await sandbox.probe,
+        // Asked only for a command it could fence: an unfenced one starts as soon as it may.
+        probe: fenceFor(ctx.sandbox, sandbox.config) === 'off' ? NOT_NEEDED : await sandbox.probe(),
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };

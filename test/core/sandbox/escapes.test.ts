@@ -51,7 +51,10 @@ function outsidePath(name: string): string {
 }
 
 function tool(config: Partial<SandboxConfig> = {}, env?: NodeJS.ProcessEnv) {
-  return createBashTool({ sandbox: { config: { mode: 'off', network: false, ...config }, probe }, ...(env ? { env } : {}) });
+  return createBashTool({
+    sandbox: { config: { mode: 'off', network: false, ...config }, probe: () => Promise.resolve(probe) },
+    ...(env ? { env } : {}),
+  });
 }
 
 /** As the policy hands an auto-allowed command over: judged read-only. */

@@ -54,7 +54,10 @@ const waitFor = (condition: () => boolean, what: string) => until(condition, { w
 
 function start(command: string, options: { timeout_ms?: number; signal?: AbortSignal; sandbox?: 'read-only' } = {}) {
   const clock = new FakeClock();
-  const tool = createBashTool({ timers: clock, sandbox: { config: { mode: 'workspace-write', network: false }, probe } });
+  const tool = createBashTool({
+    timers: clock,
+    sandbox: { config: { mode: 'workspace-write', network: false }, probe: () => Promise.resolve(probe) },
+  });
   let settled: ToolOutput | undefined;
   void executeTool(
     tool,

@@ -141,21 +141,22 @@ describe('the sandbox in a session', () => {
     return texts.find((text) => text.startsWith('no OS sandbox:'));
   }
 
-  it('the first model call does not wait for the sandbox probe; a command does, and runs as the probe found', async () => {
+  it('no bwrap starts until a command needs a fence; the first one waits for the probe and runs as it found', async () => {
     const bwrap = fakeBwrap('holds');
     try {
       const opened = await open((_request: ModelRequest, index: number) =>
-        index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'echo unfenced' } }] } : { text: 'done' },
+        index === 1 ? { toolCalls: [{ name: 'bash', args: { command: 'echo unfenced' } }] } : { text: 'done' },
       );
+      // A turn without a command: no probe, no process.
+      await opened.submit('just answer');
+      expect(bwrap.started()).toBe(false);
       const turn = opened.submit('run it');
-      // The probe's bwrap is blocked on its FIFO: the model was asked all the same.
-      await until(() => opened.stream.requests.length >= 1 && bwrap.started(), {
-        what: 'the first model request, with the probe started',
-        observe: () => ({ requests: opened.stream.requests.length, probeStarted: bwrap.started() }),
-      });
+      // The command waits on the probe's bwrap, blocked on its FIFO: nothing runs yet.
+      await until(bwrap.started, { what: 'the probe to start with the first command' });
+      expect(opened.stream.requests).toHaveLength(2);
       bwrap.release();
       await turn;
-      const result = opened.stream.requests[1]!.messages.at(-1)!.content[0];
+      const result = opened.stream.requests[2]!.messages.at(-1)!.content[0];
       // Run before the probe answered, the command would have gone unfenced ("unfenced").
       expect(result).toMatchObject({ type: 'tool_result', content: 'fenced' });
       expect(opened.session.warnings).toEqual([]);
@@ -164,24 +165,35 @@ describe('the sandbox in a session', () => {
     }
   });
 
-  it('what the probe finds after the session opened reaches a front end that subscribes later', async () => {
+  it('what the probe finds reaches a front end that subscribes later', async () => {
     const bwrap = fakeBwrap('silent');
     try {
-      const opened = await open(() => ({ text: 'done' }));
+      const opened = await open((_request: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] } : { text: 'done' },
+      );
+      const turn = opened.submit('run it');
       await until(bwrap.started, { what: 'the probe to start' });
       bwrap.release();
+      await turn;
       const notice = await until(() => sandboxNotice(opened.session), { what: "the probe's warning" });
       expect(notice).toMatch(/bwrap starts, but the sandbox does not hold: the check printed nothing/);
+      // Without a working sandbox, the read-only command ran on the command check alone.
+      expect(opened.stream.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({ type: 'tool_result', content: 'hi' });
     } finally {
       vi.unstubAllEnvs();
     }
   });
 
   it('a session that closes ends a probe still running: no stuck bwrap keeps the process alive', async () => {
-    fakeBwrap('holds'); // never released: only a kill ends it
-    const opened = await open(() => ({ text: 'done' }));
+    const bwrap = fakeBwrap('holds'); // never released: only a kill ends it
     try {
+      const opened = await open((_request: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] } : { text: 'done' },
+      );
+      const turn = opened.submit('run it');
+      await until(bwrap.started, { what: 'the probe to start' });
       await opened.session.close();
+      await turn;
       // Killed by the close, not by the probe's own 10 s timeout (that one says "killed by SIGKILL").
       const notice = await until(() => sandboxNotice(opened.session), { what: "the closed probe's warning" });
       expect(notice).toMatch(/the sandbox does not start: the session ended before the probe did/);

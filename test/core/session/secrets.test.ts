@@ -49,7 +49,7 @@ describe('child processes do not inherit the provider key', () => {
       const env = { ...process.env, ANTHROPIC_API_KEY: KEY, RENAMED: KEY, GITHUB_TOKEN: 'ghp_token_value' };
       const tool = createBashTool({
         env,
-        sandbox: { config: { mode: 'off', network: false }, probe },
+        sandbox: { config: { mode: 'off', network: false }, probe: () => Promise.resolve(probe) },
         secrets: sessionSecrets(env, KEY),
       });
       const out = await executeTool(
