@@ -42,9 +42,11 @@ export class ToolIds {
     return id;
   }
 
-  /** Every tool call id in a history, for a `ToolIds` that must not repeat them. */
+  /** Every tool call id in a history, for a `ToolIds` that must not repeat them (asked before every model call: no array per message). */
   static of(messages: readonly Message[]): ToolIds {
-    return new ToolIds(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))));
+    const ids = new ToolIds();
+    for (const message of messages) for (const block of message.content) if (block.type === 'tool_use') ids.taken.add(block.id);
+    return ids;
   }
 }
 
