@@ -2,6 +2,7 @@ import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { type HookPermissionHint, withHookHint } from './hook-decision.js';
 import { commandOf, decide } from './policy.js';
 import type { Approver, PermissionMode, PermissionRequest } from './types.js';
+import { untilAborted } from '../until-aborted.js';
 
 /** A tool call submitted to the gate: the policy's view plus what the user is shown. */
 export interface GateRequest extends PermissionRequest {
@@ -137,26 +138,4 @@ export class ApprovalGate {
     const why = reason ? ` (${reason.startsWith(prefix) ? reason.slice(prefix.length) : reason})` : '';
     return `${request.toolName} needs approval${why}, and ${where}: rerun with ${flags}.`;
   }
-}
-
-/** Settles with the approver, or rejects as soon as `signal` aborts, so a forgetful front end cannot hang a turn. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(asError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(asError(error));
-      },
-    );
-  });
-}
-
-function asError(reason: unknown): Error {
-  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -18,6 +18,7 @@ import { readOnlySandboxEnv } from './read-only-sandbox.js';
 import type { ShellHost } from './shell-host.js';
 import { type ShellExit, spawnShell } from './shell-process.js';
 import { lineSplitter } from './output-lines.js';
+import { untilAborted } from '../until-aborted.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -95,8 +96,9 @@ export function createBashTool(options: BashToolOptions = {}) {
         command: args.command,
         decision: ctx.sandbox,
         config: sandbox.config,
-        // Asked only for a command it could fence: an unfenced one starts as soon as it may.
-        probe: fenceFor(ctx.sandbox, sandbox.config) === 'off' ? NOT_NEEDED : await sandbox.probe(),
+        // Asked only for a command it could fence: an unfenced one starts as soon as it may. The
+        // first such command waits for the session's probe, unless the user stops it first.
+        probe: fenceFor(ctx.sandbox, sandbox.config) === 'off' ? NOT_NEEDED : await untilAborted(sandbox.probe(), ctx.signal),
         layout: layoutFor(ctx.workspace, env.env),
       });
       if (plan.kind === 'refused') return { content: plan.message, isError: true };

@@ -184,6 +184,29 @@ describe('the sandbox in a session', () => {
     }
   });
 
+  it('stopping the turn ends the first command while it still waits for a stuck probe', async () => {
+    const bwrap = fakeBwrap('holds'); // never released
+    try {
+      const opened = await open((_request: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command: 'echo hi' } }] } : { text: 'done' },
+      );
+      const stop = new AbortController();
+      const turn = opened.session.session.submit('run it', stop.signal);
+      await until(bwrap.started, { what: 'the probe to start' });
+      stop.abort();
+      expect((await turn).cause).toEqual({ kind: 'aborted' });
+      expect(opened.stream.requests).toHaveLength(1);
+      // Ended while the probe still ran: it has said nothing yet (waiting on it, the turn would
+      // have ended only at the probe's own 10 s timeout, after its warning).
+      expect(sandboxNotice(opened.session)).toBeUndefined();
+      await opened.session.close();
+      const notice = await until(() => sandboxNotice(opened.session), { what: "the closed probe's warning" });
+      expect(notice).toMatch(/the session ended before the probe did/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('a session that closes ends a probe still running: no stuck bwrap keeps the process alive', async () => {
     const bwrap = fakeBwrap('holds'); // never released: only a kill ends it
     try {
