@@ -117,7 +117,9 @@ describe('the sandbox in a session', () => {
     const started = path.join(dir, 'started');
     execFileSync('mkfifo', [fifo]);
     const answer = probe === 'holds' ? 'echo outrider-sandbox-ok' : 'true';
-    const script = `#!/bin/sh\nif [ ! -e '${started}' ]; then : > '${started}'; cat '${fifo}' > /dev/null; ${answer}; exit 0; fi\necho fenced\n`;
+    // The FIFO is held open (read-write, which does not block) before `started` appears: a
+    // release written before the read starts waits in the pipe instead of being dropped.
+    const script = `#!/bin/sh\nif [ ! -e '${started}' ]; then exec 3<>'${fifo}'; : > '${started}'; read _ <&3; ${answer}; exit 0; fi\necho fenced\n`;
     writeFileSync(path.join(dir, 'bwrap'), script);
     chmodSync(path.join(dir, 'bwrap'), 0o755);
     vi.stubEnv('PATH', `${dir}:${process.env.PATH ?? ''}`);
