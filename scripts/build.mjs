@@ -96,17 +96,17 @@ await build({
 // The headless run (-p) as one CommonJS file: bin/code-cache.js compiles it through node:vm
 // with a V8 code cache of its own, which an ES module cannot have (docs/architecture.md). The TUI stays out (Ink and yoga use top-level await,
 // which CommonJS cannot hold): were a run to want it after all, the stand-in for ui/run.js
-// hands the whole command line to the ES module bundle (through bin/code-cache.js's import()).
+// hands its parsed options to the ES module bundle's runTui (through bin/code-cache.js's import()).
 const withoutTui = {
   name: 'headless-without-tui',
   setup(build) {
     build.onResolve({ filter: /[\\/]ui[\\/]run\.js$/ }, () => ({ path: 'ui-run', namespace: 'esm-cli' }));
     build.onLoad({ filter: /.*/, namespace: 'esm-cli' }, () => ({
-      contents: `export async function runInteractive() {
+      contents: `export async function runInteractive(options, early) {
         const path = require('node:path');
         const { importModule } = require(path.join(__dirname, '..', 'bin', 'code-cache.js'));
-        const { main } = await importModule(require('node:url').pathToFileURL(path.join(__dirname, 'cli.js')).href);
-        return main(process.argv.slice(2));
+        const { runTui } = await importModule(require('node:url').pathToFileURL(path.join(__dirname, 'cli.js')).href);
+        return runTui(options, early);
       }`,
       loader: 'js',
     }));

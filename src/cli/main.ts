@@ -1,6 +1,7 @@
 import { isatty } from 'node:tty';
 import packageJson from '../../package.json' with { type: 'json' };
-import { captureEarlyInput } from '../start/early-input.js';
+import { type EarlyInput, captureEarlyInput } from '../start/early-input.js';
+import type { CliOptions } from '../start/options.js';
 
 /** Flags that never start the TUI: no need to hold the terminal's keys for it. */
 const NOT_INTERACTIVE = new Set(['-p', '--print', '-h', '--help', '-v', '--version']);
@@ -21,4 +22,14 @@ export async function main(argv: string[]): Promise<number> {
   const early = interactive ? captureEarlyInput(process.stdin) : undefined;
   const { runCli } = await import('./program.js');
   return runCli(argv, early);
+}
+
+/**
+ * The TUI for a command line the headless bundle already parsed and found wants it (`--model -p`
+ * in a terminal: the launcher sent it there for its `-p`). It takes the options as parsed there,
+ * so nothing is parsed or said twice (--debug's protection line, its probe).
+ */
+export async function runTui(options: CliOptions, early?: EarlyInput): Promise<number> {
+  const { runInteractive } = await import('../ui/run.js');
+  return runInteractive(options, early);
 }

@@ -28,9 +28,10 @@ describe('the interactive TUI', () => {
   });
 
   it('opens with -p on the command line as an option value (--model -p): the headless bundle hands it over', async () => {
-    // The launcher sends any `-p` to the CommonJS headless bundle; its ui/run.js stand-in runs
-    // the command line again from the ES module bundle, which has the TUI.
-    const pane = await tui.start({ args: ['--model', '-p'] });
+    // The launcher sends any `-p` to the CommonJS headless bundle; its ui/run.js stand-in hands
+    // the options it parsed to the ES module bundle, which has the TUI: --debug says its line once.
+    const pane = await tui.start({ args: ['--debug', '--model', '-p'] });
+    expect((await pane.screen(/sandbox: /)).match(/sandbox: /g)).toHaveLength(1);
     tui.mock.script({ text: 'Hello from the handed-over TUI.' });
     pane.type('say hello');
     await pane.screen(/Hello from the handed-over TUI\./);
