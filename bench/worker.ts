@@ -20,7 +20,7 @@ const USAGE: Usage = { input: 1000, output: 20, cacheRead: 0, cacheWrite: 0 };
 /** A model that reads `files` one per step, then answers; it converts each request as the Anthropic backend would. */
 function readingModel(files: string[]): StreamFn {
   let call = 0;
-  // One per backend, as the Anthropic backend keeps it.
+  // Each message converted once, as the backend does (it keeps the JSON: serializing is outside this figure).
   const converted: WireCache = new WeakMap();
   return async function* (request: ModelRequest): AsyncGenerator<StreamEvent> {
     toAnthropicParams(request, converted);

@@ -8,7 +8,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
-import { type HeadJsonCache, headJson, type MessageJsonCache, messageJson, withMessages } from './request-body.js';
+import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
@@ -76,8 +76,9 @@ function toWireMessage(message: Message, converted?: WireCache): WireMessage {
 
 /**
  * Messages already converted, by identity: a message never changes once it is in the history,
- * so each request converts only what is new (a long session's per-step cost stays flat).
- * Held by one backend; a WeakMap, so messages compacted away are not kept.
+ * so each conversion of a growing history converts only what is new. A WeakMap, so messages
+ * compacted away are not kept. The backend keeps each message's JSON instead (request-body.ts);
+ * the bench's in-process worker converts with one of these, serialization being outside its figure.
  */
 export type WireCache = WeakMap<Message, WireMessage>;
 
@@ -86,10 +87,7 @@ export type WireCache = WeakMap<Message, WireMessage>;
  * JSON.stringify(toAnthropicParams(…)) makes: every message but the last serialized once,
  * without a breakpoint; the last, which carries it, on each call.
  */
-export function anthropicRequestBody(
-  request: ModelRequest,
-  caches: { head: HeadJsonCache; wire: WireCache; json: MessageJsonCache },
-): string {
+export function anthropicRequestBody(request: ModelRequest, caches: BodyCaches): string {
   const head = headJson(caches.head, request, undefined, () =>
     JSON.stringify(
       toAnthropicParams({
@@ -102,11 +100,14 @@ export function anthropicRequestBody(
     ),
   );
   const { messages } = request;
-  const pieces = messages
-    .slice(0, -1)
-    .map((message) => messageJson(caches.json, message, (m) => JSON.stringify(toWireMessage(m, caches.wire))));
-  if (messages.length > 0) pieces.push(JSON.stringify(toAnthropicMessages(messages.slice(-1), caches.wire)[0]));
+  // Converted again when its JSON is made: only the JSON is kept, not the wire form too.
+  const pieces = messages.slice(0, -1).map((message) => messageJson(caches.json, message, wireMessageJson));
+  if (messages.length > 0) pieces.push(JSON.stringify(toAnthropicMessages(messages.slice(-1))[0]));
   return withMessages(head, pieces);
+}
+
+function wireMessageJson(message: Message): string {
+  return JSON.stringify(toWireMessage(message));
 }
 
 /** The full streaming request; cache breakpoints on the system prompt and the last tool. */
@@ -258,11 +259,7 @@ export function anthropicBackend(config: BackendConfig): ProviderBackend {
   let sdk: typeof import('./anthropic-client.js') | undefined;
   let client: Promise<import('./anthropic-client.js').MessagesClient> | undefined;
 
-  const caches = { head: new WeakMap(), wire: new WeakMap(), json: new WeakMap() } satisfies {
-    head: HeadJsonCache;
-    wire: WireCache;
-    json: MessageJsonCache;
-  };
+  const caches = bodyCaches();
   function getClient(): Promise<import('./anthropic-client.js').MessagesClient> {
     client ??= import('./anthropic-client.js').then((mod) => {
       sdk = mod;

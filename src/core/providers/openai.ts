@@ -7,7 +7,7 @@
 import type OpenAI from 'openai';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { abortError, StreamCutError } from './errors.js';
-import { type HeadJsonCache, headJson, type MessageJsonCache, messageJson, withMessages } from './request-body.js';
+import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
@@ -39,11 +39,7 @@ export function toOpenAIMessages(system: string, messages: Message[]): WireMessa
  * The request body as JSON text (request-body.ts): each history message's chat messages
  * serialized once, byte for byte what JSON.stringify(toOpenAIParams(…)) makes.
  */
-export function openAIRequestBody(
-  request: ModelRequest,
-  tokenParam: TokenParam,
-  caches: { head: HeadJsonCache; json: MessageJsonCache },
-): string {
+export function openAIRequestBody(request: ModelRequest, tokenParam: TokenParam, caches: BodyCaches): string {
   const head = headJson(caches.head, request, tokenParam, () =>
     JSON.stringify(
       toOpenAIParams(
@@ -254,7 +250,7 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
   // Newer OpenAI models refuse max_tokens; learned once per provider from the 400.
   let tokenParam: TokenParam = 'max_tokens';
 
-  const caches = { head: new WeakMap(), json: new WeakMap() } satisfies { head: HeadJsonCache; json: MessageJsonCache };
+  const caches = bodyCaches();
   function getClient(): Promise<OpenAI> {
     client ??= import('openai').then((mod) => {
       sdk = mod;

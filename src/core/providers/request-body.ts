@@ -16,6 +16,16 @@ export type MessageJsonCache = WeakMap<Message, string>;
  */
 export type HeadJsonCache = WeakMap<readonly ToolSchema[], { key: readonly unknown[]; json: string }>;
 
+/** What one backend keeps between requests to build a body (both sessions' and sub-agents' alike). */
+export interface BodyCaches {
+  head: HeadJsonCache;
+  json: MessageJsonCache;
+}
+
+export function bodyCaches(): BodyCaches {
+  return { head: new WeakMap(), json: new WeakMap() };
+}
+
 const NO_MESSAGES = '"messages":[]';
 
 /** The message's JSON from the cache, or made by `serialize` and kept. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type WireCache, anthropicRequestBody, toAnthropicParams } from '../../../src/core/providers/anthropic.js';
-import type { HeadJsonCache, MessageJsonCache } from '../../../src/core/providers/request-body.js';
+import { anthropicRequestBody, toAnthropicParams } from '../../../src/core/providers/anthropic.js';
+import { bodyCaches } from '../../../src/core/providers/request-body.js';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
@@ -184,11 +184,7 @@ describe('anthropic provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters as the history grows; each earlier message is serialized once', () => {
-    const caches = { head: new WeakMap(), wire: new WeakMap(), json: new WeakMap() } satisfies {
-      head: HeadJsonCache;
-      wire: WireCache;
-      json: MessageJsonCache;
-    };
+    const caches = bodyCaches();
     // One tool list throughout, as a session has: the head kept for it must follow every other change.
     const tools = request().tools;
     const history: Message[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { openAIRequestBody, toOpenAIParams } from '../../../src/core/providers/openai.js';
-import type { HeadJsonCache, MessageJsonCache } from '../../../src/core/providers/request-body.js';
+import { bodyCaches } from '../../../src/core/providers/request-body.js';
 import { INVALID_JSON_KEY } from '../../../src/core/providers/tool-args.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -178,7 +178,7 @@ describe('openai provider through the real SDK', () => {
   });
 
   it('the body is JSON.stringify of the parameters; each history message is serialized once and kept by identity', () => {
-    const caches = { head: new WeakMap(), json: new WeakMap() } satisfies { head: HeadJsonCache; json: MessageJsonCache };
+    const caches = bodyCaches();
     const serialized = caches.json;
     // One tool list throughout, as a session has: the head kept for it must follow every other change.
     const tools = request().tools;
@@ -220,14 +220,13 @@ describe('openai provider through the real SDK', () => {
       role: 'user',
       content: 'from the cache',
     });
-    const fresh = { head: new WeakMap(), json: new WeakMap() };
-    expect(openAIRequestBody(request({ tools: [], messages: [] }), 'max_tokens', fresh)).toBe(
+    expect(openAIRequestBody(request({ tools: [], messages: [] }), 'max_tokens', bodyCaches())).toBe(
       JSON.stringify(toOpenAIParams(request({ tools: [], messages: [] }))),
     );
   });
 
   it('serializes the parameters around the history once per tool list while nothing else changes', () => {
-    const caches = { head: new WeakMap(), json: new WeakMap() } satisfies { head: HeadJsonCache; json: MessageJsonCache };
+    const caches = bodyCaches();
     const req = request();
     openAIRequestBody(req, 'max_tokens', caches);
     const kept = caches.head.get(req.tools)!;
