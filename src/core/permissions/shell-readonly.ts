@@ -39,6 +39,11 @@ interface CommandRule {
   check?: (args: string[]) => boolean;
 }
 
+/**
+ * Words after `--` are checked too, though a POSIX parser takes them for operands: refusing a
+ * file named `-o` only asks, and not every parser ends its options there (`find -- -delete`
+ * deletes: find's `--` ends only its leading -H/-L/-P).
+ */
 function isUnsafeArg(rule: CommandRule, arg: string): boolean {
   if (rule.unsafeWords?.some((word) => arg.startsWith(word))) return true;
   if (arg.startsWith('--')) return rule.unsafeLong !== undefined && isLongOptionIn(arg, rule.unsafeLong);
@@ -53,8 +58,9 @@ function isUnsafeArg(rule: CommandRule, arg: string): boolean {
  * git (parse-options) and other parsers accept any unambiguous prefix.
  */
 export function isLongOptionIn(arg: string, options: string[]): boolean {
+  if (arg === '--') return false; // ends the options
+  // `--=x` is not `--` but a long option with an empty name, which getopt takes for a prefix of every option.
   const name = arg.split('=', 1)[0];
-  if (name.length <= 2) return false; // `--` ends the options
   return options.some((option) => option.startsWith(name));
 }
 
@@ -76,8 +82,21 @@ const FIND_UNSAFE = [
   '-fprintf',
 ];
 
-/** `uniq IN OUT` writes OUT: at most one operand. Flags with a separate value count too, which only errs toward asking. */
-const atMostOneOperand = (args: string[]): boolean => args.filter((a) => !a.startsWith('-') || a === '-').length <= 1;
+/**
+ * The words a command may take for operands: every word from the first that is not an option
+ * (`-` is stdin, an operand), and every word after the first `--`, whatever it starts with.
+ * This may count more words than the command does, which only asks, and never fewer: BSD
+ * parsers (and GNU's under POSIXLY_CORRECT) stop at the first operand, so a later `-c` or `--`
+ * is an operand there; a flag's separate value (`-f 1`) counts as one.
+ */
+function operands(args: string[]): string[] {
+  const end = args.findIndex((a) => a === '--' || a === '-' || !a.startsWith('-'));
+  if (end < 0) return [];
+  return args.slice(args[end] === '--' ? end + 1 : end);
+}
+
+/** `uniq IN OUT` and fourmilab's `base64 -d IN OUT` (packaged for the BSDs) write OUT: at most one operand. */
+const atMostOneOperand = (args: string[]): boolean => operands(args).length <= 1;
 
 const GIT_READ_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'branch', 'rev-parse', 'ls-files', 'blame']);
 
@@ -153,8 +172,8 @@ const RULES: Record<string, CommandRule> = {
   uname: PRINTS,
   whoami: PRINTS,
   uniq: { check: atMostOneOperand },
-  // BSD base64 writes with -o / --output.
-  base64: { unsafeLong: ['--output'], unsafeShort: 'o' },
+  // BSD base64 writes with -o / --output, fourmilab's to a second operand.
+  base64: { unsafeLong: ['--output'], unsafeShort: 'o', check: atMostOneOperand },
   find: { unsafeWords: FIND_UNSAFE },
   // --pre runs a program on every file, --hostname-bin runs one, -z runs decompressors.
   rg: { unsafeLong: ['--pre', '--hostname-bin', '--search-zip'], unsafeShort: 'z' },
