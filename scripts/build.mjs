@@ -102,11 +102,11 @@ const withoutTui = {
   setup(build) {
     build.onResolve({ filter: /[\\/]ui[\\/]run\.js$/ }, () => ({ path: 'ui-run', namespace: 'esm-cli' }));
     build.onLoad({ filter: /.*/, namespace: 'esm-cli' }, () => ({
-      contents: `export async function runInteractive(options, early) {
+      contents: `export async function runInteractive(options, env, early) {
         const path = require('node:path');
         const { importModule } = require(path.join(__dirname, '..', 'bin', 'code-cache.js'));
         const { runTui } = await importModule(require('node:url').pathToFileURL(path.join(__dirname, 'cli.js')).href);
-        return runTui(options, early);
+        return runTui(options, env, early);
       }`,
       loader: 'js',
     }));

@@ -2,6 +2,7 @@ import { isatty } from 'node:tty';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { EarlyInput } from '../start/early-input.js';
+import type { KeyHiding } from '../start/hide-keys.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 
 function positiveInt(value: string): number {
@@ -79,20 +80,32 @@ function buildProgram(): Command {
     .exitOverride();
 }
 
+/** The process as the CLI sees it once the keys are out of its environment block (hide-keys.ts). */
+export interface CliProcess {
+  /** The environment with the provider keys: read it, never `process.env`, which no longer holds them. */
+  env: NodeJS.ProcessEnv;
+  keyHiding: KeyHiding;
+}
+
 /**
  * Parses argv and runs the chosen front end; returns the exit code. `early` holds the keys
  * typed since start-up: the TUI takes them, every other path gives the terminal back.
  */
-export async function runCli(argv: string[], early?: EarlyInput): Promise<number> {
+export async function runCli(argv: string[], cli: CliProcess, early?: EarlyInput): Promise<number> {
   let tui = false;
   try {
-    return await chooseAndRun(argv, early, () => (tui = true));
+    return await chooseAndRun(argv, cli, early, () => (tui = true));
   } finally {
     if (!tui) early?.release();
   }
 }
 
-async function chooseAndRun(argv: string[], early: EarlyInput | undefined, startingTui: () => void): Promise<number> {
+async function chooseAndRun(
+  argv: string[],
+  { env, keyHiding }: CliProcess,
+  early: EarlyInput | undefined,
+  startingTui: () => void,
+): Promise<number> {
   const program = buildProgram();
   try {
     program.parse(argv, { from: 'user' });
@@ -106,16 +119,16 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
   const options = program.opts<CliOptions>();
   if (options.doctor) {
     const { runDoctor } = await import('../start/doctor.js');
-    return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env, cwd: process.cwd(), keyHiding });
   }
   if (options.resume === true) {
     const { printSessions } = await import('./list-sessions.js');
-    return printSessions({ stdout: process.stdout, env: process.env, cwd: process.cwd() });
+    return printSessions({ stdout: process.stdout, env, cwd: process.cwd() });
   }
   if (program.args.length > 0 && options.print === undefined) {
     const { stderrLines } = await import('../start/stderr-lines.js');
     process.stderr.write(
-      stderrLines(process.env, process.stderr).error(
+      stderrLines(env, process.stderr).error(
         `unexpected argument "${program.args[0]}": to run a prompt headless use -p "<prompt>"`,
       ),
     );
@@ -123,7 +136,7 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
   }
   if (options.debug) {
     const { debugProtectionLine } = await import('../start/doctor.js');
-    await debugProtectionLine(options, { stderr: process.stderr, env: process.env, cwd: process.cwd() });
+    await debugProtectionLine(options, { stderr: process.stderr, env, cwd: process.cwd() });
   }
   if (options.print !== undefined || !isatty(0) || options.inputFormat === 'stream-json') {
     const { runHeadless } = await import('./headless.js');
@@ -134,11 +147,11 @@ async function chooseAndRun(argv: string[], early: EarlyInput | undefined, start
       },
       stdout: process.stdout,
       stderr: process.stderr,
-      env: process.env,
+      env,
       cwd: process.cwd(),
     });
   }
   startingTui();
   const { runInteractive } = await import('../ui/run.js');
-  return runInteractive(options, early);
+  return runInteractive(options, env, early);
 }

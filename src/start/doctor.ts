@@ -6,6 +6,7 @@ import { protectionLine, protectionReport, sandboxConfigFrom } from '../core/san
 import type { SandboxProbe } from '../core/sandbox/plan.js';
 import { probeSandbox } from '../core/sandbox/probe.js';
 import { makeWorkspace } from '../core/tools/paths.js';
+import { type KeyHiding, keyHidingLine } from './hide-keys.js';
 import { type CliOptions, EXIT } from './options.js';
 import { sessionSetupFromCli } from './session-setup.js';
 import { stderrLines } from './stderr-lines.js';
@@ -29,7 +30,7 @@ async function protection(options: CliOptions, io: Io) {
 /** Prints the report; exit 0 when bubblewrap works here, 1 when the command check stands alone. */
 export async function runDoctor(
   options: CliOptions,
-  io: Io & { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+  io: Io & { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean }; keyHiding: KeyHiding },
 ): Promise<number> {
   let found: Awaited<ReturnType<typeof protection>>;
   try {
@@ -39,7 +40,7 @@ export async function runDoctor(
     io.stderr.write(stderrLines(io.env, io.stderr).error(error.message));
     return EXIT.usage;
   }
-  io.stdout.write(protectionReport(found.config, found.probe).join('\n') + '\n');
+  io.stdout.write([...protectionReport(found.config, found.probe), keyHidingLine(io.keyHiding)].join('\n') + '\n');
   return found.probe.ok ? EXIT.ok : EXIT.failed;
 }
 

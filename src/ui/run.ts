@@ -24,16 +24,13 @@ const EXIT_GRACE_MS = 1500;
  * The interactive TUI: opens the session, renders the app, and returns the exit code when the
  * user quits. `early` holds what was typed while it started; the app's input receives it first.
  */
-export async function runInteractive(options: CliOptions, early?: EarlyInput): Promise<number> {
+export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv, early?: EarlyInput): Promise<number> {
   const approvals = new ApprovalBroker();
   let opened: OpenedSession;
   let setup: SessionSetup;
   try {
     // The trust question is answered before the session opens with the project's settings.
-    const settled = await settleTrust(
-      sessionSetupFromCli(options, { env: process.env, cwd: process.cwd(), headless: false }),
-      early,
-    );
+    const settled = await settleTrust(sessionSetupFromCli(options, { env, cwd: process.cwd(), headless: false }), early);
     if (!settled) {
       early?.release();
       return EXIT.ok;
@@ -42,7 +39,7 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
     opened = await openSession({ ...setup, approver: approvals.approver });
   } catch (error) {
     early?.release();
-    process.stderr.write(stderrLines(process.env, process.stderr).error(describeStartupError(error, options.debug)));
+    process.stderr.write(stderrLines(env, process.stderr).error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
   // Put back into stdin, what was typed reaches the app's keys as if typed now, in order.
@@ -53,7 +50,7 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   const quitRequested = new Promise<void>((resolve) => {
     requestQuit = resolve;
   });
-  const history = historyFile(outriderPaths(process.env).home, opened.session.workspace.root);
+  const history = historyFile(outriderPaths(env).home, opened.session.workspace.root);
   // /resume <id>: the other session opens first (a bad id changes nothing), then the app starts
   // afresh on it, keyed by its id; what the first one printed stays above.
   const resume = async (id: string): Promise<string | undefined> => {
@@ -98,7 +95,7 @@ export async function runInteractive(options: CliOptions, early?: EarlyInput): P
   } catch (error) {
     code = EXIT.failed;
     process.stderr.write(
-      stderrLines(process.env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`),
+      stderrLines(env, process.stderr).error(`the interface failed: ${describeStartupError(error, options.debug)}`),
     );
   } finally {
     for (const signal of signals) process.off(signal, onSignal);

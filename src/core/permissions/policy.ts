@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ResolvedPath } from '../tools/paths.js';
+import { namesProcessFiles, processFileReason } from './process-files.js';
 import { protectedReason } from './protected-paths.js';
 import { isReadOnlyCommand } from './shell-readonly.js';
 import type { Decision, PermissionMode, PermissionRequest } from './types.js';
@@ -14,6 +15,9 @@ const MAX_QUOTED_COMMAND = 80;
  */
 export function decide(mode: PermissionMode, request: PermissionRequest): Decision {
   const { toolName, kind, paths } = request;
+  // Processes' environments and memory (a key among them): refused in every mode, yolo included.
+  const processFile = paths.map(processFileReason).find((reason) => reason !== undefined);
+  if (processFile) return deny(`${toolName}: ${processFile}`);
   const outside = paths.find((p) => !p.inside);
 
   if (kind === 'read-only') {
@@ -40,7 +44,7 @@ export function decide(mode: PermissionMode, request: PermissionRequest): Decisi
   if (mode === 'plan') {
     // Plan mode is for looking around: a shell command that only reads is as safe as read_file.
     const command = toolName === 'bash' && !outside ? commandOf(request.args) : undefined;
-    if (command !== undefined && isReadOnlyCommand(command)) return readOnly(command);
+    if (command !== undefined && isAutoAllowed(command)) return readOnly(command);
     return deny(
       `plan mode: ${toolName} is not allowed; present the plan and let the user switch modes ` +
         `(e.g. --permission-mode default) before changing anything`,
@@ -80,8 +84,12 @@ function decideBash(args: unknown): Decision {
   const command = commandOf(args);
   if (command === undefined) return ask('bash: the command could not be read');
   const quoted = quoteCommand(command);
+  if (namesProcessFiles(command)) return ask(`bash: ${quoted} reads under /proc, where processes' environments are`);
   return isReadOnlyCommand(command) ? readOnly(command) : ask(`bash: ${quoted} may change files`);
 }
+
+/** A command that runs without asking: judged read-only, and reading no process's environment. */
+const isAutoAllowed = (command: string): boolean => !namesProcessFiles(command) && isReadOnlyCommand(command);
 
 /** The `command` argument of a bash call, when it is a string. */
 export function commandOf(args: unknown): string | undefined {

@@ -3,6 +3,7 @@
  * on" and "the user aborted". Works on the SDK errors by shape (status, headers, body,
  * cause codes); the SDK's error classes are passed in, since the SDKs load lazily.
  */
+import { scrubForms, secretForms } from '../secret-forms.js';
 import { StreamTimeoutError } from './timeouts.js';
 import { ProviderError } from './types.js';
 
@@ -51,12 +52,10 @@ export function abortError(): Error {
   return error;
 }
 
-const REDACTED = '[redacted]';
-
-/** Removes the secret from text; short secrets are left alone to avoid mangling words. */
+/** Removes the secret from text, in any encoding it may be in; short secrets are left alone to avoid mangling words. */
 export function scrubSecret(text: string, secret: string): string {
   if (secret.length < 6) return text;
-  return text.split(secret).join(REDACTED);
+  return scrubForms(text, secretForms(secret));
 }
 
 type Loose = Record<string, unknown>;

@@ -121,14 +121,19 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const results = new ResultStore();
   // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
   const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
-  const scrub = (text: string) => scrubSecrets(text, secrets, setup.env);
+  const scrub = (text: string) => scrubSecrets(text, secrets);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
   const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
   // Background shells live in the job manager, made below; nothing runs before it exists.
   const foreground = new ForegroundCalls();
   const shells: ShellHost = { adopt: (handle, start) => agents.manager.adoptShell(handle, start).id, foreground };
   const baseTools = new ToolRegistry([
-    ...builtinTools({ webFetch, bash: { sandbox, secrets, scrub, shells } }),
+    // rg was never approved by anyone: it gets no credential either.
+    ...builtinTools({
+      webFetch,
+      bash: { sandbox, secrets, scrub, shells },
+      rgEnv: withoutSecrets(setup.env, secrets, { credentials: true }),
+    }),
     readResultTool(results),
   ]);
   // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.

@@ -2,33 +2,34 @@
  * The session's secrets: the provider key, kept from every command's environment and
  * scrubbed from every tool's output before the model (or the result store) sees it.
  */
-import { scrubSecret } from '../providers/errors.js';
+import { MIN_SECRET_LENGTH, PROVIDER_KEY_VARIABLES } from '../config/key-variables.js';
+import { scrubForms, secretForms } from '../secret-forms.js';
 import type { ChildSecrets } from '../tools/child-env.js';
 import type { OutputLimiter } from '../tools/registry.js';
-import { redactSecrets } from './transcript.js';
+import { redactKeyShapes } from './transcript.js';
 
-/** The variables a provider key is read from. */
-const PROVIDER_KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
-/** Shorter values are not treated as secrets: scrubbing them would mangle ordinary text (a local server's "no-key"). */
-const MIN_SECRET_LENGTH = 8;
-
-export type SessionSecrets = ChildSecrets;
+export interface SessionSecrets extends ChildSecrets {
+  /** Every value in every encoding the scrubber looks for (secret-forms.ts), made once. */
+  forms: readonly string[];
+}
 
 /** The key in use (from the environment or settings) and the values of the key variables. */
 export function sessionSecrets(env: NodeJS.ProcessEnv, apiKey: string): SessionSecrets {
   const values = [apiKey, ...PROVIDER_KEY_VARIABLES.map((name) => env[name]?.trim() ?? '')];
+  const secrets = [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))];
   return {
     names: PROVIDER_KEY_VARIABLES,
-    values: [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))],
+    values: secrets,
+    forms: [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length),
   };
 }
 
-/** Text without the session's secrets: the transcript's redaction (key shapes, the key variables) and every value. */
-export function scrubSecrets(text: string, secrets: SessionSecrets, env: NodeJS.ProcessEnv): string {
-  return redactSecrets(
-    secrets.values.reduce((out, secret) => scrubSecret(out, secret), text),
-    env,
-  );
+/**
+ * Text without the session's secrets: anything shaped like a key, and every value of the key in
+ * use and the key variables, as it is or encoded (base64, hex, URL), line breaks or not.
+ */
+export function scrubSecrets(text: string, secrets: SessionSecrets): string {
+  return scrubForms(redactKeyShapes(text), secrets.forms);
 }
 
 /** A limiter that scrubs the output first, so what is stored for read_result is scrubbed too. */

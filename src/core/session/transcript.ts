@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../providers/types.js';
 import { errnoCode } from '../tools/fs-errors.js';
+import { MIN_SECRET_LENGTH, PROVIDER_KEY_VARIABLES } from '../config/key-variables.js';
+import { REDACTED, scrubForms, secretForms } from '../secret-forms.js';
 
 /** The first line of every transcript. The lineage fields are set on sub-agent transcripts. */
 export interface TranscriptMeta {
@@ -69,7 +71,8 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
  */
 export class TranscriptWriter {
   readonly meta: TranscriptMeta;
-  private readonly env: NodeJS.ProcessEnv;
+  /** The API key variables' values in every form the redaction looks for. */
+  private readonly secretForms: readonly string[];
   private readonly now: () => Date;
   private fd: number | undefined;
 
@@ -78,7 +81,7 @@ export class TranscriptWriter {
     meta: NewTranscriptMeta,
     private readonly options: TranscriptWriterOptions = {},
   ) {
-    this.env = options.env ?? process.env;
+    this.secretForms = keyVariableForms(options.env ?? process.env);
     this.now = options.now ?? (() => new Date());
     this.meta = { type: 'meta', version: TRANSCRIPT_VERSION, ...meta, createdAt: meta.createdAt ?? this.now().toISOString() };
     this.guard(() => {
@@ -120,7 +123,7 @@ export class TranscriptWriter {
   }
 
   private write(record: TranscriptRecord): void {
-    this.writeText(`${redactSecrets(JSON.stringify(record), this.env)}\n`);
+    this.writeText(`${redactSecrets(JSON.stringify(record), this.secretForms)}\n`);
   }
 
   private writeText(text: string): void {
@@ -327,22 +330,25 @@ function isObject(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const REDACTED = '[redacted]';
 /** Anthropic (`sk-ant-…`) and OpenAI (`sk-…`, `sk-proj-…`) key shapes; the lookbehind spares words like "task-…". */
 const KEY_SHAPE = /(?<![A-Za-z0-9_-])sk-(?:ant-)?[A-Za-z0-9_-]{20,}/g;
-const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+
+/** Anything shaped like an API key replaced with `[redacted]`. */
+export function redactKeyShapes(text: string): string {
+  return text.replace(KEY_SHAPE, REDACTED);
+}
+
+/** The values of the API key variables (8 characters or more) in every form the scrubber knows (secret-forms.ts). */
+export function keyVariableForms(env: NodeJS.ProcessEnv): string[] {
+  const values = PROVIDER_KEY_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((v) => v.length >= MIN_SECRET_LENGTH);
+  return [...new Set(values.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+}
 
 /**
- * Replaces anything shaped like an API key, and the exact values of the API key
- * variables (8 characters or more), with `[redacted]`. Every transcript line passes here.
+ * Replaces anything shaped like an API key, and each of `forms` (keyVariableForms: the key
+ * variables' values escaped in JSON, base64, hex, URL-encoded), with `[redacted]`. Every
+ * transcript line passes here.
  */
-export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  let out = text.replace(KEY_SHAPE, REDACTED);
-  for (const name of KEY_VARIABLES) {
-    const value = env[name]?.trim();
-    if (!value || value.length < 8) continue;
-    // The value may sit in a JSON string, where quotes and backslashes are escaped.
-    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) out = out.split(form).join(REDACTED);
-  }
-  return out;
+export function redactSecrets(text: string, forms: readonly string[]): string {
+  return scrubForms(redactKeyShapes(text), forms);
 }

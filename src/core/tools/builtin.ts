@@ -15,6 +15,8 @@ export interface BuiltinToolOptions {
   webFetch?: WebFetchOptions;
   /** The JavaScript search's worker and deadline (tests build the worker from source). */
   js?: GrepToolOptions['js'];
+  /** The environment rg runs in: the session's without its secrets (default: this process's). */
+  rgEnv?: GrepToolOptions['env'];
   /** The session's OS sandbox and secrets for bash (default: none). */
   bash?: BashToolOptions;
 }
@@ -26,7 +28,7 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     writeFileTool,
     editFileTool,
     createBashTool(options.bash),
-    grepTool({ findRg: options.findRg, js: options.js }),
+    grepTool({ findRg: options.findRg, js: options.js, env: options.rgEnv }),
     globTool,
     listDirTool,
     webFetchTool(options.webFetch),

@@ -46,20 +46,21 @@ function typeArgs(glob: string | undefined): string[] {
   return ['--type-add', `${TYPE_NAME}:${name}`, '--type', TYPE_NAME];
 }
 
-/** Runs rg (no shell) and collects its first `limit` result lines, counting the rest. */
-export async function searchWithRg(rgPath: string, query: GrepQuery): Promise<GrepOutcome> {
+/** Runs rg (no shell, in `env`) and collects its first `limit` result lines, counting the rest. */
+export async function searchWithRg(rgPath: string, query: GrepQuery, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
   query.signal.throwIfAborted();
   // The user's file is matched from the workspace root, rg's working directory, as in the JavaScript walk.
-  const userExcludes = (await userExcludesFile(process.env, query.workspace.root))?.path;
+  const userExcludes = (await userExcludesFile(env, query.workspace.root))?.path;
   query.signal.throwIfAborted();
-  return runRg(rgPath, query, rgArgs(query, { userExcludes }));
+  return runRg(rgPath, query, rgArgs(query, { userExcludes }), env);
 }
 
-function runRg(rgPath: string, query: GrepQuery, args: string[]): Promise<GrepOutcome> {
+function runRg(rgPath: string, query: GrepQuery, args: string[], env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
   const keepPath = pathFilter(query);
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, {
       cwd: query.workspace.root,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       signal: query.signal,
     });

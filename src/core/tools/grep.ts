@@ -13,6 +13,12 @@ export interface GrepToolOptions {
   findRg?: () => Promise<string | undefined> | string | undefined;
   /** The JavaScript search's worker, deadline and timers (grep-js.ts). */
   js?: JsGrepOptions;
+  /**
+   * The environment rg runs in, and where the user's git excludes file is looked up: the
+   * session's without its secrets, for rg could otherwise read the key in its own
+   * /proc/self/environ (a count of matches answers yes or no). Default: this process's.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 const schema = z.object({
@@ -61,7 +67,7 @@ export function grepTool(options: GrepToolOptions = {}) {
       };
       rgLookup ??= Promise.resolve(findRg());
       const rg = await rgLookup;
-      const outcome = rg ? await searchWithRg(rg, query) : await searchWithJs(query, options.js);
+      const outcome = rg ? await searchWithRg(rg, query, options.env ?? process.env) : await searchWithJs(query, options.js);
       return formatOutcome(outcome, query, shown);
     },
   });

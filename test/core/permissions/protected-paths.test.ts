@@ -48,6 +48,9 @@ const PROTECTED: string[] = [
   '.claude/settings.json',
   '.claude/settings.local.json',
   '.claude/agents/x.md',
+  '.mcp.json',
+  '.MCP.json',
+  '../added/.mcp.json',
   // Spelled so that a case-insensitive or normalizing file system finds the same file.
   '.GIT/config',
   '.Git/HOOKS/pre-commit',
@@ -79,6 +82,9 @@ const NOT_PROTECTED: string[] = [
   'packages/x/.outrider/settings.json',
   'git/config',
   '.gitdir-store/config',
+  // Claude and outrider read .mcp.json at the top of the project only.
+  'sub/.mcp.json',
+  '.mcp.json.bak',
 ];
 
 describe('protectedReason', () => {
@@ -115,6 +121,7 @@ const TABLE: [string, string, string[]][] = [
   ['edit_file', '.git/hooks/pre-commit', ['ask', 'ask', 'deny', 'allow']],
   ['write_file', '.outrider/settings.json', ['ask', 'ask', 'deny', 'allow']],
   ['edit_file', '.claude/settings.json', ['ask', 'ask', 'deny', 'allow']],
+  ['write_file', '.mcp.json', ['ask', 'ask', 'deny', 'allow']],
   ['write_file', 'innocent', ['ask', 'ask', 'deny', 'allow']],
   ['write_file', '../added/.claude/settings.json', ['ask', 'ask', 'deny', 'allow']],
   ['write_file', 'src/a.ts', ['ask', 'allow', 'deny', 'allow']],

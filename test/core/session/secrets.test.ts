@@ -15,7 +15,7 @@ const open = useTestSessions();
 
 describe('sessionSecrets', () => {
   it('holds the provider key variables and the key in use, wherever it came from', () => {
-    expect(sessionSecrets({ ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: '' }, 'key-from-settings-0123')).toEqual({
+    expect(sessionSecrets({ ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: '' }, 'key-from-settings-0123')).toMatchObject({
       names: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'],
       values: ['key-from-settings-0123', KEY],
     });
@@ -25,7 +25,7 @@ describe('sessionSecrets', () => {
 
   it('scrubs every form: key shapes, the variables, the key in use', () => {
     const secrets = sessionSecrets({ ANTHROPIC_API_KEY: KEY }, 'key-from-settings-0123');
-    expect(scrubSecrets(`a ${KEY} b key-from-settings-0123 c sk-proj-abcdefghijklmnopqrstuvwxyz`, secrets, {})).toBe(
+    expect(scrubSecrets(`a ${KEY} b key-from-settings-0123 c sk-proj-abcdefghijklmnopqrstuvwxyz`, secrets)).toBe(
       'a [redacted] b [redacted] c [redacted]',
     );
   });

@@ -8,6 +8,7 @@ import {
   TranscriptError,
   TranscriptWriter,
   readTranscript,
+  keyVariableForms,
   redactSecrets,
 } from '../../../src/core/session/transcript.js';
 
@@ -228,14 +229,15 @@ describe('secrets', () => {
 
   it('redacts key shapes and the configured values, and leaves ordinary words alone', () => {
     const env = { ANTHROPIC_API_KEY: 'short', OPENAI_API_KEY: 'quote"and\\slash-secret' };
-    expect(redactSecrets('key sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa done', env)).toBe('key [redacted] done');
-    expect(redactSecrets('"sk-abcdefghijklmnopqrstuvwx"', env)).toBe('"[redacted]"');
-    expect(redactSecrets('the task-manager-implementation-details file', env)).toBe(
+    const forms = keyVariableForms(env);
+    expect(redactSecrets('key sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa done', forms)).toBe('key [redacted] done');
+    expect(redactSecrets('"sk-abcdefghijklmnopqrstuvwx"', forms)).toBe('"[redacted]"');
+    expect(redactSecrets('the task-manager-implementation-details file', forms)).toBe(
       'the task-manager-implementation-details file',
     );
-    expect(redactSecrets('sk-short and short', env)).toBe('sk-short and short');
+    expect(redactSecrets('sk-short and short', forms)).toBe('sk-short and short');
     const line = JSON.stringify({ text: `value ${env.OPENAI_API_KEY}` });
-    expect(redactSecrets(line, env)).toBe('{"text":"value [redacted]"}');
-    expect(redactSecrets(`raw ${env.OPENAI_API_KEY}`, env)).toBe('raw [redacted]');
+    expect(redactSecrets(line, forms)).toBe('{"text":"value [redacted]"}');
+    expect(redactSecrets(`raw ${env.OPENAI_API_KEY}`, forms)).toBe('raw [redacted]');
   });
 });

@@ -194,3 +194,21 @@ describe('grep', () => {
     expect(tool.paths?.({ pattern: 'x', path: 'src' })).toEqual(['src']);
   });
 });
+
+describe('the environment rg runs in', () => {
+  // The grep tool is started with the session's environment less its secrets (open-session.ts):
+  // rg reading its own /proc/self/environ would otherwise answer yes or no for a guessed key prefix.
+  // (The policy refuses /proc to every tool; this is the layer under it.)
+  const count = (env: NodeJS.ProcessEnv) =>
+    run(
+      grepTool({ findRg: () => rgPath, env }),
+      { pattern: 'PROBE_KEY=sk-probe', path: '/proc/self/environ', output_mode: 'count' },
+      { workspace },
+    );
+
+  it.runIf(rgPath !== undefined)('is the one the tool was given, not this process’s', async () => {
+    const base = { PATH: process.env.PATH ?? '' };
+    expect((await count({ ...base, PROBE_KEY: 'sk-probe-0123456789' })).content).toMatch(/:1$/m);
+    expect((await count(base)).content).toMatch(/^No matches/);
+  });
+});
