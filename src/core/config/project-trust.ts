@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { safeText } from './safe-text.js';
+import { splitLimits } from './setting-limits.js';
 import { SETTING_TRUST, type Settings, type TrustRule, mergeSettings } from './settings.js';
 
 export { canonicalJson } from './canonical-json.js';
+export { safeText } from './safe-text.js';
 
 /** The settings layers, lowest first; `project` is the one that may not be the user's word. */
 export interface SettingsLayers {
@@ -15,10 +18,11 @@ export interface SettingsLayers {
 /** A project key that would widen the user's own settings, so it applies only in a trusted folder. */
 export interface GuardedSetting {
   key: keyof Settings;
+  /** The project's value; of a `limits` key, only the numbers that loosen the user's. */
   value: unknown;
-  /** What the key can do, for the trust prompt. */
+  /** What the key can do, for the trust prompt; of a `limits` key, each number it loosens and how. */
   why: string;
-  /** The value the user's own settings give (defaults included). */
+  /** The value the user's own settings give (defaults included); of a `limits` key, the figures `value` was compared with. */
   yours: unknown;
 }
 
@@ -34,8 +38,10 @@ export interface ResolvedSettings {
 /**
  * Merges defaults, user, project and flags (later wins), taking from the project only what
  * its rule allows: `free` keys always; `guarded` keys when the folder is trusted or the value
- * is within the user's own (a stricter mode, a subset of `addDirs`). A key the flags set is
- * the user's word already, so the project's value for it needs no trust and is not reported.
+ * is within the user's own (a stricter mode, a subset of `addDirs`); of `limits` keys, every
+ * number as strict as the user's (a lower `maxTurns`), the whole value when trusted. A key
+ * the flags set is the user's word already, so the project's value for it needs no trust and
+ * is not reported.
  */
 export function resolveSettings(layers: SettingsLayers, options: { trusted: boolean }): ResolvedSettings {
   const yours = mergeSettings(layers.defaults, layers.user);
@@ -45,6 +51,16 @@ export function resolveSettings(layers: SettingsLayers, options: { trusted: bool
     const key = name as keyof Settings;
     if (value === undefined) continue;
     const rule = SETTING_TRUST[key] as TrustRule<unknown>;
+    if (rule.kind === 'limits') {
+      // A key of several numbers keeps those that tighten, so `agents: { maxTurns: 3,
+      // maxConcurrent: 32 }` still lowers maxTurns untrusted; only the raise waits for trust.
+      const split = splitLimits(key, rule.limits, value, { yours: yours[key], flags: layers.flags[key] });
+      if (split.looser !== undefined)
+        guarded.push({ key, value: split.looser, why: split.changes.join('; '), yours: split.yours });
+      const take = options.trusted ? value : split.tighter;
+      if (take !== undefined) taken[key] = take;
+      continue;
+    }
     if (rule.kind === 'guarded') {
       // A flag replaces the value whole: the project's does not matter.
       if (layers.flags[key] !== undefined) continue;
@@ -68,27 +84,20 @@ function isWithin(rule: Extract<TrustRule<unknown>, { kind: 'guarded' }>, projec
 }
 
 /**
- * Names the values of every guarded key in a project file (within the user's or not, flags
- * aside): a trust answer holds for these values only, so a file changed after the answer
- * (by the model, by a pull) is asked about again. Independent of key order and whitespace.
- * `otherFiles` adds the guarded content of the project's other files, by file name.
+ * Names the values of every guarded or limits key in a project file (within the user's or
+ * not, flags aside): a trust answer holds for these values only, so a file changed after the
+ * answer (by the model, by a pull) is asked about again: a trusted `maxTurns: 200` that
+ * becomes 100000 asks again. Independent of key order and whitespace. `otherFiles` adds the
+ * guarded content of the project's other files, by file name.
  */
 export function guardedFingerprint(project: Settings, otherFiles?: Record<string, unknown>): string {
   const guardedValues: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(project)) {
-    if (value !== undefined && SETTING_TRUST[key as keyof Settings].kind === 'guarded') guardedValues[key] = value;
+    if (value !== undefined && SETTING_TRUST[key as keyof Settings].kind !== 'free') guardedValues[key] = value;
   }
   // Other project files that need trust (`.mcp.json`), under their file names; none leaves older answers valid.
   for (const [file, value] of Object.entries(otherFiles ?? {})) guardedValues[file] = value;
   return `sha256:${createHash('sha256').update(canonicalJson(guardedValues)).digest('hex')}`;
-}
-
-/** Characters that would hide or reorder what a prompt shows: controls, bidi overrides, zero-width marks. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-
-/** Text from an untrusted source with invisible and control characters written as `\u{…}` escapes. */
-export function safeText(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /**

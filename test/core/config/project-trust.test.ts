@@ -130,7 +130,7 @@ const table: Row[] = [
     trusted: { addDirs: ['../x'] },
   },
   {
-    name: 'free keys apply from any project, limits up or down included',
+    name: "free keys apply from any project, and limits at or below the user's",
     user: { maxTurns: 50, agents: { maxConcurrent: 2 } },
     project: {
       model: 'm',
@@ -192,11 +192,26 @@ const table: Row[] = [
     trusted: { permissions: { mcpReadOnlyHints: true } },
   },
   {
-    name: 'MCP timeouts are free',
+    name: 'an MCP timeout below the default applies untrusted',
     project: { mcp: { toolTimeoutMs: 1000 } },
     guarded: [],
     untrusted: { mcp: { toolTimeoutMs: 1000 } },
     trusted: { mcp: { toolTimeoutMs: 1000 } },
+  },
+  {
+    name: "wakeOnComplete back on against the user's false starts turns nobody asked for: it needs trust",
+    user: { wakeOnComplete: false },
+    project: { wakeOnComplete: true },
+    guarded: ['wakeOnComplete'],
+    untrusted: { wakeOnComplete: false },
+    trusted: { wakeOnComplete: true },
+  },
+  {
+    name: 'wakeOnComplete off, or on where it is on by default, needs nothing',
+    project: { wakeOnComplete: false },
+    guarded: [],
+    untrusted: { wakeOnComplete: false },
+    trusted: { wakeOnComplete: false },
   },
   {
     name: 'free and guarded keys together: only the guarded ones wait',
@@ -246,9 +261,12 @@ describe('resolveSettings: layers and trust → effective settings and the keys 
 });
 
 describe('guardedFingerprint', () => {
-  it("changes with any guarded value, within the user's or not, and with nothing else", () => {
+  it("changes with any guarded value or limit, within the user's or not, and with nothing else", () => {
     const base = guardedFingerprint({ permissionMode: 'plan', addDirs: ['../lib'], model: 'a' });
-    expect(guardedFingerprint({ addDirs: ['../lib'], model: 'b', permissionMode: 'plan', maxTurns: 3 })).toBe(base);
+    expect(guardedFingerprint({ addDirs: ['../lib'], model: 'b', permissionMode: 'plan', toolMode: 'text' })).toBe(base);
+    // A trusted `maxTurns: 200` that becomes 100000 must be asked about again.
+    expect(guardedFingerprint({ permissionMode: 'plan', addDirs: ['../lib'], maxTurns: 3 })).not.toBe(base);
+    expect(guardedFingerprint({ permissionMode: 'plan', addDirs: ['../lib'], agents: { maxTurns: 3 } })).not.toBe(base);
     expect(guardedFingerprint({ permissionMode: 'yolo', addDirs: ['../lib'] })).not.toBe(base);
     expect(guardedFingerprint({ permissionMode: 'plan', addDirs: ['../lib', '/'] })).not.toBe(base);
     expect(guardedFingerprint({ permissionMode: 'plan' })).not.toBe(base);

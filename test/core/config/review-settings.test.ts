@@ -70,6 +70,26 @@ describe('reviewSettings and the trust answer', () => {
     });
   });
 
+  it('asks about a project that raises a limit, applies its lowerings meanwhile, and asks again when a limit changes', () => {
+    const f = folders();
+    f.writeProject({ maxTurns: 100_000, agents: { maxTurns: 3 } });
+    const first = reviewSettings({ cwd: f.cwd, env: f.env, flags: {} });
+    expect(needsTrustAnswer(first)).toBe(true);
+    expect(first.guarded.map((g) => g.why)).toEqual(['raises maxTurns from 100 (the default) to 100000']);
+    const { settings, warning } = settingsFromReview(first);
+    expect(settings.maxTurns).toBeUndefined();
+    expect(settings.agents?.maxTurns).toBe(3);
+    expect(warning).toMatch(/^ignored maxTurns from .*: this folder is not trusted/);
+
+    recordTrustAnswer(first, 'trusted');
+    f.writeProject({ maxTurns: 1_000_000, agents: { maxTurns: 3 } });
+    expect(reviewSettings({ cwd: f.cwd, env: f.env, flags: {} }).stored).toBe('changed');
+
+    // Lowerings alone ask nothing.
+    f.writeProject({ maxTurns: 5, agents: { maxTurns: 3 } });
+    expect(needsTrustAnswer(reviewSettings({ cwd: f.cwd, env: f.env, flags: {} }))).toBe(false);
+  });
+
   it('names the folder by its real path, so a symlink to it shares the answer', () => {
     const f = folders();
     f.writeProject({ permissionMode: 'accept-edits' });
