@@ -21,6 +21,11 @@ export interface AgentDefinition {
   source: 'builtin' | 'user' | 'project' | 'claude';
   /** File it came from (not for built-ins). */
   path?: string;
+  /**
+   * Read from the repository (`.outrider/agents`, `.claude/agents` in the project): its limits
+   * may lower the session's sub-agent limits, never raise them, as with a project's settings.
+   */
+  fromRepository?: boolean;
 }
 
 /**

@@ -68,10 +68,13 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     if (!definition) throw new Error(`unknown agent "${request.definition}"`);
     const tools = withNesting(childTools(deps.parentTools, definition), definition, request.depth ?? 1, deps.nesting);
     const transcript = deps.transcriptFor?.(request, definition);
+    // A definition's own limit replaces the session's; one from the repository may only lower it.
+    const limit = (own: number | undefined, session: number): number =>
+      own === undefined ? session : definition.fromRepository ? Math.min(own, session) : own;
     const limits: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
-      maxTurns: definition.maxTurns ?? deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns,
-      maxTotalTokens: definition.maxTotalTokens ?? deps.limits?.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens,
-      maxDuration: definition.maxDurationMs ?? deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration,
+      maxTurns: limit(definition.maxTurns, deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns),
+      maxTotalTokens: limit(definition.maxTotalTokens, deps.limits?.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens),
+      maxDuration: limit(definition.maxDurationMs, deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration),
     };
 
     const now = deps.now ?? Date.now;

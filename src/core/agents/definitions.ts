@@ -89,6 +89,7 @@ function readFolder(
     const parsed = parseDefinition(text, { path, source, knownTools: options.knownTools });
     warnings.push(...parsed.warnings);
     if (!parsed.definition) continue;
+    if (options.within !== undefined) parsed.definition.fromRepository = true;
     const earlier = byName.get(parsed.definition.name);
     if (earlier) {
       warnings.push(`${path}: name "${parsed.definition.name}" is also used by ${earlier.path}; using ${path}`);

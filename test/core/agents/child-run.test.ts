@@ -251,4 +251,16 @@ describe('child runs', () => {
     expect((await outcome).error).toBe('reached the limit of 12 turns');
     expect(stream.requests).toHaveLength(12);
   });
+
+  it("a definition from the repository may lower the session's limit, never raise it", async () => {
+    const loop = () => ({ toolCalls: [{ name: 'list_dir', args: {} }] });
+    const raised = runChild(loop, {
+      extra: [custom({ maxTurns: 100_000, fromRepository: true })],
+      request: { definition: 'custom' },
+    });
+    expect((await raised.outcome).error).toBe(`reached the limit of ${CHILD_LIMITS.maxTurns} turns`);
+    expect(raised.stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
+    const lowered = runChild(loop, { extra: [custom({ maxTurns: 3, fromRepository: true })], request: { definition: 'custom' } });
+    expect((await lowered.outcome).error).toBe('reached the limit of 3 turns');
+  });
 });

@@ -559,6 +559,23 @@ describe('folders of agents', () => {
     expect(result.definitions.get('mine')!.source).toBe('user');
   });
 
+  it("marks the repository's definitions, so their limits may only lower the session's (child-run.ts)", () => {
+    write(dirs.project, 'a.md', agentFile('from-outrider-dir', 'max_turns: 100000\n'));
+    write(dirs.claudeProject, 'b.md', agentFile('from-claude-dir'));
+    write(dirs.claudeUser, 'c.md', agentFile('from-home-claude'));
+    write(dirs.user, 'd.md', agentFile('from-home'));
+    const { definitions } = loadDefinitions({
+      userDir: dirs.user,
+      projectDir: dirs.project,
+      claudeDirs: [dirs.claudeUser, dirs.claudeProject],
+      projectRoot: join(root, 'proj'),
+    });
+    expect(definitions.get('from-outrider-dir')!.fromRepository).toBe(true);
+    expect(definitions.get('from-claude-dir')!.fromRepository).toBe(true);
+    expect(definitions.get('from-home-claude')!.fromRepository).toBeUndefined();
+    expect(definitions.get('from-home')!.fromRepository).toBeUndefined();
+  });
+
   it('skips a huge file without reading it whole, and a FIFO without blocking', () => {
     const huge = write(dirs.project, 'huge.md', agentFile('huge', '', 'x'.repeat(MAX_AGENT_FILE_BYTES + 10)));
     const fifo = join(dirs.project, 'pipe.md');
