@@ -19,6 +19,7 @@ import {
   type MockUsage,
   type RawBlock,
   type ResolvedReply,
+  turnOrderError,
   type WireFormat,
 } from './mock-wire.js';
 
@@ -26,8 +27,19 @@ export type { MockToolCall, MockUsage, RawBlock, WireFormat } from './mock-wire.
 
 /** A failure the mock injects instead of (or in the middle of) a normal reply. */
 export type Fault =
-  /** An HTTP error with the provider's own error body; `retryAfter` in seconds, or a raw header value. */
-  | { kind: 'status'; status: number; retryAfter?: number | string; message?: string; type?: string; code?: string | null }
+  /**
+   * An HTTP error with the provider's own error body; `retryAfter` in seconds, or a raw header value;
+   * `headers` sent as well (retry-after-ms, rate-limit headers).
+   */
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: number | string;
+      headers?: Record<string, string>;
+      message?: string;
+      type?: string;
+      code?: string | null;
+    }
   /** 200 and `afterChunks` SSE events, then the socket is destroyed mid-message. */
   | { kind: 'cut'; afterChunks: number }
   /** 200 and `afterChunks` SSE events, then the body ends cleanly, short of the final event. */
@@ -126,6 +138,13 @@ export interface MockTimers {
 export interface MockProviderOptions {
   latencyMs?: number;
   timers?: MockTimers;
+  /**
+   * Refuse, as the strictest provider does, a request whose turns are out of order (roles not
+   * alternating, a call without its result or a result without its call; `turnOrderError` in
+   * mock-wire.ts): HTTP 400 with the provider's invalid_request_error body, and no scripted
+   * reply used. The request is still recorded.
+   */
+  strictTurns?: boolean;
 }
 
 const realTimers: MockTimers = {
@@ -277,7 +296,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     });
     open.add(gone);
     try {
-      const reply = await pickReply(request);
+      const refused = options.strictTurns ? turnOrderError(format, body) : undefined;
+      const reply: Reply =
+        refused === undefined
+          ? await pickReply(request)
+          : { fault: { kind: 'status', status: 400, type: 'invalid_request_error', message: refused } };
       await wait(latencyMs + (reply.delayMs ?? 0), gone.signal, timers);
       if (gone.signal.aborted) return;
       await send(res, request, reply, number, gone.signal);
@@ -305,6 +328,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     if (fault?.kind === 'status') {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      Object.assign(headers, fault.headers);
       res.writeHead(fault.status, headers);
       res.end(JSON.stringify(errorBody(request.format, fault.status, fault)));
       return;

@@ -314,3 +314,77 @@ export function errorBody(
             : null;
   return { error: { message, type, param: null, code } };
 }
+
+/**
+ * Why the strictest provider would refuse a request's turns, in its own words, or undefined.
+ * Anthropic: the first message is the user's, roles alternate, every `tool_use` is answered
+ * by a `tool_result` in the next message and every result answers a call in the message before.
+ * OpenAI: after the system messages the user speaks first, user and assistant alternate (as
+ * strict chat templates want), and an assistant's `tool_calls` are answered by the `tool`
+ * messages right after it, and only there.
+ */
+export function turnOrderError(format: WireFormat, body: unknown): string | undefined {
+  const messages = (body as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
+  return format === 'anthropic' ? anthropicTurnError(messages) : openaiTurnError(messages);
+}
+
+type WireRecord = Record<string, unknown>;
+const blocksOf = (message: WireRecord): WireRecord[] =>
+  Array.isArray(message.content) ? (message.content as WireRecord[]) : [{ type: 'text', text: message.content }];
+
+function anthropicTurnError(messages: WireRecord[]): string | undefined {
+  if (messages[0]!.role !== 'user') return 'messages: first message must use the "user" role';
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    const previous = messages[i - 1];
+    if (previous && previous.role === message.role) {
+      return `messages: roles must alternate between "user" and "assistant", but found multiple "${String(message.role)}" roles in a row`;
+    }
+    const calls = blocksOf(message).flatMap((b) => (b.type === 'tool_use' ? [String(b.id)] : []));
+    const answers = new Set(
+      (messages[i + 1] ? blocksOf(messages[i + 1]!) : []).flatMap((b) =>
+        b.type === 'tool_result' ? [String(b.tool_use_id)] : [],
+      ),
+    );
+    const unanswered = calls.filter((id) => !answers.has(id));
+    if (unanswered.length > 0) {
+      return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    }
+    const asked = new Set((previous ? blocksOf(previous) : []).flatMap((b) => (b.type === 'tool_use' ? [String(b.id)] : [])));
+    const blocks = blocksOf(message);
+    for (let j = 0; j < blocks.length; j++) {
+      const block = blocks[j]!;
+      if (block.type === 'tool_result' && !asked.has(String(block.tool_use_id))) {
+        return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+      }
+    }
+  }
+  return undefined;
+}
+
+const ALTERNATE = 'Conversation roles must alternate user/assistant/user/assistant/...';
+const unanswered = (ids: Set<string>) =>
+  `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...ids].join(', ')}`;
+
+function openaiTurnError(all: WireRecord[]): string | undefined {
+  const messages = all.filter((m) => m.role !== 'system' && m.role !== 'developer');
+  if (messages[0]?.role !== 'user') return ALTERNATE;
+  /** The calls of the assistant message before (and its `tool` messages so far) not answered yet; undefined after a user's. */
+  let waiting: Set<string> | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === 'tool') {
+      if (!waiting?.delete(String(message.tool_call_id))) {
+        return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+      }
+      continue;
+    }
+    if (waiting && waiting.size > 0) return unanswered(waiting);
+    const previous = messages[i - 1];
+    if (previous && previous.role === message.role) return ALTERNATE;
+    const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as WireRecord[]) : [];
+    waiting = message.role === 'assistant' ? new Set(calls.map((call) => String(call.id))) : undefined;
+  }
+  return waiting && waiting.size > 0 ? unanswered(waiting) : undefined;
+}

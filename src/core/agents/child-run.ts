@@ -1,3 +1,4 @@
+import { alternatingStream } from '../providers/alternate-roles.js';
 import type { HookAgent } from '../hooks/hook-points.js';
 import { type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
 import type { LoopEvent } from '../loop/events.js';
@@ -91,6 +92,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
 
+    // Like the session's, a child's requests send its history with the roles alternating.
+    const stream = alternatingStream(deps.stream);
     const startedAt = now();
     let used: Usage = emptyUsage();
     let turns = 0;
@@ -99,7 +102,7 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
       const loop = agentLoop(
         context,
         {
-          stream: deps.stream,
+          stream,
           model: request.model ?? childModel(definition, deps.model),
           maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.

@@ -4,6 +4,12 @@
  * accepts before the first request: messages with a known role and a list of valid blocks
  * (normalize.ts), tool call ids valid and unique, every call answered by a result in the
  * message right after it, and no result without its call.
+ *
+ * Two messages of one role in a row stay apart in the history (a prompt after a turn that a
+ * crash, `kill -9` or an error left unanswered, a sub-agent notice before a prompt, a compaction
+ * summary before the turns it kept): a compaction record counts the messages it kept, and a
+ * resume replays that count over the transcript's messages as written, so the history keeps
+ * them one for one. `alternateRoles` joins them in what each request sends instead.
  */
 import { type DraftBlock, type DraftToolResult, type DraftToolUse, ToolIds, draftBlock } from '../providers/normalize.js';
 import {

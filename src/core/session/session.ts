@@ -5,6 +5,7 @@ import type { LoopEvent } from '../loop/events.js';
 import type { Limits } from '../loop/limits.js';
 import type { LoopHooks } from '../loop/loop-hooks.js';
 import type { ToolGate } from '../loop/tool-runner.js';
+import { alternatingStream } from '../providers/alternate-roles.js';
 import { type Message, type StreamFn, type Usage, emptyUsage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
@@ -77,6 +78,8 @@ export class Session {
   private lastContextTokens = 0;
   private turnCount = 0;
   private hooks: SessionHooks;
+  /** The session's provider, sent histories whose roles alternate (providers/alternate-roles.ts). */
+  private readonly stream: StreamFn = alternatingStream((request, signal) => this.options.stream(request, signal));
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
@@ -174,7 +177,7 @@ export class Session {
     const loop = agentLoop(
       this.context,
       {
-        stream: this.options.stream,
+        stream: this.stream,
         model: this.options.model,
         maxTokens: this.options.maxTokens,
         limits: this.options.limits,

@@ -70,10 +70,11 @@ describe('background shells in a session', () => {
     const pid = await until(() => Number(readFileSync(path.join(cwd, 'server.pid'), 'utf8')) || undefined, { what: 'pid' });
     await submit('what happened?');
     const third = stream.requests[2]!;
-    // The notice goes before the user's next prompt.
-    expect(JSON.stringify(third.messages.at(-2))).toContain(
-      'Background shell sh-1 exited. Call agent_poll with id sh-1 for its output and exit code.',
-    );
+    // The notice goes before the user's next prompt, in the one user message the request sends.
+    const last = JSON.stringify(third.messages.at(-1));
+    const notice = last.indexOf('Background shell sh-1 exited. Call agent_poll with id sh-1 for its output and exit code.');
+    expect(notice).toBeGreaterThanOrEqual(0);
+    expect(last.indexOf('what happened?')).toBeGreaterThan(notice);
     expect(resultText(stream.requests[3]!)).toContain('built\n\n[sh-1 exited with code 0]');
     expect(resultText(stream.requests[3]!)).toContain('Stopped sh-2.');
     await expectExited(pid);

@@ -34,9 +34,16 @@ describe('openSession', () => {
     expect(second.session.warnings).toContain('the session ended while 1 tool call(s) ran; they are marked interrupted');
     await second.submit('go on');
     const messages = second.stream.requests[0]!.messages;
-    expect(messages[3]).toEqual({
+    // Roles alternate: the answer and the call after it (appended above) go as one message, the
+    // interrupted call's result and the new prompt as the next.
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[1]!.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
+    expect(messages[2]).toEqual({
       role: 'user',
-      content: [{ type: 'tool_result', toolUseId: 'toolu_1', content: LOST_RESULT, isError: true }],
+      content: [
+        { type: 'tool_result', toolUseId: 'toolu_1', content: LOST_RESULT, isError: true },
+        { type: 'text', text: 'go on' },
+      ],
     });
   });
 

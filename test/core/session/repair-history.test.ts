@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { toAnthropicParams } from '../../../src/core/providers/anthropic.js';
 import { VALID_TOOL_ID } from '../../../src/core/providers/normalize.js';
-import { INVALID_TOOL_NAME, type Message } from '../../../src/core/providers/types.js';
+import { toOpenAIParams } from '../../../src/core/providers/openai.js';
+import { INVALID_TOOL_NAME, type Message, type ModelRequest } from '../../../src/core/providers/types.js';
+import { type JoinedRuns, alternateRoles } from '../../../src/core/providers/alternate-roles.js';
 import { LOST_RESULT, OPENING_LOST, repairHistory } from '../../../src/core/session/repair-history.js';
+import { turnOrderError } from '../../support/mock-wire.js';
 
 const call = (id: string) => ({ type: 'tool_use' as const, id, name: 'bash', input: { command: 'make' } });
 const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, toolUseId: id, content });
@@ -160,5 +164,160 @@ describe('repairHistory', () => {
     expect(warnings).toEqual([
       'the transcript was repaired before resuming: 1 unreadable message(s) dropped, a user message put before the first answer, which had none',
     ]);
+  });
+});
+
+describe('alternateRoles: what a request sends', () => {
+  const prompt: Message = { role: 'user', content: [text('next')] };
+  const request = (messages: Message[]): ModelRequest => ({ model: 'm', system: 's', messages, tools: [], maxTokens: 10 });
+  /** Why the strictest Anthropic and OpenAI servers would refuse these messages; empty when both take them. */
+  const refusals = (messages: Message[]) =>
+    [
+      turnOrderError('anthropic', toAnthropicParams(request(messages))),
+      turnOrderError('openai', toOpenAIParams(request(messages))),
+    ].filter((why) => why !== undefined);
+  const userWords = (messages: readonly unknown[]) =>
+    messages.flatMap((m) => {
+      const { role, content } = m as { role: unknown; content: unknown };
+      if (role !== 'user' || !Array.isArray(content)) return [];
+      return content.flatMap((b: { type?: unknown; text?: unknown }) =>
+        b?.type === 'text' && typeof b.text === 'string' ? [b.text] : [],
+      );
+    });
+
+  // A transcript as a crash, an error or a hand edit left it; then `--continue -p next`.
+  const cases: [string, unknown[], Message[]][] = [
+    ['killed before the answer', [user(text('first'))], [{ role: 'user', content: [text('first'), text('next')] }]],
+    [
+      'killed while a tool ran',
+      [user(text('first')), assistant(call('a'))],
+      [
+        { role: 'user', content: [text('first')] },
+        { role: 'assistant', content: [call('a')] },
+        { role: 'user', content: [lost('a'), text('next')] },
+      ],
+    ],
+    [
+      'killed after the results, before the answer',
+      [user(text('first')), assistant(call('a')), user(result('a'))],
+      [
+        { role: 'user', content: [text('first')] },
+        { role: 'assistant', content: [call('a')] },
+        { role: 'user', content: [result('a'), text('next')] },
+      ],
+    ],
+    [
+      'a notice before a prompt, neither answered',
+      [user(text('go')), assistant(text('done')), { ...user(text('job 1 finished')), noticeFor: ['1'] }, user(text('and?'))],
+      [
+        { role: 'user', content: [text('go')] },
+        { role: 'assistant', content: [text('done')] },
+        { role: 'user', content: [text('job 1 finished'), text('and?'), text('next')] },
+      ],
+    ],
+    [
+      'a result whose call is gone, between two prompts',
+      [user(text('first')), assistant(text('ok')), user(result('gone')), user(text('second'))],
+      [
+        { role: 'user', content: [text('first')] },
+        { role: 'assistant', content: [text('ok')] },
+        { role: 'user', content: [text('second'), text('next')] },
+      ],
+    ],
+    [
+      'a summary before the turn it kept',
+      [user(text('[Summary of the earlier conversation]\nwork')), user(text('fix it')), assistant(text('fixed'))],
+      [
+        { role: 'user', content: [text('[Summary of the earlier conversation]\nwork'), text('fix it')] },
+        { role: 'assistant', content: [text('fixed')] },
+        prompt,
+      ],
+    ],
+    [
+      'two answers in a row (a hand edit)',
+      [user(text('first')), assistant(text('one')), assistant(call('a')), user(result('a'))],
+      [
+        { role: 'user', content: [text('first')] },
+        { role: 'assistant', content: [text('one'), call('a')] },
+        { role: 'user', content: [result('a'), text('next')] },
+      ],
+    ],
+    [
+      'no readable first prompt',
+      [assistant(text('hello'))],
+      [{ role: 'user', content: [text(OPENING_LOST)] }, { role: 'assistant', content: [text('hello')] }, prompt],
+    ],
+  ];
+
+  it.each(cases)('%s: one message per turn, every word of the user kept', (_label, raw, expected) => {
+    const history = [...repairHistory(raw).history, prompt];
+    const sent = alternateRoles(history);
+    expect(sent).toEqual(expected);
+    expect(refusals(sent)).toEqual([]);
+    const added = userWords(sent).filter((words) => words !== OPENING_LOST);
+    expect(added.join('|')).toBe([...userWords(raw), 'next'].join('|'));
+  });
+
+  it('the strict checks refuse what the history holds before it is joined', () => {
+    const history = [...repairHistory([user(text('first'))]).history, prompt];
+    expect(refusals(history)).toEqual([
+      'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row',
+      'Conversation roles must alternate user/assistant/user/assistant/...',
+    ]);
+    const unanswered: Message[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [call('a')] },
+      { role: 'user', content: [text('next')] },
+    ];
+    expect(refusals(unanswered)).toEqual([
+      expect.stringMatching(/^messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: a\./),
+      expect.stringMatching(/^An assistant message with 'tool_calls' must be followed by tool messages .*: a$/),
+    ]);
+    const orphan: Message[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [text('no call')] },
+      { role: 'user', content: [result('a')] },
+    ];
+    expect(refusals(orphan)).toEqual([
+      expect.stringMatching(/^messages\.2\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks: a\./),
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    ]);
+    expect(refusals([{ role: 'assistant', content: [text('hi')] }])).toEqual([
+      'messages: first message must use the "user" role',
+      'Conversation roles must alternate user/assistant/user/assistant/...',
+    ]);
+  });
+
+  it('passes an alternating history as the same objects, and a joined run as the same object each time', () => {
+    const history: Message[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [call('a')] },
+      { role: 'user', content: [result('a')] },
+      { role: 'user', content: [text('job 1 finished')], noticeFor: ['1'] },
+    ];
+    const before = structuredClone(history);
+    // What one conversation's alternatingStream keeps across its requests.
+    const joined: JoinedRuns = new WeakMap();
+    const first = alternateRoles(history, joined);
+    expect(first.slice(0, 2)).toEqual(history.slice(0, 2));
+    first.slice(0, 2).forEach((message, i) => expect(message).toBe(history[i]));
+    // Delivery marks are the history's, not the request's.
+    expect(first[2]).toEqual({ role: 'user', content: [result('a'), text('job 1 finished')] });
+    expect(alternateRoles(history, joined)[2]).toBe(first[2]);
+    expect(alternateRoles(history, new WeakMap())[2]).not.toBe(first[2]);
+    expect(history).toEqual(before);
+    // The run grew (a prompt after a failed turn): joined again, with every piece.
+    const grown = alternateRoles([...history, prompt], joined);
+    expect(grown[2]).toEqual({ role: 'user', content: [result('a'), text('job 1 finished'), text('next')] });
+  });
+
+  it('puts tool results first in a joined user message', () => {
+    const sent = alternateRoles([
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [call('a')] },
+      { role: 'user', content: [text('typed while it ran')] },
+      { role: 'user', content: [result('a')] },
+    ]);
+    expect(sent[2]).toEqual({ role: 'user', content: [result('a'), text('typed while it ran')] });
   });
 });
