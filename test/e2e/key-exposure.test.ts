@@ -82,7 +82,7 @@ describe('while a run is under way', () => {
       stdio: 'ignore',
     });
     try {
-      await until(() => t.mock.requests.length === 1, 'the run reaches the model');
+      await until(() => t.mock.requests.length === 1, { what: 'the run to reach the model' });
       const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8');
       expect(environ).toContain('ANTHROPIC_BASE_URL=');
       expect(environ).not.toContain('ANTHROPIC_API_KEY');

@@ -89,6 +89,13 @@ describe('shell commands that reach into /proc are asked about, never run as rea
     'cat $P/environ',
     'head -c 100 /proc/1/mem',
     'cat `echo x`/cmdline',
+    'grep -r sk-ant /proc/self',
+    'rg ANTHROPIC /proc/1/',
+    'cat /proc/1/task/1/environ',
+    'cat /proc/self/status /proc/self/environ',
+    'cat /proc/1/comm/../environ',
+    'cd /proc/self && cat environ',
+    'cat /proc/self/fd/3',
   ];
   it.each(ASKED)('%s', (command) => {
     expect(namesProcessFiles(command)).toBe(true);
@@ -98,11 +105,19 @@ describe('shell commands that reach into /proc are asked about, never run as rea
     expect(decide('plan', { toolName: 'bash', kind: 'mutating', args: { command }, paths: [] }).decision).toBe('deny');
   });
 
-  it.each(['grep -rn environment src', 'grep -rn os.environ .', 'cat src/process.ts', 'ls processes', 'rg memory src'])(
-    '%s still runs as read-only',
-    (command) => {
-      expect(namesProcessFiles(command)).toBe(false);
-      expect(decide('default', { toolName: 'bash', kind: 'mutating', args: { command }, paths: [] }).decision).toBe('allow');
-    },
-  );
+  it.each([
+    'grep -rn environment src',
+    'grep -rn os.environ .',
+    'cat src/process.ts',
+    'ls processes',
+    'rg memory src',
+    'cat /proc/cpuinfo',
+    'grep MemTotal /proc/meminfo',
+    'cat /proc/1/comm',
+    'cat /proc/self/status',
+    'ls src/proc-macros',
+  ])('%s still runs as read-only', (command) => {
+    expect(namesProcessFiles(command)).toBe(false);
+    expect(decide('default', { toolName: 'bash', kind: 'mutating', args: { command }, paths: [] }).decision).toBe('allow');
+  });
 });

@@ -69,23 +69,36 @@ describe('child processes do not inherit the provider key', () => {
     }
   });
 
-  it.each(['default', 'yolo'] as const)(
-    'through a %s session: the key outrider runs with never reaches a command',
-    async (mode) => {
-      process.env.ANTHROPIC_API_KEY = KEY;
-      const command = 'cat /proc/self/environ | tr "\\0" "\\n" | grep -c API_KEY';
-      const opened = await open(
-        (_r: ModelRequest, index: number) =>
-          index === 0 ? { toolCalls: [{ name: 'bash', args: { command } }] } : { text: 'done' },
-        { flags: { permissionMode: mode } },
-      );
-      await opened.submit('look');
-      expect(opened.stream.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
-        type: 'tool_result',
-        content: '0\n\nexit code 1',
-      });
-    },
-  );
+  it('through a yolo session: the key outrider runs with never reaches a command', async () => {
+    process.env.ANTHROPIC_API_KEY = KEY;
+    const command = 'cat /proc/self/environ | tr "\\0" "\\n" | grep -c API_KEY';
+    const opened = await open(
+      (_r: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command } }] } : { text: 'done' },
+      { flags: { permissionMode: 'yolo' } },
+    );
+    await opened.submit('look');
+    expect(opened.stream.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
+      type: 'tool_result',
+      content: '0\n\nexit code 1',
+    });
+  });
+
+  it('through a default session: a command reading /proc is asked about, not run as read-only', async () => {
+    // (The sandboxed run of such a command, were it approved, is the first test of this block.)
+    process.env.ANTHROPIC_API_KEY = KEY;
+    const command = 'cat /proc/self/environ | tr "\\0" "\\n" | grep -c API_KEY';
+    const opened = await open(
+      (_r: ModelRequest, index: number) =>
+        index === 0 ? { toolCalls: [{ name: 'bash', args: { command } }] } : { text: 'done' },
+      { flags: { permissionMode: 'default' } },
+    );
+    await opened.submit('look');
+    expect(opened.stream.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({
+      type: 'tool_result',
+      content: expect.stringMatching(/^bash needs approval, and there is no one to ask in headless mode/),
+    });
+  });
 });
 
 describe('tool output is scrubbed of the key', () => {
