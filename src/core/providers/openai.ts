@@ -16,11 +16,16 @@ type WireMessage = OpenAI.ChatCompletionMessageParam;
 type WireParams = OpenAI.ChatCompletionCreateParamsStreaming;
 type WireChunk = OpenAI.ChatCompletionChunk;
 
-function textOf(blocks: ContentBlock[]): string {
+/**
+ * A message's text blocks as the one string a chat message holds. A user message's blocks are
+ * separate pieces (a prompt, a hook's context, two prompts a crash left in a row): a blank line
+ * between them. An assistant's are one reply the stream cut into blocks: joined as they came.
+ */
+function textOf(blocks: ContentBlock[], separator: '' | '\n\n'): string {
   return blocks
     .filter((b) => b.type === 'text')
     .map((b) => b.text)
-    .join('');
+    .join(separator);
 }
 
 /**
@@ -68,7 +73,7 @@ function chatMessagesJson(message: Message): string {
 
 /** One normalized message as the chat messages it becomes. */
 function toChatMessages(message: Message): WireMessage[] {
-  const text = textOf(message.content);
+  const text = textOf(message.content, message.role === 'user' ? '\n\n' : '');
   if (message.role === 'assistant') {
     const calls = message.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
     return [

@@ -239,6 +239,18 @@ describe('openai provider through the real SDK', () => {
     expect(JSON.parse(openAIRequestBody(req, 'max_tokens', caches)).kept).toBe(1);
   });
 
+  it("keeps a user message's text blocks apart with a blank line; an assistant's are joined as they came", () => {
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'first question' }, { type: 'text', text: 'next question' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'one ' }, { type: 'text', text: 'reply' }] },
+    ];
+    const params = toOpenAIParams({ model: 'm', system: '', messages, tools: [], maxTokens: 10 });
+    expect(params.messages).toEqual([
+      { role: 'user', content: 'first question\n\nnext question' },
+      { role: 'assistant', content: 'one reply' },
+    ]);
+  });
+
   it('sends no tools key when there are no tools, and tolerates a server that sends no usage', async () => {
     // An Ollama-style local server: no key needed, and no usage chunk in the stream.
     mock.script({ text: 'local model reply', omitUsage: true });
