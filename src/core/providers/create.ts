@@ -5,12 +5,13 @@
  */
 import { anthropicBackend } from './anthropic.js';
 import type { ProviderBackend } from './backend.js';
+import { defaultCallDeadline } from './deadline.js';
 import { classifyError, type ErrorContext } from './errors.js';
 import { createHttpFetch } from './http-fetch.js';
 import { openaiBackend } from './openai.js';
-import { DEFAULT_DELAYS, sleep as realSleep, withRetries, type Sleep } from './retry.js';
+import { clockSleep, DEFAULT_DELAYS, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
-import { type Clock, DEFAULT_TIMEOUTS, realClock, watchAttempt } from './timeouts.js';
+import { type AttemptBudget, type Clock, DEFAULT_TIMEOUTS, realClock, watchAttempt } from './timeouts.js';
 import { withValidOutput } from './valid-output.js';
 import type { ProviderName, StreamFn } from './types.js';
 
@@ -31,10 +32,18 @@ export interface ProviderOptions {
   firstByteTimeoutMs?: number;
   /** How long a stream may go without content (pings do not count); default 180 s. */
   idleTimeoutMs?: number;
-  /** Injected by tests to record delays instead of waiting. */
+  /**
+   * How long one model call may go without an answer, every attempt's wait for the server and
+   * every backoff included (a streaming reply does not count); default 150 s, or 2.5 first-byte
+   * timeouts when those are longer. See deadline.ts.
+   */
+  callDeadlineMs?: number;
+  /** The longest retry-after a server may ask for and be waited for; a longer one ends the call at once. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Injected by tests to record delays instead of waiting; by default a timer on `clock`. */
   sleep?: Sleep;
   random?: () => number;
-  /** The watchdog's timers; tests pass a fake clock. */
+  /** The watchdog's and the backoff's timers, and the time limit's clock; tests pass a fake clock. */
   clock?: Clock;
   /**
    * Start loading the SDK now rather than on the first call: a session does, so the SDK is
@@ -71,16 +80,23 @@ export function createProvider(options: ProviderOptions): StreamFn {
   const delays = {
     ...DEFAULT_DELAYS,
     ...(options.retryBaseDelayMs !== undefined ? { baseMs: options.retryBaseDelayMs } : {}),
+    ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
   };
+  const deadlineMs = options.callDeadlineMs ?? defaultCallDeadline(timeouts.firstByteMs);
+  const sleep = options.sleep ?? clockSleep(clock);
 
   const stream: StreamFn = (request, signal) => {
     const context: ErrorContext = { label, keyEnv, model: request.model, baseURL: options.baseURL, apiKey: options.apiKey };
     // Each attempt on its own signal, linked to the caller's and unlinked after (timeouts.ts).
-    const attempt = () => watchAttempt((own, progress) => backend.stream(request, own, progress), signal, { timeouts, clock });
+    const attempt = (budget: AttemptBudget) =>
+      watchAttempt((own, progress) => backend.stream(request, own, progress), signal, { timeouts, clock, budget });
     return withRetries(attempt, signal, {
       ...delays,
       maxRetries: options.maxRetries ?? 4,
-      sleep: options.sleep ?? realSleep,
+      deadlineMs,
+      clock,
+      firstByteMs: timeouts.firstByteMs,
+      sleep,
       random: options.random ?? Math.random,
       classify: (error) => classifyError(error, context, backend.errorClasses()),
       context,

@@ -8,7 +8,9 @@
  * reason }`. Consumers must discard every partial delta of the message in flight when
  * they see it: the next attempt starts the message over.
  */
+import { CallBudget, deadlineError, waitRefusedError } from './deadline.js';
 import { abortError, exhaustedError, scrubError, scrubSecret, type Classified, type ErrorContext } from './errors.js';
+import { type Clock, realClock, StreamTimeoutError } from './timeouts.js';
 import type { StreamEvent } from './types.js';
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -18,45 +20,53 @@ export interface DelayOptions {
   baseMs: number;
   /** Ceiling of the exponential delay. */
   maxMs: number;
-  /** Ceiling on a server's retry-after, so a huge value cannot stall the session. */
-  retryAfterCapMs: number;
+  /**
+   * The longest retry-after (or retry-after-ms) a server may ask for and be waited for; a
+   * longer one ends the call at once with what the server asked, so a huge value cannot stall the session.
+   */
+  maxRetryAfterMs: number;
   random: () => number;
 }
 
 export const DEFAULT_DELAYS: Omit<DelayOptions, 'random'> = {
   baseMs: 1_000,
   maxMs: 30_000,
-  retryAfterCapMs: 60_000,
+  maxRetryAfterMs: 60_000,
 };
 
 /**
  * Delay before retry number `attempt` (1-based): the server's retry-after when it
- * sent one (capped), else exponential backoff with "equal jitter" — half fixed, half
- * random — so concurrent sub-agents do not retry in lockstep.
+ * sent one (withRetries refuses one over `maxRetryAfterMs`), else exponential backoff
+ * with "equal jitter" — half fixed, half random — so concurrent sub-agents do not retry in lockstep.
  */
 export function retryDelay(attempt: number, retryAfterMs: number | undefined, options: DelayOptions): number {
-  if (retryAfterMs !== undefined) return Math.round(Math.min(Math.max(0, retryAfterMs), options.retryAfterCapMs));
+  if (retryAfterMs !== undefined) return Math.round(Math.max(0, retryAfterMs));
   const exponential = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exponential / 2 + (options.random() * exponential) / 2);
 }
 
-/** A timer that rejects with an AbortError as soon as the signal fires. */
-export const sleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortError());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** A timer on `clock` that rejects with an AbortError as soon as the signal fires. */
+export function clockSleep(clock: Clock): Sleep {
+  return (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        reject(abortError());
+        return;
+      }
+      const onAbort = (): void => {
+        clock.clearTimeout(timer);
+        reject(abortError());
+      };
+      const timer = clock.setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+/** A real-time timer that rejects with an AbortError as soon as the signal fires. */
+export const sleep: Sleep = clockSleep(realClock);
 
 export interface RetryOptions extends DelayOptions {
   maxRetries: number;
@@ -64,23 +74,33 @@ export interface RetryOptions extends DelayOptions {
   classify: (error: unknown) => Classified;
   /** For the "failed after N retries" message and for scrubbing the key. */
   context: ErrorContext;
+  /** The call's time limit, every attempt's wait for an answer and every backoff included (deadline.ts). */
+  deadlineMs: number;
+  /** Reads the time spent against the limit. */
+  clock: Pick<Clock, 'now'>;
+  /** For the message when a silent server used up the limit. */
+  firstByteMs: number;
 }
 
 /**
- * Runs `attempt` until one succeeds, a failure is not worth retrying, the retries
- * run out, or the signal aborts (then it throws an Error named 'AbortError' at once).
+ * Runs `attempt` until one succeeds, a failure is not worth retrying, the retries or the
+ * call's time limit run out, the server asks for a wait too long to sit out, or the signal
+ * aborts (then it throws an Error named 'AbortError' at once). Each attempt gets the call's
+ * budget, to cut its wait for an answer at the limit and to pause it while a reply streams.
  */
 export async function* withRetries(
-  attempt: () => AsyncIterable<StreamEvent>,
+  attempt: (budget: CallBudget) => AsyncIterable<StreamEvent>,
   signal: AbortSignal,
   options: RetryOptions,
 ): AsyncGenerator<StreamEvent> {
   const key = options.context.apiKey;
+  const budget = new CallBudget(options.deadlineMs, options.clock);
+  let silent = 0;
   for (let retry = 0; ; retry++) {
     if (signal.aborted) throw abortError();
     let failure: unknown;
     try {
-      yield* attempt();
+      yield* attempt(budget);
       return;
     } catch (error) {
       failure = error;
@@ -89,9 +109,20 @@ export async function* withRetries(
     const verdict = options.classify(failure);
     if (verdict.kind === 'abort') throw abortError();
     if (verdict.kind === 'fatal') throw scrubError(verdict.error, key);
+    if (failure instanceof StreamTimeoutError && failure.phase === 'first_byte') silent++;
+    const facts = { budget, attempts: retry + 1, silent, firstByteMs: options.firstByteMs, last: verdict };
+    if (budget.remaining() <= 0) throw scrubError(deadlineError(options.context, facts), key);
     const maxRetries = Math.min(options.maxRetries, verdict.maxRetries ?? options.maxRetries);
     if (retry >= maxRetries) throw scrubError(exhaustedError(options.context, retry, verdict), key);
     const delayMs = verdict.delayMs ?? retryDelay(retry + 1, verdict.retryAfterMs, options);
+    // A wait the server asked for is sat out only when it is short and the next attempt
+    // still has time after it; otherwise the call ends now, saying what the server asked.
+    const asked = verdict.delayMs === undefined && verdict.retryAfterMs !== undefined;
+    if (asked && (delayMs > options.maxRetryAfterMs || delayMs >= budget.remaining())) {
+      const refusal = { last: verdict, waitMs: delayMs, maxWaitMs: options.maxRetryAfterMs, budget };
+      throw scrubError(waitRefusedError(options.context, refusal), key);
+    }
+    if (delayMs >= budget.remaining()) throw scrubError(deadlineError(options.context, { ...facts, nextDelayMs: delayMs }), key);
     yield {
       type: 'retry',
       attempt: retry + 1,

@@ -8,6 +8,8 @@
  * first-byte timeout; from then on, the idle timeout, restarted by every content event.
  * Keep-alive pings are not content: a server that only pings is as stuck as a silent one.
  * Either timer aborts the attempt with a `StreamTimeoutError`, which the retry layer retries.
+ * The call's time limit (deadline.ts) can cut the first-byte wait short: an attempt waits for
+ * an answer no longer than the limit has left.
  */
 import type { StreamEvent } from './types.js';
 
@@ -67,6 +69,15 @@ function duration(ms: number): string {
 
 export type Attempt = (signal: AbortSignal, progress: AttemptProgress) => AsyncIterable<StreamEvent>;
 
+/** The call's time limit as one attempt sees it (deadline.ts's CallBudget). */
+export interface AttemptBudget {
+  remaining(): number;
+  /** The server answered: a streaming reply does not count against the limit. */
+  pause(): void;
+  /** The attempt ended: the time until the next one counts again. */
+  resume(): void;
+}
+
 /**
  * Runs one attempt on its own signal under the two timeouts. Throws `StreamTimeoutError` when a
  * timer fired (and the caller did not abort); otherwise passes the attempt's events and errors on.
@@ -74,9 +85,11 @@ export type Attempt = (signal: AbortSignal, progress: AttemptProgress) => AsyncI
 export async function* watchAttempt(
   attempt: Attempt,
   parent: AbortSignal,
-  options: { timeouts: StreamTimeouts; clock: Clock },
+  options: { timeouts: StreamTimeouts; clock: Clock; budget?: AttemptBudget },
 ): AsyncGenerator<StreamEvent> {
-  const { timeouts, clock } = options;
+  const { timeouts, clock, budget } = options;
+  // The wait for an answer, cut to what the call's limit has left.
+  const firstByteMs = Math.min(timeouts.firstByteMs, budget?.remaining() ?? Infinity);
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
@@ -100,7 +113,7 @@ export async function* watchAttempt(
         arm(timeouts.idleMs - quiet);
         return;
       }
-      fired = new StreamTimeoutError(phase, phase === 'idle' ? timeouts.idleMs : timeouts.firstByteMs);
+      fired = new StreamTimeoutError(phase, phase === 'idle' ? timeouts.idleMs : firstByteMs);
       controller.abort(fired);
     }, ms);
   };
@@ -108,6 +121,7 @@ export async function* watchAttempt(
     responded: () => {
       if (phase !== 'first_byte' || fired) return;
       phase = 'idle';
+      budget?.pause();
       lastContent = clock.now();
       arm(timeouts.idleMs);
     },
@@ -117,7 +131,7 @@ export async function* watchAttempt(
     },
   };
 
-  arm(timeouts.firstByteMs);
+  arm(firstByteMs);
   try {
     for await (const event of attempt(controller.signal, progress)) {
       // The message is complete: whatever the consumer does with it is not the server's silence.
@@ -129,6 +143,7 @@ export async function* watchAttempt(
     throw error;
   } finally {
     stop();
+    budget?.resume();
     parent.removeEventListener('abort', onAbort);
   }
   if (fired && !parent.aborted) throw fired;

@@ -18,10 +18,10 @@ describe('retryDelay', () => {
     expect(retryDelay(20, undefined, { ...options, random: () => 1 })).toBe(DEFAULT_DELAYS.maxMs);
   });
 
-  it("uses the server's retry-after, capped", () => {
+  it("uses the server's retry-after as it is (a wait too long is refused by the retry loop, not shortened)", () => {
     expect(retryDelay(1, 7000, options)).toBe(7000);
     expect(retryDelay(3, 0, options)).toBe(0);
-    expect(retryDelay(1, 3_600_000, options)).toBe(DEFAULT_DELAYS.retryAfterCapMs);
+    expect(retryDelay(1, 3_600_000, options)).toBe(3_600_000);
   });
 });
 
@@ -79,13 +79,31 @@ describe.each(['anthropic', 'openai'] as const)('%s retries', (name) => {
   });
 
   it('honours retry-after given as an HTTP date', async () => {
-    // An hour away: the wait is the cap whatever the clocks say, and far from the 75 ms
-    // backoff an unread header would give. Exact dates are parsed in errors.test.ts.
-    const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
-    mock.script({ fault: { kind: 'status', status: 429, retryAfter: inAnHour } }, { text: 'ok' });
+    // Half a minute away (to the second the date carries): far from the 75 ms backoff an
+    // unread header would give. Exact dates are parsed in errors.test.ts.
+    const soon = new Date(Date.now() + 30_000).toUTCString();
+    mock.script({ fault: { kind: 'status', status: 429, retryAfter: soon } }, { text: 'ok' });
     const { run, delays } = setup();
-    await run();
-    expect(delays).toEqual([DEFAULT_DELAYS.retryAfterCapMs]);
+    const result = await run();
+    expect(result.error).toBeUndefined();
+    expect(delays).toHaveLength(1);
+    expect(delays[0]).toBeGreaterThan(25_000);
+    expect(delays[0]).toBeLessThanOrEqual(30_000);
+  });
+
+  it('an HTTP date an hour away ends the call at once, saying what the server asked', async () => {
+    const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
+    mock.script({ fault: { kind: 'status', status: 429, retryAfter: inAnHour } }, { text: 'never sent' });
+    const { run, delays } = setup();
+    const result = await run();
+    expect(delays).toEqual([]);
+    expect(result.retries).toEqual([]);
+    expect((result.error as Error).message).toMatch(
+      new RegExp(
+        `^${label[name]}: rate limited \\(429\\), and the server asked to wait (59m\\d\\ds|1h00m) before a retry; outrider waits at most 60 s, so it did not`,
+      ),
+    );
+    expect(mock.requests).toHaveLength(1);
   });
 
   it('retries 500 and 529 with exponential backoff', async () => {
