@@ -41,6 +41,17 @@ describe('model calls that never finish', () => {
     expect(t.mock.requests.length).toBeLessThanOrEqual(2);
   });
 
+  it('callDeadlineMs from the settings bounds the call, retries included, and the error names it', async () => {
+    // Four retries of 300 ms each would outlast 500 ms: the deadline ends the call first.
+    userSettings({ firstByteTimeoutMs: 300, maxRetries: 4, callDeadlineMs: 500 });
+    t.mock.respond(() => ({ fault: { kind: 'hang' } }));
+    const result = await runCli(['-p', 'hello'], { cwd: t.project, env: t.env });
+    expect(result.code).toBe(1);
+    // Ended by the limit: the time left ran out, or the next backoff would have passed it.
+    expect(result.stderr).toMatch(/^outrider: Anthropic.* gave up after .*\(callDeadlineMs/m);
+    expect(t.mock.requests.length).toBeLessThan(5);
+  });
+
   it('a server that only sends pings: retried after idleTimeoutMs', async () => {
     userSettings({ idleTimeoutMs: 300 });
     t.mock.script({ text: 'half an answer', fault: { kind: 'pings', afterChunks: 4 } }, { text: 'a whole answer' });

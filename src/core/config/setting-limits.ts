@@ -42,6 +42,8 @@ export const NUMBER_BOUNDS = {
   // providers/timeouts.ts: the hang guard of a request that sends nothing.
   firstByteTimeoutMs: bigger(60_000),
   idleTimeoutMs: bigger(180_000),
+  // providers/deadline.ts: a longer firstByteTimeoutMs stretches it, and that key has its own bound.
+  callDeadlineMs: bigger(150_000),
   // Headless stops at 100 (open-session.ts); the TUI has no cap, but trust is settled before
   // the front end is known, so the stricter figure stands for both.
   maxTurns: bigger(100),

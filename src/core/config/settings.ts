@@ -81,6 +81,8 @@ const settingsShape = {
   maxRetries: wholeNumber({ min: 0, max: 10 }).optional(),
   firstByteTimeoutMs: wholeNumber({ min: 1 }).optional(),
   idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
+  /** One model call's time without an answer, every retry and backoff included (providers/deadline.ts). */
+  callDeadlineMs: wholeNumber({ min: 1 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
@@ -204,6 +206,7 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   maxRetries: limits({ number: NUMBER_BOUNDS.maxRetries }),
   firstByteTimeoutMs: limits({ number: NUMBER_BOUNDS.firstByteTimeoutMs }),
   idleTimeoutMs: limits({ number: NUMBER_BOUNDS.idleTimeoutMs }),
+  callDeadlineMs: limits({ number: NUMBER_BOUNDS.callDeadlineMs }),
   maxTurns: limits({ number: NUMBER_BOUNDS.maxTurns }),
   maxTokens: limits({ number: NUMBER_BOUNDS.maxTokens }),
   addDirs: {

@@ -114,6 +114,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       toolMode: providerConfig.toolMode,
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
+      callDeadlineMs: settings.callDeadlineMs,
       // The SDK compiles while the session is put together, not after the first prompt.
       preload: true,
     });

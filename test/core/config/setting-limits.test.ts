@@ -1,3 +1,4 @@
+import { DEFAULT_CALL_DEADLINE_MS } from '../../../src/core/providers/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { type SettingsLayers, resolveSettings } from '../../../src/core/config/project-trust.js';
 import { resolveProviderConfig } from '../../../src/core/config/provider-config.js';
@@ -330,6 +331,7 @@ describe("each limit's fallback is the one its consumer uses", () => {
     expect(NUMBER_BOUNDS.maxTurns.unset).toBe(HEADLESS_MAX_TURNS);
     expect(NUMBER_BOUNDS.firstByteTimeoutMs.unset).toBe(DEFAULT_TIMEOUTS.firstByteMs);
     expect(NUMBER_BOUNDS.idleTimeoutMs.unset).toBe(DEFAULT_TIMEOUTS.idleMs);
+    expect(NUMBER_BOUNDS.callDeadlineMs.unset).toBe(DEFAULT_CALL_DEADLINE_MS);
     expect(NUMBER_BOUNDS.webFetchMaxBytes.unset).toBe(WEB_FETCH_DEFAULTS.maxBytes);
     expect(NUMBER_BOUNDS.webFetchTimeoutMs.unset).toBe(WEB_FETCH_DEFAULTS.timeoutMs);
     const provider = resolveProviderConfig({ flags: {}, settings: {}, env: { ANTHROPIC_API_KEY: 'k' } });
