@@ -10,6 +10,7 @@ import type { SequencedEvent } from '../core/session/event-stream.js';
 import { openSession } from '../core/session/open-session.js';
 import type { OpenedSession } from '../core/session/opened-session.js';
 import { oneLine } from '../core/text.js';
+import { killOwned, terminateOwned } from '../core/tools/process-group.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
@@ -68,16 +69,26 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   const format = options.outputFormat;
   const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  // A closed terminal (SIGHUP) stops the run like SIGTERM: jobs stopped, commands killed, not left running.
-  const onHangup = () => {
+  // The first signal stops the run: jobs stopped, commands killed, and outrider exits once what
+  // they left is gone. A closed terminal (SIGHUP) does it like SIGTERM. A second signal waits no
+  // more: what the commands left is killed at once, and outrider ends as that signal would have it.
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
     // Writing to a terminal that is gone fails (EIO); the cleanup must still run.
-    for (const stream of [io.stdout, io.stderr]) stream.on('error', () => {});
-    controller.abort();
+    if (signal === 'SIGHUP') for (const stream of [io.stdout, io.stderr]) stream.on('error', () => {});
+    if (!signalled) {
+      signalled = true;
+      controller.abort();
+      return;
+    }
+    releaseSignals();
+    killOwned();
+    process.kill(process.pid, signal);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onHangup);
+  const releaseSignals = () => {
+    for (const signal of RUN_SIGNALS) process.off(signal, onSignal);
+  };
+  for (const signal of RUN_SIGNALS) process.on(signal, onSignal);
 
   const { session } = opened;
   const claudeStream =
@@ -194,10 +205,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       if (group.turns > 0 || (group.cause.kind === 'aborted' && !last)) last = group;
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onHangup);
-    await opened.close();
+    try {
+      await opened.close();
+    } finally {
+      // Whatever a command left running (`server > log &`, a child that ignores SIGTERM or left
+      // its group) ends with the run: outrider exits only once its SIGKILL is sent.
+      await terminateOwned().done;
+      releaseSignals();
+    }
     unsubscribe();
   }
   if (last) finish(last);
@@ -207,6 +222,9 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   }
   return failed ? EXIT.failed : EXIT.ok;
 }
+
+/** What stops a headless run: Ctrl+C, a kill, a closed terminal. */
+const RUN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The turns one result covers. */
 interface Group {

@@ -7,6 +7,7 @@ import { stderrLines } from '../start/stderr-lines.js';
 import { openSession } from '../core/session/open-session.js';
 import type { OpenedSession, SessionSetup } from '../core/session/opened-session.js';
 import { outriderPaths } from '../core/config/paths.js';
+import { terminateOwned } from '../core/tools/process-group.js';
 import { App } from './App.js';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './hooks/use-notify.js';
 import { historyFile } from './state/prompt-history.js';
@@ -104,7 +105,12 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   approvals.denyAll();
   instance.unmount();
   process.stdout.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
-  await opened.close();
+  try {
+    await opened.close();
+  } finally {
+    // Whatever a command left running ends with the app (as with headless, cli/headless.ts).
+    await terminateOwned().done;
+  }
   process.stdout.write(`Session ${opened.session.id} saved. Resume it with: outrider --resume ${opened.session.id}\n`);
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   return code;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { OWNER_MARKER, ownerMark } from '../tools/process-group.js';
 import { type Timers, realTimers } from '../timers.js';
 import { HeadTailBuffer } from '../tools/head-tail-buffer.js';
 import { terminateGroup } from '../tools/process-group.js';
@@ -21,7 +22,8 @@ export type SpawnHook = (command: string, options: { cwd: string; env: NodeJS.Pr
 export const spawnHookCommand: SpawnHook = (command, options) =>
   spawn('/bin/sh', ['-c', command], {
     cwd: options.cwd,
-    env: options.env,
+    // Marked as outrider's, as commands are: what a hook leaves running ends with outrider.
+    env: { ...options.env, [OWNER_MARKER]: ownerMark() },
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   }) as HookProcess;

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { CommandPlan } from '../sandbox/plan.js';
 import { spawnPlan } from '../sandbox/spawn.js';
 import type { Timers } from '../timers.js';
-import { terminateGroup, terminateMarked } from './process-group.js';
+import { OWNER_MARKER, ownerMark, terminateGroup, terminateMarked } from './process-group.js';
 
 /** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
 const EXIT_DRAIN_MS = 500;
@@ -15,8 +15,9 @@ const KILL_GRACE_MS = 1_000;
  */
 const GIVE_UP_MS = 2_000;
 /**
- * Every command's environment carries `OUTRIDER_RUN=<id>`, unique per process: its descendants
- * inherit it, so a stop finds those that left the process group (setsid, daemons) in /proc.
+ * Every command's environment carries `OUTRIDER_RUN=<id>`, unique per command: its descendants
+ * inherit it, so a stop finds those that left the process group (setsid, daemons) in /proc. It
+ * also carries OWNER_MARKER, by which outrider's exit finds whatever any command left running.
  */
 const RUN_MARKER = 'OUTRIDER_RUN';
 
@@ -77,7 +78,7 @@ export function spawnShell(
   const runId = randomBytes(8).toString('hex');
   const child = spawnPlan(plan, {
     cwd: options.cwd,
-    env: { ...options.env, [RUN_MARKER]: runId },
+    env: { ...options.env, [RUN_MARKER]: runId, [OWNER_MARKER]: ownerMark() },
     stdin: options.input ? 'pipe' : 'ignore',
   });
   const input = shellInput(child.stdin ?? undefined);
@@ -118,9 +119,10 @@ export function spawnShell(
   const stop = (reason: ShellStopReason): void => {
     if (stopping || settled) return;
     stopping = reason;
-    const group = child.pid !== undefined && terminateGroup(child.pid, KILL_GRACE_MS, timers);
-    const strays = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers);
-    reached = group || strays > 0;
+    // Both hold outrider open until their SIGKILL is sent: what ignores SIGTERM cannot outlive it.
+    const group = child.pid !== undefined && terminateGroup(child.pid, KILL_GRACE_MS, timers).reached;
+    const strays = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers).reached;
+    reached = group || strays;
     after(GIVE_UP_MS, giveUp);
   };
   // Stop reading: whatever still holds the pipes could not be stopped, and nobody may wait for ever.

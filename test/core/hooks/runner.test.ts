@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_OUTPUT_CAP, runHook } from '../../../src/core/hooks/runner.js';
+import { OWNER_MARKER, ownerMark } from '../../../src/core/tools/process-group.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { expectExited } from '../../support/process.js';
 import { until } from '../../support/until.js';
@@ -40,6 +41,8 @@ describe('runHook', () => {
     expect(run.stdout.split('\n')[0]).toBe(dir);
     expect(run.stdout).toContain('ONLY=this');
     expect(run.stdout).not.toContain('HOME=');
+    // …marked as outrider's, so what it leaves running ends with outrider (process-group.ts terminateOwned).
+    expect(run.stdout).toContain(`${OWNER_MARKER}=${ownerMark()}`);
   });
 
   it('a hook that never reads stdin, or closes it at once, is not a failure', async () => {
