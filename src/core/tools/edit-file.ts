@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { notWritableReason, writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, unifiedDiff } from './diff.js';
-import { isMissing } from './fs-errors.js';
 import { displayPath } from './paths.js';
+import { notRegular, readRegularFile } from './regular-file.js';
 import { resolveWritablePath } from './workspace-guard.js';
 
 const schema = z.object({
@@ -35,13 +34,19 @@ export const editFileTool = defineTool({
     if (args.old_string === args.new_string) {
       return { content: 'old_string and new_string are identical; there is nothing to change.', isError: true };
     }
-    const content = await readFile(real, 'utf8').catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
-      throw error;
-    });
-    if (content === undefined) return { content: `File not found: ${shown}. Use write_file to create it.`, isError: true };
-    if (content === null) return { content: `${shown} is a directory, not a file.`, isError: true };
+    // A FIFO or a device is refused before it is opened: reading one would wait, or never end.
+    const read = await readRegularFile(real, ctx.signal);
+    if (!read.ok) {
+      switch (read.reason) {
+        case 'missing':
+          return { content: `File not found: ${shown}. Use write_file to create it.`, isError: true };
+        case 'directory':
+          return { content: `${shown} is a directory, not a file.`, isError: true };
+        case 'special':
+          return { content: `${notRegular(shown, read.kind)}; edit_file edits regular files only.`, isError: true };
+      }
+    }
+    const content = read.bytes.toString('utf8');
 
     let oldString = args.old_string;
     let newString = args.new_string;

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readRegularText } from './regular-file.js';
 
 /** An ignore file found and read: where it is (for rg) and what it says (for the JavaScript walk). */
 export interface ExcludesFile {
@@ -24,14 +25,14 @@ export async function userExcludesFile(env: NodeJS.ProcessEnv, baseDir: string):
     : [path.join(configHome, 'git', 'config'), path.join(home, '.gitconfig')];
   let setting: string | undefined;
   for (const config of configs) {
-    const text = await readFile(config, 'utf8').catch(() => undefined);
+    const text = await readRegularText(config);
     setting = (text === undefined ? undefined : excludesFileSetting(text)) ?? setting;
   }
   const file =
     setting === undefined
       ? path.join(configHome, 'git', 'ignore')
       : path.resolve(baseDir, setting.startsWith('~/') ? path.join(home, setting.slice(2)) : setting);
-  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const text = await readRegularText(file);
   return text === undefined ? undefined : { path: file, text };
 }
 
@@ -86,9 +87,9 @@ export async function repositoryExcludeFile(dir: string): Promise<string | undef
   const info = await stat(dotGit).catch(() => undefined);
   if (!info) return undefined;
   if (info.isDirectory()) return path.join(dotGit, 'info', 'exclude');
-  const first = (await readFile(dotGit, 'utf8').catch(() => '')).split(/\r?\n/, 1)[0];
+  const first = ((await readRegularText(dotGit)) ?? '').split(/\r?\n/, 1)[0];
   if (!first.startsWith('gitdir: ')) return undefined;
   const gitDir = path.resolve(dir, first.slice('gitdir: '.length).trim());
-  const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => '')).split(/\r?\n/, 1)[0].trim();
+  const common = ((await readRegularText(path.join(gitDir, 'commondir'))) ?? '').split(/\r?\n/, 1)[0].trim();
   return common === '' ? undefined : path.join(path.resolve(gitDir, common), 'info', 'exclude');
 }

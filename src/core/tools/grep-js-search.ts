@@ -3,11 +3,12 @@
  * It runs inside the worker (grep-worker.ts), never on the main thread: a regex such as
  * `(a+)+$` can backtrack for hours, and only terminating the worker stops it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Workspace } from './define.js';
 import { GREP_COUNT_CAP, type GrepMode, cutMatchLine, globFilter } from './grep-query.js';
 import { displayPath } from './paths.js';
+import { openRegularFile } from './regular-file.js';
 import { toPosix, walkFiles } from './walk-files.js';
 
 /** Larger files are skipped: reading them whole would cost more than any answer is worth. */
@@ -75,17 +76,25 @@ async function* candidateFiles(query: JsSearchQuery): AsyncGenerator<string> {
   }
 }
 
-/** The file's text, or undefined for binary, huge (reported) or unreadable files. */
+/**
+ * The file's text, or undefined for binary, huge (reported), unreadable or not regular files (a
+ * FIFO put where a file was found would wait for a writer; the worker has no signal, only its end).
+ */
 async function readText(file: string, onTooLarge: (bytes: number) => void): Promise<string | undefined> {
   try {
-    const { size } = await stat(file);
-    if (size > MAX_FILE_BYTES) {
-      onTooLarge(size);
-      return undefined;
+    const opened = await openRegularFile(file, new AbortController().signal);
+    if (!opened.ok) return undefined;
+    try {
+      if (opened.info.size > MAX_FILE_BYTES) {
+        onTooLarge(opened.info.size);
+        return undefined;
+      }
+      const buffer = await opened.handle.readFile();
+      if (buffer.subarray(0, BINARY_SNIFF).includes(0)) return undefined;
+      return buffer.toString('utf8');
+    } finally {
+      await opened.handle.close();
     }
-    const buffer = await readFile(file);
-    if (buffer.subarray(0, BINARY_SNIFF).includes(0)) return undefined;
-    return buffer.toString('utf8');
   } catch {
     return undefined;
   }

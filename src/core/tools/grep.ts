@@ -7,6 +7,7 @@ import { type JsGrepOptions, searchWithJs } from './grep-js.js';
 import { GREP_RESULT_LIMIT, type GrepOutcome, type GrepQuery } from './grep-query.js';
 import { searchWithRg } from './grep-rg.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
+import { notRegular, specialKind } from './regular-file.js';
 
 export interface GrepToolOptions {
   /** Where rg is, or undefined to search in JavaScript. Default: looked up on PATH once per tool. */
@@ -46,14 +47,15 @@ export function grepTool(options: GrepToolOptions = {}) {
     async execute(args, ctx) {
       const { absolute } = resolveWorkspacePath(ctx.workspace, args.path ?? '.');
       const shown = displayPath(ctx.workspace, absolute);
-      const exists = await stat(absolute).then(
-        () => true,
-        (error: unknown) => {
-          if (isMissing(error)) return false;
-          throw error;
-        },
-      );
-      if (!exists) return { content: `Path not found: ${shown}. Use glob or list_dir to find it.`, isError: true };
+      const info = await stat(absolute).catch((error: unknown) => {
+        if (isMissing(error)) return undefined;
+        throw error;
+      });
+      if (!info) return { content: `Path not found: ${shown}. Use glob or list_dir to find it.`, isError: true };
+      // rg reads a FIFO or a device it is named, and would wait on it or never end.
+      if (!info.isFile() && !info.isDirectory()) {
+        return { content: `${notRegular(shown, specialKind(info))} or a directory; grep searches those only.`, isError: true };
+      }
 
       const query: GrepQuery = {
         pattern: args.pattern,

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { repositoryExcludeFile, userExcludesFile } from './git-excludes.js';
 import { isWithin } from './paths.js';
+import { readRegularText } from './regular-file.js';
 
 /*
  * Which files exist for glob, list_dir and grep (both the JavaScript search and ripgrep, whose
@@ -121,7 +122,7 @@ export class IgnoreScope {
 
 async function readLevel(dir: string, names?: ReadonlySet<string>): Promise<Level> {
   const rulesIn = async (file: string | undefined) => {
-    const text = file === undefined ? undefined : await readFile(file, 'utf8').catch(() => undefined);
+    const text = file === undefined ? undefined : await readRegularText(file);
     return text ? matcher(dir, text) : undefined;
   };
   const own = (name: string) => (names && !names.has(name) ? undefined : path.join(dir, name));

@@ -1,11 +1,13 @@
-import { type Stats, readFileSync, statSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { type Stats, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as z from 'zod';
-import { defineTool } from './define.js';
+import { type ToolOutput, defineTool } from './define.js';
 import { completeUtf8Length } from '../read-text-file.js';
 import { formatSize } from '../text.js';
+import { untilAborted } from '../until-aborted.js';
 import { isMissing } from './fs-errors.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
+import { type NotOpened, notRegular, openRegularFile, readRegularFile, readRegularFileNow, specialKind } from './regular-file.js';
 
 export const READ_DEFAULT_LIMIT = 2_000;
 export const READ_MAX_LINE = 2_000;
@@ -36,24 +38,38 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const { absolute } = resolveWorkspacePath(ctx.workspace, args.path);
     const shown = displayPath(ctx.workspace, absolute);
-    // stat, not open: opening a FIFO would wait for a writer.
+    // Looked at before anything opens it: a FIFO would wait for a writer, a device never end.
     const info = statOrMissing(absolute);
-    if (!info) return { content: `File not found: ${shown}. Use glob to find files by name.`, isError: true };
-    if (info.isDirectory()) return { content: `${shown} is a directory; use list_dir to see its entries.`, isError: true };
-    if (!info.isFile()) return { content: `${shown} is not a regular file.`, isError: true };
+    if (!info) return refusal(shown, { ok: false, reason: 'missing' });
+    if (!info.isFile()) return refusal(shown, info.isDirectory() ? { ok: false, reason: 'directory' } : special(info));
     const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`;
     const offset = args.offset ?? 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
     let page: Page;
     if (info.size <= WHOLE_READ_MAX) {
       // One read for both the sniff and the text: a read_file per step, every step.
-      const bytes = info.size <= SYNC_READ_MAX ? readNow(absolute, ctx.signal) : await readFile(absolute, { signal: ctx.signal });
+      ctx.signal.throwIfAborted();
+      const read =
+        (info.size <= SYNC_READ_MAX ? readRegularFileNow(absolute, SYNC_READ_MAX) : undefined) ??
+        (await readRegularFile(absolute, ctx.signal));
+      // Replaced by something else since the stat.
+      if (!read.ok) return refusal(shown, read);
+      const bytes = read.bytes;
       if (sniffsBinary(bytes)) return { content: binary, isError: true };
       if (bytes.length === 0) return `(${shown} is empty)`;
       page = pageOf(bytes.toString('utf8'), offset, limit);
     } else {
-      if (await isBinary(absolute)) return { content: binary, isError: true };
-      page = await streamPage(absolute, offset, limit, ctx.signal);
+      const opened = await openRegularFile(absolute, ctx.signal);
+      if (!opened.ok) return refusal(shown, opened);
+      try {
+        if (await isBinary(opened.handle, ctx.signal)) return { content: binary, isError: true };
+        page = await streamPage(opened.handle, offset, limit, ctx.signal);
+      } finally {
+        // A FileHandle closes once its reads are done: after an abort one may still be stuck, and nobody waits for it.
+        const closing = opened.handle.close();
+        if (ctx.signal.aborted) closing.catch(() => {});
+        else await closing;
+      }
     }
     if (page.lines.length === 0) {
       return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
@@ -75,10 +91,18 @@ function statOrMissing(file: string): Stats | undefined {
   }
 }
 
-/** A small file read at once; an aborted call reads nothing. */
-function readNow(file: string, signal: AbortSignal): Buffer {
-  signal.throwIfAborted();
-  return readFileSync(file);
+const special = (info: Stats): NotOpened => ({ ok: false, reason: 'special', kind: specialKind(info) });
+
+/** The error result for a path that was not read. */
+function refusal(shown: string, why: NotOpened): ToolOutput {
+  switch (why.reason) {
+    case 'missing':
+      return { content: `File not found: ${shown}. Use glob to find files by name.`, isError: true };
+    case 'directory':
+      return { content: `${shown} is a directory; use list_dir to see its entries.`, isError: true };
+    case 'special':
+      return { content: `${notRegular(shown, why.kind)}; read_file reads regular files only.`, isError: true };
+  }
 }
 
 interface Page {
@@ -104,8 +128,7 @@ const STREAM_CHUNK = 64 * 1024;
  * so a file that is one 600 MB line costs a few KB of memory, not the line (readline would
  * hold the whole line as one string and fail past Node's string limit).
  */
-async function streamPage(file: string, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
-  const handle = await open(file, 'r');
+async function streamPage(handle: FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
   const chunk = Buffer.alloc(STREAM_CHUNK);
   const lines: string[] = [];
   let completed = 0;
@@ -119,40 +142,36 @@ async function streamPage(file: string, offset: number, limit: number, signal: A
     kept = 0;
     lineBytes = 0;
   };
-  try {
-    const size = (await handle.stat()).size;
-    let position = 0;
-    while (lines.length < limit) {
-      signal.throwIfAborted();
-      const { bytesRead } = await handle.read(chunk, 0, STREAM_CHUNK, position);
-      if (bytesRead === 0) break;
-      const data = chunk.subarray(0, bytesRead);
-      let start = 0;
-      while (start < bytesRead && lines.length < limit) {
-        const newline = data.indexOf(10, start);
-        const end = newline === -1 ? bytesRead : newline;
-        if (completed + 1 >= offset && kept < STREAM_LINE_KEEP) {
-          const take = Math.min(end - start, STREAM_LINE_KEEP - kept);
-          head.push(Buffer.from(data.subarray(start, start + take)));
-          kept += take;
-        }
-        lineBytes += end - start;
-        if (newline === -1) {
-          start = bytesRead;
-        } else {
-          endLine();
-          start = newline + 1;
-        }
+  const size = (await handle.stat()).size;
+  let position = 0;
+  while (lines.length < limit) {
+    signal.throwIfAborted();
+    const { bytesRead } = await untilAborted(handle.read(chunk, 0, STREAM_CHUNK, position), signal);
+    if (bytesRead === 0) break;
+    const data = chunk.subarray(0, bytesRead);
+    let start = 0;
+    while (start < bytesRead && lines.length < limit) {
+      const newline = data.indexOf(10, start);
+      const end = newline === -1 ? bytesRead : newline;
+      if (completed + 1 >= offset && kept < STREAM_LINE_KEEP) {
+        const take = Math.min(end - start, STREAM_LINE_KEEP - kept);
+        head.push(Buffer.from(data.subarray(start, start + take)));
+        kept += take;
       }
-      position += start;
+      lineBytes += end - start;
+      if (newline === -1) {
+        start = bytesRead;
+      } else {
+        endLine();
+        start = newline + 1;
+      }
     }
-    // A last line without a newline counts, as it does for readline.
-    if (lines.length < limit && (lineBytes > 0 || kept > 0)) endLine();
-    const more = lines.length === limit && position < size;
-    return { lines, total: more ? undefined : completed, more };
-  } finally {
-    await handle.close();
+    position += start;
   }
+  // A last line without a newline counts, as it does for readline.
+  if (lines.length < limit && (lineBytes > 0 || kept > 0)) endLine();
+  const more = lines.length === limit && position < size;
+  return { lines, total: more ? undefined : completed, more };
 }
 
 /** One streamed line as shown: at most READ_MAX_LINE characters, and its size when it was cut. */
@@ -178,13 +197,8 @@ export function sniffsBinary(head: Buffer): boolean {
 }
 
 /** `sniffsBinary` on the head of a file, read alone (for files too large to read whole). */
-export async function isBinary(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF, 0);
-    return sniffsBinary(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+async function isBinary(handle: FileHandle, signal: AbortSignal): Promise<boolean> {
+  const buffer = Buffer.alloc(BINARY_SNIFF);
+  const { bytesRead } = await untilAborted(handle.read(buffer, 0, BINARY_SNIFF, 0), signal);
+  return sniffsBinary(buffer.subarray(0, bytesRead));
 }

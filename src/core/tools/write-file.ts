@@ -1,11 +1,11 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { notWritableReason, writeFileAtomic } from './atomic-write.js';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, splitLines, unifiedDiff } from './diff.js';
-import { isMissing } from './fs-errors.js';
 import { displayPath } from './paths.js';
+import { notRegular, readRegularFile } from './regular-file.js';
 import { resolveWritablePath } from './workspace-guard.js';
 
 const schema = z.object({ path: z.string(), content: z.string() });
@@ -26,15 +26,18 @@ export const writeFileTool = defineTool({
     const { absolute, real } = target.path;
     const shown = displayPath(ctx.workspace, absolute);
 
-    const previous = await readFile(real, 'utf8').catch((error: unknown) => {
-      if (isMissing(error)) return undefined;
-      if ((error as NodeJS.ErrnoException).code === 'EISDIR') return null;
-      throw error;
-    });
-    if (previous === null) return { content: `${shown} is a directory; give a file path.`, isError: true };
+    // What it replaces, for the diff. A FIFO or a device is refused before it is opened: reading
+    // one would wait, or never end, and a FIFO, socket or device is not replaced by a file.
+    const read = await readRegularFile(real, ctx.signal);
+    if (!read.ok && read.reason === 'directory') return { content: `${shown} is a directory; give a file path.`, isError: true };
+    if (!read.ok && read.reason === 'special') {
+      return { content: `${notRegular(shown, read.kind)}; write_file writes regular files only.`, isError: true };
+    }
+    const previous = read.ok ? read.bytes.toString('utf8') : undefined;
 
     const locked = await notWritableReason(real, shown);
     if (locked) return { content: locked, isError: true };
+    ctx.signal.throwIfAborted();
     await mkdir(path.dirname(real), { recursive: true });
     await writeFileAtomic(real, args.content);
 

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool, ToolOutput, Workspace } from '../../../src/core/tools/define.js';
@@ -45,4 +46,38 @@ export async function run(tool: AnyTool, input: unknown, options: RunOptions): P
     workspace: options.workspace,
     onUpdate: options.onUpdate,
   });
+}
+
+/**
+ * `promise`, or a failure naming `what` when it has not settled by a deadline (a call that
+ * hangs). The deadline bounds a broken run only: it is generous, and nothing is timed.
+ */
+export async function settlesWithin<T>(promise: Promise<T>, what: string, deadlineMs = 20_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not return within ${deadlineMs} ms: it hangs`)), deadlineMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Makes a FIFO at `file`. `release()` lets go of a reader still blocked on it (a tool that
+ * hung): it opens the FIFO for writing and closes it, so the reader sees its end instead of
+ * holding a thread of the pool for the rest of the run.
+ */
+export function makeFifo(file: string): { release(): void } {
+  execFileSync('mkfifo', [file]);
+  return {
+    release() {
+      try {
+        closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // ENXIO: no reader waits on it.
+      }
+    },
+  };
 }

@@ -80,7 +80,10 @@ describe('read_file', () => {
   it('refuses a FIFO without opening it (opening one waits for a writer)', async () => {
     const fifo = path.join(dir.root, 'pipe');
     execFileSync('mkfifo', [fifo]);
-    expect(await read({ path: 'pipe' })).toEqual({ content: 'pipe is not a regular file.', isError: true });
+    expect(await read({ path: 'pipe' })).toEqual({
+      content: 'pipe is a FIFO (named pipe), not a regular file; read_file reads regular files only.',
+      isError: true,
+    });
   });
 
   it('an aborted call reads nothing', async () => {
