@@ -30,7 +30,7 @@ export interface JsGrepOptions {
 
 export const JS_GREP_DEADLINE_MS = 30_000;
 
-const realTimers: DeadlineTimers = {
+export const realDeadlineTimers: DeadlineTimers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
@@ -60,7 +60,7 @@ export async function searchWithJs(query: GrepQuery, options: JsGrepOptions = {}
   return runWorker(query, data, {
     worker: options.worker ?? defaultGrepWorker(),
     deadlineMs: options.deadlineMs ?? JS_GREP_DEADLINE_MS,
-    timers: options.timers ?? realTimers,
+    timers: options.timers ?? realDeadlineTimers,
     onProgress: options.onProgress,
   });
 }

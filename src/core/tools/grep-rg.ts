@@ -1,3 +1,4 @@
+import type { DeadlineTimers } from './grep-js.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GREP_COUNT_CAP, type GrepOutcome, type GrepQuery, cutMatchLine, globFilter } from './grep-query.js';
@@ -47,15 +48,32 @@ function typeArgs(glob: string | undefined): string[] {
 }
 
 /** Runs rg (no shell, in `env`) and collects its first `limit` result lines, counting the rest. */
-export async function searchWithRg(rgPath: string, query: GrepQuery, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
+/** How long rg may run, and the timers that count it (tests pass a fake clock). */
+export interface RgDeadline {
+  ms: number;
+  timers: DeadlineTimers;
+}
+
+export async function searchWithRg(
+  rgPath: string,
+  query: GrepQuery,
+  env: NodeJS.ProcessEnv,
+  deadline: RgDeadline,
+): Promise<GrepOutcome> {
   query.signal.throwIfAborted();
   // The user's file is matched from the workspace root, rg's working directory, as in the JavaScript walk.
   const userExcludes = (await userExcludesFile(env, query.workspace.root))?.path;
   query.signal.throwIfAborted();
-  return runRg(rgPath, query, rgArgs(query, { userExcludes }), env);
+  return runRg(rgPath, query, rgArgs(query, { userExcludes }), env, deadline);
 }
 
-function runRg(rgPath: string, query: GrepQuery, args: string[], env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
+function runRg(
+  rgPath: string,
+  query: GrepQuery,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  deadline: RgDeadline,
+): Promise<GrepOutcome> {
   const keepPath = pathFilter(query);
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, {
@@ -71,6 +89,12 @@ function runRg(rgPath: string, query: GrepQuery, args: string[], env: NodeJS.Pro
     let stderr = '';
     // files_with_matches prints `path\0`; the other modes `path\0rest\n`.
     const separator = query.mode === 'files_with_matches' ? '\0' : '\n';
+    // rg waits for ever on a FIFO it was told to read (a .gitignore that is one): the search ends at the deadline.
+    let stoppedAt: number | undefined;
+    const timer = deadline.timers.setTimeout(() => {
+      stoppedAt = deadline.ms;
+      child.kill('SIGKILL');
+    }, deadline.ms);
 
     const take = (record: string): void => {
       if (record === '' || countCapped) return;
@@ -93,12 +117,18 @@ function runRg(rgPath: string, query: GrepQuery, args: string[], env: NodeJS.Pro
       if (stderr.length < STDERR_MAX) stderr += chunk;
     });
     child.on('error', (error) => {
+      deadline.timers.clearTimeout(timer);
       if (query.signal.aborted) reject(abortReason(query.signal));
       else resolve({ ok: false, error: `rg could not be started (${rgPath}): ${error.message}` });
     });
     child.on('close', (code) => {
+      deadline.timers.clearTimeout(timer);
       if (query.signal.aborted) return reject(abortReason(query.signal));
       take(partial);
+      if (stoppedAt !== undefined) {
+        resolve({ ok: true, lines, total, countCapped, notes: [rgDeadlineNote(stoppedAt, total)] });
+        return;
+      }
       const message = stderr.trim().slice(0, STDERR_MAX);
       // rg exits 2 on any error, also when some files were unreadable but others matched.
       if (code === 2 && total === 0 && !countCapped) {
@@ -110,6 +140,11 @@ function runRg(rgPath: string, query: GrepQuery, args: string[], env: NodeJS.Pro
       resolve({ ok: true, lines, total, countCapped, warning });
     });
   });
+}
+
+function rgDeadlineNote(ms: number, found: number): string {
+  const so = found > 0 ? `; the ${found} result(s) above are those found until then` : '';
+  return `rg was stopped after ${Math.round(ms / 100) / 10} s${so}: something in the tree kept it waiting (a FIFO, a slow mount); narrow path or glob`;
 }
 
 /** A glob with a `/` is matched here, against the path below the target, as the JavaScript search does. */

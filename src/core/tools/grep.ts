@@ -3,9 +3,9 @@ import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
 import { findExecutable } from './find-executable.js';
 import { isMissing } from './fs-errors.js';
-import { type JsGrepOptions, searchWithJs } from './grep-js.js';
+import { JS_GREP_DEADLINE_MS, type JsGrepOptions, realDeadlineTimers, searchWithJs } from './grep-js.js';
 import { GREP_RESULT_LIMIT, type GrepOutcome, type GrepQuery } from './grep-query.js';
-import { searchWithRg } from './grep-rg.js';
+import { type RgDeadline, searchWithRg } from './grep-rg.js';
 import { displayPath, resolveWorkspacePath } from './paths.js';
 import { notRegular, specialKind } from './regular-file.js';
 
@@ -20,6 +20,8 @@ export interface GrepToolOptions {
    * /proc/self/environ (a count of matches answers yes or no). Default: this process's.
    */
   env?: NodeJS.ProcessEnv;
+  /** How long rg may run (default 30 s, as the JavaScript search), and its timers. */
+  rgDeadline?: Partial<RgDeadline>;
 }
 
 const schema = z.object({
@@ -69,7 +71,12 @@ export function grepTool(options: GrepToolOptions = {}) {
       };
       rgLookup ??= Promise.resolve(findRg());
       const rg = await rgLookup;
-      const outcome = rg ? await searchWithRg(rg, query, options.env ?? process.env) : await searchWithJs(query, options.js);
+      const outcome = rg
+        ? await searchWithRg(rg, query, options.env ?? process.env, {
+            ms: options.rgDeadline?.ms ?? JS_GREP_DEADLINE_MS,
+            timers: options.rgDeadline?.timers ?? realDeadlineTimers,
+          })
+        : await searchWithJs(query, options.js);
       return formatOutcome(outcome, query, shown);
     },
   });

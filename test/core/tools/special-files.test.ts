@@ -11,7 +11,9 @@ import { makeWorkspace } from '../../../src/core/tools/paths.js';
 import { readFileTool } from '../../../src/core/tools/read-file.js';
 import { openRegularFile, readRegularFile, readRegularFileNow, readRegularText } from '../../../src/core/tools/regular-file.js';
 import { writeFileTool } from '../../../src/core/tools/write-file.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { jsGrep } from '../../support/grep-worker.js';
+import { until } from '../../support/until.js';
 import { type TempDir, makeFifo, run, settlesWithin, tempDir } from './harness.js';
 
 // A FIFO holds an open (and a read) until a writer comes; /dev/zero and /dev/random never end.
@@ -105,6 +107,19 @@ describe('the file tools refuse what is not a regular file, without waiting on i
     const grep = grepTool({ findRg: () => undefined, js: jsGrep });
     const matches = await settlesWithin(run(grep, { pattern: 'needle' }, { workspace }), 'grep');
     expect(matches.content).toBe('src/a.txt:1:needle');
+  });
+
+  it.runIf(rgPath !== undefined)('rg, which waits on a .gitignore that is a FIFO, is stopped at its deadline', async () => {
+    dir.write('src/a.txt', 'needle\n');
+    fifoAt('src/.gitignore');
+    const clock = new FakeClock();
+    const grep = grepTool({ findRg: () => rgPath, rgDeadline: { ms: 30_000, timers: clock } });
+    const search = run(grep, { pattern: 'needle' }, { workspace });
+    // rg is running (its deadline set) and stuck on the FIFO: time passes.
+    await until(() => clock.pending() > 0, { what: 'rg to start' });
+    clock.advance(30_000);
+    const result = await settlesWithin(search, 'grep');
+    expect(result.content).toMatch(/rg was stopped after 30 s: something in the tree kept it waiting \(a FIFO, a slow mount\)/);
   });
 });
 
