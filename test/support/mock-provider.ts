@@ -142,7 +142,8 @@ export interface MockProviderOptions {
    * Refuse, as the strictest provider does, a request whose turns are out of order (roles not
    * alternating, a call without its result or a result without its call; `turnOrderError` in
    * mock-wire.ts): HTTP 400 with the provider's invalid_request_error body, and no scripted
-   * reply used. The request is still recorded.
+   * reply used. The request is still recorded. On unless `false`: every test's requests must be
+   * ones the strictest provider takes.
    */
   strictTurns?: boolean;
 }
@@ -296,7 +297,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     });
     open.add(gone);
     try {
-      const refused = options.strictTurns ? turnOrderError(format, body) : undefined;
+      const refused = (options.strictTurns ?? true) ? turnOrderError(format, body) : undefined;
       const reply: Reply =
         refused === undefined
           ? await pickReply(request)
