@@ -40,7 +40,10 @@ export function TrustPrompt({ review, onAnswer }: TrustPromptProps) {
         </Text>
         {safeText(review.folder)}
       </Text>
-      <Text>Its settings can run programs without asking, let the agent edit outside it, or send your API key elsewhere.</Text>
+      <Text>
+        Its settings can run programs without asking, let the agent edit outside it, send your API key elsewhere, or raise your
+        limits and change prices.
+      </Text>
       {review.stored === 'changed' ? <Text color="yellow">They changed since you trusted this folder.</Text> : null}
       {review.guarded.length > 0 ? <Text>{`${file} would apply:`}</Text> : null}
       {review.guarded.map((setting) => (

@@ -24,6 +24,7 @@ describe('the trust prompt', () => {
     const text = frame(await mount(<TrustPrompt review={review()} onAnswer={() => {}} />));
     expect(text).toContain('Trust this folder? /work/repo');
     expect(text).toContain('Its settings can run programs without asking');
+    expect(text.replace(/\s+/g, ' ')).toContain('raise your limits and change prices');
     expect(text).toContain('.outrider/settings.json would apply:');
     expect(text).toContain('permissionMode "yolo" (yours: "default")');
     expect(text).toContain('decides which tool calls run without asking you');
