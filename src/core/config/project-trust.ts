@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 import { safeText } from './safe-text.js';
 import { splitLimits } from './setting-limits.js';
-import { SETTING_TRUST, type Settings, type TrustRule, mergeSettings } from './settings.js';
+import { SETTING_TRUST, type TrustRule } from './setting-trust.js';
+import { type Settings, mergeSettings } from './settings.js';
 
 export { canonicalJson } from './canonical-json.js';
 export { safeText } from './safe-text.js';

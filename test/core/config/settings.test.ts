@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { outriderPaths, projectPaths } from '../../../src/core/config/paths.js';
 import {
   SETTINGS_DEFAULTS,
-  SETTING_TRUST,
   type Settings,
   SettingsError,
   mergeSettings,
@@ -15,6 +14,7 @@ import {
   settingsSchema,
   validateSettings,
 } from '../../../src/core/config/settings.js';
+import { SETTING_TRUST } from '../../../src/core/config/setting-trust.js';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'outrider-settings-'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/core/config/project-trust.js';
-import { SETTINGS_DEFAULTS, SETTING_TRUST, mergeSettings, validateSettings } from '../../../src/core/config/settings.js';
+import { SETTING_TRUST } from '../../../src/core/config/setting-trust.js';
+import { SETTINGS_DEFAULTS, mergeSettings, validateSettings } from '../../../src/core/config/settings.js';
 
 const group = (command: string, matcher = 'Bash') => ({ matcher, hooks: [{ type: 'command', command }] });
 const layers = (user: object, project: object) => ({

@@ -241,8 +241,20 @@ describe('openai provider through the real SDK', () => {
 
   it("keeps a user message's text blocks apart with a blank line; an assistant's are joined as they came", () => {
     const messages: Message[] = [
-      { role: 'user', content: [{ type: 'text', text: 'first question' }, { type: 'text', text: 'next question' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'one ' }, { type: 'text', text: 'reply' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first question' },
+          { type: 'text', text: 'next question' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'one ' },
+          { type: 'text', text: 'reply' },
+        ],
+      },
     ];
     const params = toOpenAIParams({ model: 'm', system: '', messages, tools: [], maxTokens: 10 });
     expect(params.messages).toEqual([

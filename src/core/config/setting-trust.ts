@@ -1,0 +1,109 @@
+/** How each key of a project's settings file is taken: free, guarded by the folder's trust, or a limit it may only lower. */
+import { hooksWithin } from '../hooks/hook-settings.js';
+import { canonicalJson } from './canonical-json.js';
+import { AGENT_BOUNDS, type Limits, MCP_BOUNDS, MODEL_BOUNDS, NUMBER_BOUNDS } from './setting-limits.js';
+import type { Settings } from './settings.js';
+
+/**
+ * How a key of a project's settings file is taken (`resolveSettings` in project-trust.ts applies it).
+ * The user's own files and flags are the user's word; a project file comes with a cloned
+ * repository, and may have been written by the model.
+ */
+export type TrustRule<V> =
+  /** Taken from any project: it changes how the agent works, not what may run, where data goes, or how much is done. */
+  | { kind: 'free' }
+  /**
+   * Taken only from a trusted folder, unless the project's value is `within` the user's own
+   * (default: equal to it), so a project can always narrow. `why` is what the trust prompt says.
+   */
+  | { kind: 'guarded'; why: string; within?: (project: NonNullable<V>, user: V | undefined) => boolean }
+  /**
+   * Numbers that bound how much the agent does, or what its cost counts (setting-limits.ts):
+   * each number of the project's applies when it is as strict as the user's (default included),
+   * the others only in a trusted folder, as guarded keys.
+   */
+  | { kind: 'limits'; limits: Limits };
+
+/** A key whose value is limits laid out as `limits` says. */
+const limits = (layout: Limits) => ({ kind: 'limits', limits: layout }) as const;
+
+/** Permission modes from the strictest to the widest. */
+const MODE_ORDER = ['plan', 'default', 'accept-edits', 'yolo'] as const;
+
+/**
+ * Every key's rule; a key without one does not compile. Anything that widens what runs or
+ * where data goes is guarded: a key that starts a program (hooks, MCP servers), holds a key
+ * or token, names a server, or loosens a sandbox must be `guarded` when it is added
+ * (settings.test.ts checks names like these). A number is `limits` (setting-limits.test.ts
+ * fails for a number a project could raise untrusted).
+ */
+export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } = {
+  provider: { kind: 'guarded', why: 'chooses which of your API keys is sent, and to which service' },
+  model: { kind: 'free' },
+  baseURL: { kind: 'guarded', why: 'sends your API key and your code to this server' },
+  toolMode: { kind: 'free' },
+  permissionMode: {
+    kind: 'guarded',
+    why: 'decides which tool calls run without asking you',
+    within: (project, user) => MODE_ORDER.indexOf(project) <= MODE_ORDER.indexOf(user ?? 'default'),
+  },
+  // Retries and timeouts decide how many calls a turn makes and how long a stuck one holds it.
+  maxRetries: limits({ number: NUMBER_BOUNDS.maxRetries }),
+  firstByteTimeoutMs: limits({ number: NUMBER_BOUNDS.firstByteTimeoutMs }),
+  idleTimeoutMs: limits({ number: NUMBER_BOUNDS.idleTimeoutMs }),
+  callDeadlineMs: limits({ number: NUMBER_BOUNDS.callDeadlineMs }),
+  maxTurns: limits({ number: NUMBER_BOUNDS.maxTurns }),
+  maxTokens: limits({ number: NUMBER_BOUNDS.maxTokens }),
+  addDirs: {
+    kind: 'guarded',
+    why: 'lets the agent edit files outside this folder',
+    within: (project, user) => project.every((dir) => (user ?? []).includes(dir)),
+  },
+  sandbox: {
+    kind: 'guarded',
+    why: 'chooses the OS sandbox for approved commands ("off" runs them unfenced)',
+    within: (project, user) => SANDBOX_ORDER.indexOf(project) >= SANDBOX_ORDER.indexOf(user ?? 'off'),
+  },
+  sandboxNetwork: { kind: 'guarded', why: 'lets sandboxed commands reach the network', within: (project) => project === false },
+  // On unless set false: a project may turn it off, but not back on against the user's false,
+  // as each wake is a turn (model calls) nobody asked for.
+  wakeOnComplete: {
+    kind: 'guarded',
+    why: 'starts a turn by itself whenever a sub-agent finishes, without you',
+    within: (project, user) => project === false || user !== false,
+  },
+  // A bell or a desktop notification through the terminal: nothing runs, nothing leaves.
+  notify: { kind: 'free' },
+  // Whether a fetch happens at all is the user's approval; these bound one that does.
+  webFetchMaxBytes: limits({ number: NUMBER_BOUNDS.webFetchMaxBytes }),
+  webFetchTimeoutMs: limits({ number: NUMBER_BOUNDS.webFetchTimeoutMs }),
+  // Windows and output caps are limits; prices decide what the cost budgets count.
+  models: limits({ modelEntries: MODEL_BOUNDS }),
+  // Like `model`: which of the provider's models a sub-agent runs on.
+  modelAliases: { kind: 'free' },
+  agents: limits({ entries: AGENT_BOUNDS }),
+  mcpServers: {
+    kind: 'guarded',
+    why: 'starts these programs (MCP servers) with your environment, or connects to these servers',
+    within: (project, user) =>
+      Object.entries(project).every(
+        ([name, entry]) => user?.[name] !== undefined && canonicalJson(user[name]) === canonicalJson(entry),
+      ),
+  },
+  mcp: limits({ entries: MCP_BOUNDS }),
+  permissions: {
+    kind: 'guarded',
+    why: 'lets these tools run without asking you',
+    within: (project, user) =>
+      (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
+      (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
+  },
+  hooks: {
+    kind: 'guarded',
+    why: 'runs these commands on your machine at agent events (hooks)',
+    within: (project, user) => hooksWithin(project, user),
+  },
+};
+
+/** Sandbox modes from the loosest to the strictest. */
+const SANDBOX_ORDER: readonly string[] = ['off', 'workspace-write', 'read-only'];
