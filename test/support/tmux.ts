@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type MockProvider, type RecordedRequest, startMockProvider } from './mock-provider.js';
+import { exited } from './process.js';
 import { BIN } from './run-cli.js';
 import { until } from './until.js';
 
@@ -87,6 +88,8 @@ export function useTui(): TuiHarness {
   let mock: MockProvider | undefined;
   let counter = 0;
   const servers: string[] = [];
+  /** Each pane's first process (the shell that runs the app), to find the app at the end. */
+  const panePids: number[] = [];
   const dirs: string[] = [];
 
   beforeAll(async () => {
@@ -95,11 +98,15 @@ export function useTui(): TuiHarness {
   afterAll(async () => {
     await mock?.close();
   });
-  afterEach(() => {
+  afterEach(async () => {
+    // The apps still running: the children of each pane's shell (env execs node in its place).
+    const apps = panePids.splice(0).flatMap(childrenOf);
     for (const server of servers.splice(0)) spawnSync('tmux', ['-L', server, 'kill-server']);
     mock?.reset();
-    // An app killed with its server may still be writing at exit (a transcript line, the code
-    // cache of a run handed over from the headless bundle): retried, as rmSync retries ENOTEMPTY.
+    // An app killed with its server goes on writing while it exits (a transcript line, a job's
+    // record, the code cache of a run handed over from the headless bundle; its exit also waits
+    // for what its commands left running to end): its folders go once it is gone.
+    await until(() => apps.every(exited), { what: 'the apps to exit', timeoutMs: 30_000 });
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
   });
 
@@ -156,6 +163,7 @@ export function useTui(): TuiHarness {
     );
     // The app's pane by id: a second pane (focus tests) must not take its keys or its screen.
     const pane = tmux('display-message', '-p', '-t', name, '#{pane_id}').trim();
+    panePids.push(Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim()));
     tmux('set-option', '-t', name, 'remain-on-exit', 'on');
     tmux('set-option', '-s', 'escape-time', '0');
     tmux('pipe-pane', '-t', pane, '-o', `cat >> '${log}'`);
@@ -251,3 +259,12 @@ export const lastUserText = (request: RecordedRequest) => {
   const messages = request.body?.messages ?? [];
   return JSON.stringify(messages[messages.length - 1] ?? {});
 };
+
+/** The children of `pid` (Linux: /proc), none when it is gone. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
