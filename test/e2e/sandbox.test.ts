@@ -18,6 +18,10 @@ describe('outrider --doctor', () => {
     expect(lines[3]).toBe(
       'other commands (approved, or allowed by yolo): run as written, no sandbox (sandbox off, from the default)',
     );
+    expect(lines[4]).toBe('secrets: the provider key is kept from commands and scrubbed from tool output');
+    expect(lines[5]).toBe(
+      "provider key: ANTHROPIC_API_KEY taken out of outrider's environment block (/proc/<pid>/environ shows none)",
+    );
     expect(t.mock.requests).toHaveLength(0);
   });
 
