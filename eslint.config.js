@@ -3,6 +3,23 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** src/core's folders from the bottom up; a folder may import only those before it. */
+const CORE_LAYERS = [
+  'platform',
+  'providers',
+  'sandbox',
+  'tools',
+  'permissions',
+  'loop',
+  'hooks',
+  'config',
+  'mcp',
+  'agents',
+  'commands',
+  'session',
+];
+const FRONT_ENDS = ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'];
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist.partial/', 'node_modules/', 'coverage/', 'bench/.run.mjs', 'bench/.node/'] },
   js.configs.recommended,
@@ -25,23 +42,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
-  {
-    // The core knows no front end: nothing in it may import the UI, the CLI or the start-up they share.
-    files: ['src/core/**/*.ts'],
+  // The core knows no front end: nothing in it may import the UI, the CLI or the start-up they share.
+  // And its folders are layers, bottom to top (docs/architecture.md): a folder imports only the
+  // ones below it, so a new upward import fails `npm run lint`.
+  ...CORE_LAYERS.map((layer, i) => ({
+    files: [`src/core/${layer}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              group: ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'],
-              message: 'src/core must not depend on a front end',
-            },
+            { group: FRONT_ENDS, message: 'src/core must not depend on a front end' },
+            ...CORE_LAYERS.slice(i + 1).map((above) => ({
+              group: [`../${above}/*`, `../../${above}/*`],
+              message: `src/core/${layer} is below ${above} in the layer order (docs/architecture.md): move what both need down`,
+            })),
           ],
         },
       ],
     },
-  },
+  })),
   {
     // React's hook rules for the UI only: elsewhere `use…` names (test fixtures) are not hooks.
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],

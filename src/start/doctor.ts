@@ -5,7 +5,7 @@ import { reviewSetup } from '../core/session/open-session.js';
 import { protectionLine, protectionReport, sandboxConfigFrom } from '../core/sandbox/config.js';
 import type { SandboxProbe } from '../core/sandbox/plan.js';
 import { probeSandbox } from '../core/sandbox/probe.js';
-import { makeWorkspace } from '../core/tools/paths.js';
+import { makeWorkspace } from '../core/platform/paths.js';
 import { type KeyHiding, keyHidingLine } from './hide-keys.js';
 import { type CliOptions, EXIT } from './options.js';
 import { sessionSetupFromCli } from './session-setup.js';

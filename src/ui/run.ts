@@ -7,7 +7,7 @@ import { stderrLines } from '../start/stderr-lines.js';
 import { openSession } from '../core/session/open-session.js';
 import type { OpenedSession, SessionSetup } from '../core/session/opened-session.js';
 import { outriderPaths } from '../core/config/paths.js';
-import { terminateOwned } from '../core/tools/process-group.js';
+import { terminateOwned } from '../core/platform/process-group.js';
 import { App } from './App.js';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './hooks/use-notify.js';
 import { historyFile } from './state/prompt-history.js';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { secretForms } from '../../src/core/secret-forms.js';
+import { secretForms } from '../../src/core/platform/secret-forms.js';
 import type { RecordedRequest } from '../support/mock-provider.js';
 import { useMockProject } from '../support/e2e-project.js';
 import { BIN, ESM_RUNNER, runCli } from '../support/run-cli.js';

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/core/permissions/policy.js';
 import { isReadOnlyCommand } from '../../src/core/permissions/shell-readonly.js';
 import type { PermissionMode, PermissionRequest } from '../../src/core/permissions/types.js';
-import { secretForms } from '../../src/core/secret-forms.js';
+import { secretForms } from '../../src/core/platform/secret-forms.js';
 import { scrubSecrets, sessionSecrets } from '../../src/core/session/secrets.js';
-import { withoutSecrets } from '../../src/core/tools/child-env.js';
+import { withoutSecrets } from '../../src/core/platform/child-env.js';
 import type { ToolKind, Workspace } from '../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../src/core/platform/paths.js';
 
 let tmp: string;
 let workspace: Workspace;

@@ -1,4 +1,4 @@
-import { oneLine } from '../text.js';
+import { oneLine } from '../platform/text.js';
 
 /** A definition as the parent model is told of it. */
 export interface AgentSummary {

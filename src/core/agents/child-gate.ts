@@ -5,7 +5,7 @@ import { decide } from '../permissions/policy.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
 import type { Workspace } from '../tools/define.js';
-import { resolveWorkspacePath } from '../tools/paths.js';
+import { resolveWorkspacePath } from '../platform/paths.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 /** Permission modes from the narrowest to the widest. */

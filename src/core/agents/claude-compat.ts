@@ -1,22 +1,12 @@
 import type { PermissionMode } from '../permissions/types.js';
+import { CLAUDE_TOOL_NAMES } from '../tools/claude-tool-names.js';
 import type { ChildPermissions } from './agent-definition.js';
+
+export { CLAUDE_TOOL_NAMES };
 
 // What Claude Code's agent files mean, as far as outrider can honour it: tool names, the
 // `tools:` syntax, permission modes, model aliases and the fields that have no meaning here.
 // Everything is read as a wish to narrow; nothing a file says can widen what runs.
-
-/** Claude Code tool names that have an outrider equivalent. */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Bash: 'bash',
-  Grep: 'grep',
-  Glob: 'glob',
-  LS: 'list_dir',
-  NotebookRead: 'read_file',
-});
 
 /** Claude Code tools outrider does not have: denying one of them leaves nothing to remove. */
 const CLAUDE_ONLY_TOOLS: ReadonlySet<string> = new Set([

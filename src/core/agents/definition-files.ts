@@ -1,8 +1,8 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readTextFile } from '../read-text-file.js';
-import { isMissing } from '../tools/fs-errors.js';
-import { isWithin } from '../tools/paths.js';
+import { readTextFile } from '../platform/read-text-file.js';
+import { isMissing } from '../platform/fs-errors.js';
+import { isWithin } from '../platform/paths.js';
 
 /** Sub-folder levels read below an agents folder (`categories/01-core/x.md` is level 2). */
 export const MAX_AGENT_FOLDER_DEPTH = 5;

@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 import * as z from 'zod';
 import { describeIssue, valueAt } from '../config/zod-issues.js';
-import { isWithin } from '../tools/paths.js';
+import { isWithin } from '../platform/paths.js';
 import type { AgentDefinition, FileSource } from './agent-definition.js';
 import { builtinDefinitions } from './builtin-agents.js';
 import {

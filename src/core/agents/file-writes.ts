@@ -1,5 +1,5 @@
 import type { AnyTool } from '../tools/define.js';
-import { resolveWorkspacePath } from '../tools/paths.js';
+import { resolveWorkspacePath } from '../platform/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
 
 /**

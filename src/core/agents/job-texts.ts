@@ -1,4 +1,4 @@
-import { formatDuration, formatTokens } from '../text.js';
+import { formatDuration, formatTokens } from '../platform/text.js';
 import type { PollResult, SendResult } from './job-types.js';
 
 /** What a child returns when its last message had no text. */

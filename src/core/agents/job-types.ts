@@ -1,5 +1,5 @@
 import type { LoopEvent } from '../loop/events.js';
-import type { Timers } from '../timers.js';
+import type { Timers } from '../platform/timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 
@@ -155,7 +155,7 @@ export type PollResult = ({ kind: 'ended'; job: Job } | { kind: 'running'; job: 
   output?: string;
 };
 
-export type { Timers } from '../timers.js';
+export type { Timers } from '../platform/timers.js';
 
 export interface JobManagerOptions {
   run: ChildRunner;

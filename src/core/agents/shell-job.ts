@@ -1,6 +1,6 @@
-import { formatDuration } from '../text.js';
+import { formatDuration } from '../platform/text.js';
 import type { ShellExit, ShellHandle } from '../tools/shell-process.js';
-import type { Timers } from '../timers.js';
+import type { Timers } from '../platform/timers.js';
 import { emptyUsage } from '../providers/types.js';
 import { type JobRecord, newRecord } from './job-record.js';
 import { ShellOutput } from './shell-output.js';

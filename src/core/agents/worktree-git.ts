@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { makeWorkspace } from '../tools/paths.js';
-import { readOnlySandboxEnv } from '../tools/read-only-sandbox.js';
+import { makeWorkspace } from '../platform/paths.js';
+import { readOnlySandboxEnv } from '../platform/read-only-sandbox.js';
 
 /** What one git command printed, and how it exited. */
 export interface GitResult {

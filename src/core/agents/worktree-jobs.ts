@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorkspace } from '../tools/paths.js';
+import { makeWorkspace } from '../platform/paths.js';
 import type { Workspace } from '../tools/define.js';
 import type { ChildRunner } from './job-types.js';
 import {

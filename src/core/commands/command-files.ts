@@ -2,8 +2,8 @@ import path from 'node:path';
 import { claudeAllowed, splitToolList } from '../agents/claude-compat.js';
 import { readDefinitionFolder } from '../agents/definition-files.js';
 import { parseFrontMatter } from '../agents/front-matter.js';
-import { oneLine } from '../text.js';
-import { isWithin } from '../tools/paths.js';
+import { oneLine } from '../platform/text.js';
+import { isWithin } from '../platform/paths.js';
 
 /** Where a command file was found: the user's own folders, or the project's (a repository's). */
 export type CommandSource = 'user' | 'project';

@@ -2,11 +2,11 @@ import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { parseFrontMatter } from '../agents/front-matter.js';
-import { readTextFile } from '../read-text-file.js';
-import { oneLine } from '../text.js';
-import { isMissing } from '../tools/fs-errors.js';
+import { readTextFile } from '../platform/read-text-file.js';
+import { oneLine } from '../platform/text.js';
+import { isMissing } from '../platform/fs-errors.js';
 import { defineTool } from '../tools/define.js';
-import { isWithin } from '../tools/paths.js';
+import { isWithin } from '../platform/paths.js';
 
 /** A skill: a folder with a SKILL.md (name, description, instructions) and the files it refers to. */
 export interface Skill {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
-import { safeText } from './safe-text.js';
+import { canonicalJson } from '../platform/canonical-json.js';
+import { safeText } from '../platform/safe-text.js';
 import { splitLimits } from './setting-limits.js';
 import { SETTING_TRUST, type TrustRule } from './setting-trust.js';
 import { type Settings, mergeSettings } from './settings.js';
 
-export { canonicalJson } from './canonical-json.js';
-export { safeText } from './safe-text.js';
+export { canonicalJson } from '../platform/canonical-json.js';
+export { safeText } from '../platform/safe-text.js';
 
 /** The settings layers, lowest first; `project` is the one that may not be the user's word. */
 export interface SettingsLayers {

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { errnoCode } from '../tools/fs-errors.js';
+import { errnoCode } from '../platform/fs-errors.js';
 
 /** A configuration file that exists but cannot be used; `reason` completes "cannot read the … file: ". */
 export class ConfigFileError extends Error {

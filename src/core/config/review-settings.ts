@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../platform/canonical-json.js';
 import { type McpServerEntries, readMcpFile } from './mcp-files.js';
 import { outriderPaths, projectPaths } from './paths.js';
 import { type GuardedSetting, type ResolvedSettings, guardedFingerprint, resolveSettings } from './project-trust.js';

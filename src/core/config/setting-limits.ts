@@ -1,4 +1,4 @@
-import { safeText } from './safe-text.js';
+import { safeText } from '../platform/safe-text.js';
 import type { AgentSettings, McpSettings, ModelSettings, Settings } from './settings.js';
 import { formatKeyPath } from './zod-issues.js';
 

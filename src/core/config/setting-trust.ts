@@ -1,6 +1,6 @@
 /** How each key of a project's settings file is taken: free, guarded by the folder's trust, or a limit it may only lower. */
 import { hooksWithin } from '../hooks/hook-settings.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../platform/canonical-json.js';
 import { AGENT_BOUNDS, type Limits, MCP_BOUNDS, MODEL_BOUNDS, NUMBER_BOUNDS } from './setting-limits.js';
 import type { Settings } from './settings.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { SettingsError } from './settings.js';
-import { errnoCode } from '../tools/fs-errors.js';
+import { errnoCode } from '../platform/fs-errors.js';
 
 /** The user's answer about one folder; `settings` fingerprints the guarded values it was given for. */
 export interface FolderAnswer {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CLAUDE_TOOL_NAMES } from '../agents/claude-compat.js';
+import { CLAUDE_TOOL_NAMES } from '../tools/claude-tool-names.js';
 
 // Hook scripts written for Claude Code test `tool_name == "Bash"` and read
 // `.tool_input.file_path`: they see outrider's tools under Claude Code's names and fields.

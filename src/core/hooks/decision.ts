@@ -1,4 +1,5 @@
-import { oneLine } from '../text.js';
+import type { HookOutcome } from '../loop/events.js';
+import { oneLine } from '../platform/text.js';
 import type { HookEventName } from './hook-settings.js';
 
 // What a hook's exit code and output mean, as Claude Code defines it. Pure: a finished run in,
@@ -136,9 +137,6 @@ export function combineVerdicts(verdicts: HookVerdict[]): HookDecision {
   return decision;
 }
 
-/** What one run came to, in a word: the `outcome` of its `hook` event. */
-export type HookOutcome = 'ok' | 'stopped' | 'blocked' | 'denied' | 'asked' | 'allowed' | 'context' | 'warning';
-
 export function outcomeOf(verdict: HookVerdict): { outcome: HookOutcome; text?: string } {
   if (verdict.stop !== undefined) return { outcome: 'stopped', text: verdict.stop };
   if (verdict.block !== undefined) return { outcome: 'blocked', text: verdict.block };
@@ -171,3 +169,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
+
+export type { HookOutcome };

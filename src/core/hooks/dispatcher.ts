@@ -1,6 +1,6 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { PermissionMode } from '../permissions/types.js';
-import type { Timers } from '../timers.js';
+import type { Timers } from '../platform/timers.js';
 import { type HookDecision, type HookVerdict, combineVerdicts, interpretRun, outcomeOf } from './decision.js';
 import type { HookEventName } from './hook-settings.js';
 import { type HookTable, hasHooks, hooksFor } from './matcher.js';

@@ -1,6 +1,6 @@
 import type { LoopEvent } from '../loop/events.js';
-import { safeText } from '../config/project-trust.js';
-import { oneLine } from '../text.js';
+import { safeText } from '../platform/safe-text.js';
+import { oneLine } from '../platform/text.js';
 
 /**
  * The line a hook's outcome gets in the transcript and on headless stderr: `PreToolUse hook

@@ -1,23 +1,12 @@
 import * as z from 'zod';
-import { canonicalJson } from '../config/canonical-json.js';
+import { HOOK_EVENTS, type HookEventName } from '../loop/events.js';
+import { canonicalJson } from '../platform/canonical-json.js';
+
+export { HOOK_EVENTS, type HookEventName };
 
 // The `hooks` settings key, in Claude Code's format, so a `hooks` block copied from
 // `.claude/settings.json` works unchanged:
 //   { "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "…", "timeout": 60 }] }] }
-
-/** The events outrider runs hooks for. */
-export const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'SessionStart',
-  'Notification',
-] as const;
-
-export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code events outrider has no moment for: their hooks are accepted and named in one warning, not run. */
 export const UNSUPPORTED_HOOK_EVENTS: readonly string[] = ['PreCompact', 'SessionEnd', 'PermissionRequest', 'PostToolUseFailure'];

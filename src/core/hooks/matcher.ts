@@ -1,4 +1,4 @@
-import { oneLine } from '../text.js';
+import { oneLine } from '../platform/text.js';
 import {
   DEFAULT_HOOK_TIMEOUT_S,
   HOOK_EVENTS,

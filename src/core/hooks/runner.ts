@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { OWNER_MARKER, ownerMark } from '../tools/process-group.js';
-import { type Timers, realTimers } from '../timers.js';
+import { OWNER_MARKER, ownerMark } from '../platform/process-group.js';
+import { type Timers, realTimers } from '../platform/timers.js';
 import { HeadTailBuffer } from '../tools/head-tail-buffer.js';
-import { terminateGroup } from '../tools/process-group.js';
+import { terminateGroup } from '../platform/process-group.js';
 import type { HookRun } from './decision.js';
 
 /** A started hook process: its stdin takes the event, stdout and stderr are read. */

@@ -10,7 +10,7 @@ import {
   ProviderError,
   toolUses,
 } from '../providers/types.js';
-import { type Timers, realTimers } from '../timers.js';
+import { type Timers, realTimers } from '../platform/timers.js';
 import { type Workspace, runsAlongside } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';

@@ -1,6 +1,24 @@
-import type { HookOutcome } from '../hooks/decision.js';
-import type { HookEventName } from '../hooks/hook-settings.js';
 import type { Message, StopReason, Usage } from '../providers/types.js';
+
+// The user's hooks are run above the loop (hooks/); what their events say is defined here, with
+// the other events, so the loop and the front ends need nothing from above.
+
+/** The events outrider runs hooks for. */
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'Notification',
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** What one run came to, in a word: the `outcome` of its `hook` event. */
+export type HookOutcome = 'ok' | 'stopped' | 'blocked' | 'denied' | 'asked' | 'allowed' | 'context' | 'warning';
 
 /** Why a run ended. */
 export type StopCause =

@@ -1,18 +1,11 @@
 import { INVALID_JSON_KEY, INVALID_TOOL_NAME, type ToolResultBlock, type ToolUseBlock } from '../providers/types.js';
 import type { AnyTool, ToolOutput, Workspace } from '../tools/define.js';
-import type { HookPermissionHint } from '../permissions/hook-decision.js';
+import type { ToolGate } from '../permissions/types.js';
+
+export type { ToolGate };
 import { type OutputLimiter, type ToolRegistry, executeTool } from '../tools/registry.js';
 import type { LoopEvent } from './events.js';
 import type { LoopHooks } from './loop-hooks.js';
-
-/**
- * Asks whether one call may run; the session wires this to the permission policy. An allow
- * with `sandbox` reaches the tool as `ToolContext.sandbox`.
- */
-export type ToolGate = (
-  call: { tool: AnyTool; args: unknown; label: string; hook?: HookPermissionHint },
-  signal: AbortSignal,
-) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
 
 export interface ToolRunEnv {
   tools: ToolRegistry;

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { ExpandedServer } from '../config/mcp-servers.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../platform/text.js';
 import type { CallResult } from './result-text.js';
 
 /** A tool as a server lists it (the fields used here). */

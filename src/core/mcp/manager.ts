@@ -1,5 +1,5 @@
 import { type McpServerSpec, expandServer } from '../config/mcp-servers.js';
-import { type Timers, realTimers } from '../timers.js';
+import { type Timers, realTimers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { type McpConnection, type McpToolInfo, connectServer } from './connection.js';
 import { mcpTool } from './mcp-tool.js';

@@ -1,5 +1,5 @@
 import { type AnyTool, type ToolOutput, defineJsonSchemaTool } from '../tools/define.js';
-import type { Timers } from '../timers.js';
+import type { Timers } from '../platform/timers.js';
 import type { McpConnection, McpToolInfo } from './connection.js';
 import { resultText } from './result-text.js';
 

@@ -1,14 +1,13 @@
 import type { McpServerEntries } from '../config/mcp-files.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
 import type { Settings } from '../config/settings.js';
-import type { EventStream } from '../session/event-stream.js';
-import type { Timers } from '../timers.js';
+import type { Timers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { McpManager } from './manager.js';
 import { MCP_TOOL_PREFIX } from './names.js';
 import { failureWarning } from './warnings.js';
-import type { McpServerStatus } from './types.js';
+import type { McpEvent, McpServerStatus } from './types.js';
 
 /** The session's MCP servers as the rest of the session sees them. */
 export interface SessionMcp {
@@ -48,7 +47,8 @@ export function startSessionMcp(options: {
   settings: Settings;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  events: EventStream;
+  /** Where each server's state goes: the session's event stream, as a state event keyed `state` (a late subscriber still hears it). */
+  publishState: (event: McpEvent, state: string) => void;
   childPool: ToolRegistry;
   timers?: Timers;
 }): SessionMcp {
@@ -62,7 +62,7 @@ export function startSessionMcp(options: {
     toolTimeoutMs: options.settings.mcp?.toolTimeoutMs,
     trustReadOnlyHints: options.settings.permissions?.mcpReadOnlyHints,
     timers: options.timers,
-    publish: (event) => options.events.publish(event, { state: `mcp_server:${event.server.name}` }),
+    publish: (event) => options.publishState(event, `mcp_server:${event.server.name}`),
     onToolsChanged: () => {
       version += 1;
       // A sub-agent's tools are filtered when it starts: it gets the servers' tools as they are then.

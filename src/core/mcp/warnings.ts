@@ -1,4 +1,4 @@
-import { safeText } from '../config/project-trust.js';
+import { safeText } from '../platform/safe-text.js';
 import type { McpServerStatus } from './types.js';
 
 /** `MCP server "github" failed: cannot run "gh-mcp": no such program …; going on without its tools` (escaped: a server's words). */

@@ -2,7 +2,7 @@ import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { type HookPermissionHint, withHookHint } from './hook-decision.js';
 import { commandOf, decide } from './policy.js';
 import type { Approver, PermissionMode, PermissionRequest } from './types.js';
-import { untilAborted } from '../until-aborted.js';
+import { untilAborted } from '../platform/until-aborted.js';
 
 /** A tool call submitted to the gate: the policy's view plus what the user is shown. */
 export interface GateRequest extends PermissionRequest {

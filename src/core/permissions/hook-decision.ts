@@ -1,10 +1,6 @@
-import type { Decision } from './types.js';
+import type { Decision, HookPermissionHint } from './types.js';
 
-/** A PreToolUse hook's `allow` or `ask` for one call (its `deny` never reaches the gate: the call is refused first). */
-export interface HookPermissionHint {
-  decision: 'allow' | 'ask';
-  reason: string;
-}
+export type { HookPermissionHint };
 
 /**
  * The policy's decision with a hook's word on it. A hook is the user's own command (or a

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import type { ResolvedPath } from '../tools/paths.js';
+import type { ResolvedPath } from '../platform/paths.js';
 import { namesProcessFiles, processFileReason } from './process-files.js';
 import { protectedReason } from './protected-paths.js';
 import { isReadOnlyCommand } from './shell-readonly.js';
 import type { Decision, PermissionMode, PermissionRequest } from './types.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../platform/text.js';
 
 /** Longest command quoted in a reason, so a reason stays one readable line. */
 const MAX_QUOTED_COMMAND = 80;

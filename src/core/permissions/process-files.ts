@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ResolvedPath } from '../tools/paths.js';
+import type { ResolvedPath } from '../platform/paths.js';
 
 /**
  * Processes' own files under /proc: `/proc/<pid>/environ` shows the environment a process

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ResolvedPath } from '../tools/paths.js';
+import type { ResolvedPath } from '../platform/paths.js';
 
 /**
  * Paths that make programs run when written: anything in a `.git` directory (config, hooks,

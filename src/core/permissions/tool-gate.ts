@@ -1,6 +1,6 @@
-import type { ToolGate } from '../loop/tool-runner.js';
+import type { ToolGate } from './types.js';
 import type { Workspace } from '../tools/define.js';
-import { resolveWorkspacePath } from '../tools/paths.js';
+import { resolveWorkspacePath } from '../platform/paths.js';
 import type { ApprovalGate } from './approvals.js';
 
 /** The loop's view of the session's approval gate; `jobId` labels a sub-agent's requests. */

@@ -1,5 +1,5 @@
-import type { ToolKind } from '../tools/define.js';
-import type { ResolvedPath } from '../tools/paths.js';
+import type { AnyTool, ToolKind } from '../tools/define.js';
+import type { ResolvedPath } from '../platform/paths.js';
 
 /** How much the agent may do without asking. */
 export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'yolo';
@@ -38,3 +38,18 @@ export type ApprovalAnswer = 'allow' | 'allow-always' | 'deny';
 
 /** Injected by the front end; headless mode without one denies. */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+/**
+ * Asks whether one call may run; the session wires this to the permission policy. An allow
+ * with `sandbox` reaches the tool as `ToolContext.sandbox`.
+ */
+export type ToolGate = (
+  call: { tool: AnyTool; args: unknown; label: string; hook?: HookPermissionHint },
+  signal: AbortSignal,
+) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
+
+/** A PreToolUse hook's `allow` or `ask` for one call (its `deny` never reaches the gate: the call is refused first). */
+export interface HookPermissionHint {
+  decision: 'allow' | 'ask';
+  reason: string;
+}

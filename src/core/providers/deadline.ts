@@ -8,7 +8,7 @@
  * answers (status and headers), and the waits between attempts. A reply that is streaming
  * does not count: a long answer is not cut, and its silences are the idle timeout's business.
  */
-import { formatDuration } from '../text.js';
+import { formatDuration } from '../platform/text.js';
 import type { ErrorContext } from './errors.js';
 import type { Clock } from './timeouts.js';
 import { ProviderError } from './types.js';

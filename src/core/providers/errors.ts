@@ -3,7 +3,7 @@
  * on" and "the user aborted". Works on the SDK errors by shape (status, headers, body,
  * cause codes); the SDK's error classes are passed in, since the SDKs load lazily.
  */
-import { scrubForms, secretForms } from '../secret-forms.js';
+import { scrubForms, secretForms } from '../platform/secret-forms.js';
 import { StreamTimeoutError } from './timeouts.js';
 import { ProviderError } from './types.js';
 

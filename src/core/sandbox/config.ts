@@ -4,13 +4,21 @@
  * is not trusted (docs/architecture.md), and its file must not turn the sandbox off or open
  * the network. (Once settings mark keys that need a trusted folder, these are such keys.)
  */
-import type { Settings } from '../config/settings.js';
 import type { SandboxConfig, SandboxMode, SandboxProbe } from './plan.js';
+
+/** The two settings keys the choice is made of, as a settings layer (user file, flags) holds them. */
+export interface SandboxSettings {
+  sandbox?: SandboxMode;
+  sandboxNetwork?: boolean;
+}
 
 /** Where the mode came from, for --doctor. */
 export type SandboxSource = 'flag' | 'user settings' | 'default';
 
-export function sandboxConfigFrom(layers: { user: Settings; flags: Settings }): SandboxConfig & { source: SandboxSource } {
+export function sandboxConfigFrom(layers: {
+  user: SandboxSettings;
+  flags: SandboxSettings;
+}): SandboxConfig & { source: SandboxSource } {
   const { user, flags } = layers;
   const mode: SandboxMode = flags.sandbox ?? user.sandbox ?? 'off';
   const source: SandboxSource = flags.sandbox ? 'flag' : user.sandbox ? 'user settings' : 'default';

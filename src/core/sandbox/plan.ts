@@ -5,8 +5,8 @@
  * /proc, its own pid namespace (so nothing it starts outlives it) and no network.
  */
 import path from 'node:path';
-import type { Workspace } from '../tools/define.js';
-import { isWithin } from '../tools/paths.js';
+import type { Workspace } from '../platform/paths.js';
+import { isWithin } from '../platform/paths.js';
 import { seccompProgram } from './seccomp.js';
 
 /** What bash may write, for commands someone approved (the `sandbox` setting, `--sandbox`). */

@@ -4,11 +4,11 @@
  * the read-only sandbox exactly as a command would get it and checks that it holds.
  */
 import { execFile } from 'node:child_process';
-import type { Workspace } from '../tools/define.js';
-import { findExecutable } from '../tools/find-executable.js';
-import { isWithin, realPathOf } from '../tools/paths.js';
-import { signalGroup } from '../tools/process-group.js';
-import { hardenedPath } from '../tools/read-only-sandbox.js';
+import type { Workspace } from '../platform/paths.js';
+import { findExecutable } from '../platform/find-executable.js';
+import { isWithin, realPathOf } from '../platform/paths.js';
+import { signalGroup } from '../platform/process-group.js';
+import { hardenedPath } from '../platform/read-only-sandbox.js';
 import { type SandboxProbe, planCommand } from './plan.js';
 import { spawnPlan } from './spawn.js';
 

@@ -1,8 +1,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { formatSize } from '../text.js';
-import { readTextFile } from '../read-text-file.js';
-import { isWithin } from '../tools/paths.js';
+import { formatSize } from '../platform/text.js';
+import { readTextFile } from '../platform/read-text-file.js';
+import { isWithin } from '../platform/paths.js';
 import { importTokens, withoutTrailingPunctuation } from './instruction-imports.js';
 
 /** Where instruction files are looked for. */

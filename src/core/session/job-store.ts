@@ -6,7 +6,7 @@ import { compareJobIds, depthOfId } from '../agents/job-ids.js';
 import { isEnded } from '../agents/job-record.js';
 import type { Job, JobState } from '../agents/job-types.js';
 import { type Message, type Usage, emptyUsage } from '../providers/types.js';
-import { errnoCode } from '../tools/fs-errors.js';
+import { errnoCode } from '../platform/fs-errors.js';
 import { repairHistory } from './repair-history.js';
 import type { SessionPaths } from './store.js';
 import { readTranscript } from './transcript.js';

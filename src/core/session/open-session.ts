@@ -28,16 +28,16 @@ import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import { sessionProbe } from '../sandbox/probe.js';
 import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
-import { withoutSecrets } from '../tools/child-env.js';
+import { withoutSecrets } from '../platform/child-env.js';
 import type { BashSandbox } from '../tools/bash.js';
 import { builtinTools } from '../tools/builtin.js';
-import { makeWorkspace } from '../tools/paths.js';
+import { makeWorkspace } from '../platform/paths.js';
 import { readResultTool } from '../tools/read-result.js';
 import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../platform/text.js';
 import { createCompactor } from './compactor.js';
 import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
@@ -256,7 +256,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
   // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
   const mcp: SessionMcp | undefined = mcpSpecs.length
-    ? startSessionMcp({ specs: mcpSpecs, settings, env: setup.env, cwd: setup.cwd, events, childPool: baseTools })
+    ? startSessionMcp({
+        specs: mcpSpecs,
+        settings,
+        env: setup.env,
+        cwd: setup.cwd,
+        publishState: (event, state) => events.publish(event, { state }),
+        childPool: baseTools,
+      })
     : undefined;
   if (mcp && setup.headless) {
     await mcp.ready();

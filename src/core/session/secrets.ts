@@ -3,8 +3,8 @@
  * scrubbed from every tool's output before the model (or the result store) sees it.
  */
 import { MIN_SECRET_LENGTH, PROVIDER_KEY_VARIABLES } from '../config/key-variables.js';
-import { scrubForms, secretForms } from '../secret-forms.js';
-import type { ChildSecrets } from '../tools/child-env.js';
+import { scrubForms, secretForms } from '../platform/secret-forms.js';
+import type { ChildSecrets } from '../platform/child-env.js';
 import type { OutputLimiter } from '../tools/registry.js';
 import { redactKeyShapes } from './transcript.js';
 

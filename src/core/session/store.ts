@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync } from 'no
 import path from 'node:path';
 import { draftBlock } from '../providers/normalize.js';
 import { type ReadRecord, readTranscriptHead } from './transcript.js';
-import { errnoCode } from '../tools/fs-errors.js';
-import { oneLine } from '../text.js';
+import { errnoCode } from '../platform/fs-errors.js';
+import { oneLine } from '../platform/text.js';
 
 /** The files of one session folder. */
 export interface SessionPaths {

@@ -2,9 +2,9 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writ
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../providers/types.js';
-import { errnoCode } from '../tools/fs-errors.js';
+import { errnoCode } from '../platform/fs-errors.js';
 import { MIN_SECRET_LENGTH, PROVIDER_KEY_VARIABLES } from '../config/key-variables.js';
-import { REDACTED, scrubForms, secretForms } from '../secret-forms.js';
+import { REDACTED, scrubForms, secretForms } from '../platform/secret-forms.js';
 
 /** The first line of every transcript. The lineage fields are set on sub-agent transcripts. */
 export interface TranscriptMeta {

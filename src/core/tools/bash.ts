@@ -9,16 +9,16 @@ import {
   fenceFor,
   planCommand,
 } from '../sandbox/plan.js';
-import { type Timers, realTimers } from '../timers.js';
-import { type ChildSecrets, withoutSecrets } from './child-env.js';
+import { type Timers, realTimers } from '../platform/timers.js';
+import { type ChildSecrets, withoutSecrets } from '../platform/child-env.js';
 import { type ToolContext, type ToolOutput, type Workspace, defineTool } from './define.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
-import { realPathOf } from './paths.js';
-import { readOnlySandboxEnv } from './read-only-sandbox.js';
+import { realPathOf } from '../platform/paths.js';
+import { readOnlySandboxEnv } from '../platform/read-only-sandbox.js';
 import type { ShellHost } from './shell-host.js';
 import { type ShellExit, spawnShell } from './shell-process.js';
 import { lineSplitter } from './output-lines.js';
-import { untilAborted } from '../until-aborted.js';
+import { untilAborted } from '../platform/until-aborted.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;

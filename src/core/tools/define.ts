@@ -1,14 +1,9 @@
 import * as z from 'zod';
+import type { Workspace } from '../platform/paths.js';
 import type { ToolSchema } from '../providers/types.js';
 import { BUILT_TOOL_SCHEMAS, convertSchema } from './schema-table.js';
 
-/** Where tools may act: the workspace root plus directories the user added with --add-dir. */
-export interface Workspace {
-  /** Absolute, real path of the project root. */
-  root: string;
-  /** Absolute, real paths the user allowed beyond the root. */
-  extraDirs: string[];
-}
+export type { Workspace } from '../platform/paths.js';
 
 /** What a tool gets besides its arguments. */
 export interface ToolContext {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readRegularText } from './regular-file.js';
+import { readRegularText } from '../platform/regular-file.js';
 
 /** An ignore file found and read: where it is (for rg) and what it says (for the JavaScript walk). */
 export interface ExcludesFile {

@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { defineTool } from './define.js';
-import { isMissing } from './fs-errors.js';
+import { isMissing } from '../platform/fs-errors.js';
 import { globMatcher, literalDirectory } from './glob-match.js';
-import { displayPath, resolveWorkspacePath } from './paths.js';
+import { displayPath, resolveWorkspacePath } from '../platform/paths.js';
 import { toPosix, walkFiles } from './walk-files.js';
 
 export const GLOB_RESULT_LIMIT = 200;

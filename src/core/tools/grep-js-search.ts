@@ -7,8 +7,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Workspace } from './define.js';
 import { GREP_COUNT_CAP, type GrepMode, cutMatchLine, globFilter } from './grep-query.js';
-import { displayPath } from './paths.js';
-import { openRegularFile } from './regular-file.js';
+import { displayPath } from '../platform/paths.js';
+import { openRegularFile } from '../platform/regular-file.js';
 import { toPosix, walkFiles } from './walk-files.js';
 
 /** Larger files are skipped: reading them whole would cost more than any answer is worth. */

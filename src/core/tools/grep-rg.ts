@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GREP_COUNT_CAP, type GrepOutcome, type GrepQuery, cutMatchLine, globFilter } from './grep-query.js';
 import { userExcludesFile } from './git-excludes.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../platform/paths.js';
 import { toPosix } from './walk-files.js';
 
 const STDERR_MAX = 4_000;

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
-import { findExecutable } from './find-executable.js';
-import { isMissing } from './fs-errors.js';
+import { findExecutable } from '../platform/find-executable.js';
+import { isMissing } from '../platform/fs-errors.js';
 import { JS_GREP_DEADLINE_MS, type JsGrepOptions, realDeadlineTimers, searchWithJs } from './grep-js.js';
 import { GREP_RESULT_LIMIT, type GrepOutcome, type GrepQuery } from './grep-query.js';
 import { type RgDeadline, searchWithRg } from './grep-rg.js';
-import { displayPath, resolveWorkspacePath } from './paths.js';
-import { notRegular, specialKind } from './regular-file.js';
+import { displayPath, resolveWorkspacePath } from '../platform/paths.js';
+import { notRegular, specialKind } from '../platform/regular-file.js';
 
 export interface GrepToolOptions {
   /** Where rg is, or undefined to search in JavaScript. Default: looked up on PATH once per tool. */

@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { repositoryExcludeFile, userExcludesFile } from './git-excludes.js';
-import { isWithin } from './paths.js';
-import { readRegularText } from './regular-file.js';
+import { isWithin } from '../platform/paths.js';
+import { readRegularText } from '../platform/regular-file.js';
 
 /*
  * Which files exist for glob, list_dir and grep (both the JavaScript search and ripgrep, whose

@@ -4,8 +4,8 @@ import path from 'node:path';
 import * as z from 'zod';
 import { defineTool } from './define.js';
 import { IgnoreScope } from './ignore-rules.js';
-import { displayPath, resolveWorkspacePath } from './paths.js';
-import { errnoCode } from './fs-errors.js';
+import { displayPath, resolveWorkspacePath } from '../platform/paths.js';
+import { errnoCode } from '../platform/fs-errors.js';
 
 export const LIST_DIR_LIMIT = 500;
 /** Ignored entries are named in the header up to this many. */

@@ -2,12 +2,19 @@ import { type Stats, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
-import { completeUtf8Length } from '../read-text-file.js';
-import { formatSize } from '../text.js';
-import { untilAborted } from '../until-aborted.js';
-import { isMissing } from './fs-errors.js';
-import { displayPath, resolveWorkspacePath } from './paths.js';
-import { type NotOpened, notRegular, openRegularFile, readRegularFile, readRegularFileNow, specialKind } from './regular-file.js';
+import { completeUtf8Length } from '../platform/read-text-file.js';
+import { formatSize } from '../platform/text.js';
+import { untilAborted } from '../platform/until-aborted.js';
+import { isMissing } from '../platform/fs-errors.js';
+import { displayPath, resolveWorkspacePath } from '../platform/paths.js';
+import {
+  type NotOpened,
+  notRegular,
+  openRegularFile,
+  readRegularFile,
+  readRegularFileNow,
+  specialKind,
+} from '../platform/regular-file.js';
 
 export const READ_DEFAULT_LIMIT = 2_000;
 export const READ_MAX_LINE = 2_000;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { CommandPlan } from '../sandbox/plan.js';
 import { spawnPlan } from '../sandbox/spawn.js';
-import type { Timers } from '../timers.js';
-import { OWNER_MARKER, ownerMark, terminateGroup, terminateMarked } from './process-group.js';
+import type { Timers } from '../platform/timers.js';
+import { OWNER_MARKER, ownerMark, terminateGroup, terminateMarked } from '../platform/process-group.js';
 
 /** How long a finished command's pipes may stay open (held by a background child) before its group is stopped. */
 const EXIT_DRAIN_MS = 500;

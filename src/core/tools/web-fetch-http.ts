@@ -3,8 +3,8 @@
  * followed by hand (each hop's scheme and host checked), a byte cap on the decoded body, one
  * deadline for the whole exchange, and the caller's abort signal.
  */
-import { type Timers, realTimers } from '../timers.js';
-import { formatDuration, formatSize } from '../text.js';
+import { type Timers, realTimers } from '../platform/timers.js';
+import { formatDuration, formatSize } from '../platform/text.js';
 
 /** The bounds of one fetch. */
 export interface FetchLimits {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Timers } from '../timers.js';
-import { formatSize } from '../text.js';
+import type { Timers } from '../platform/timers.js';
+import { formatSize } from '../platform/text.js';
 import { defineTool } from './define.js';
 import { pageText } from './web-content.js';
 import { type FetchLimits, type FetchedPage, fetchPage } from './web-fetch-http.js';

@@ -1,5 +1,5 @@
+import { type ResolvedPath, resolveWorkspacePath } from '../platform/paths.js';
 import type { ToolOutput, Workspace } from './define.js';
-import { type ResolvedPath, resolveWorkspacePath } from './paths.js';
 
 /**
  * Resolves a path a mutating tool is about to change; refuses it when its real location

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { notWritableReason, writeFileAtomic } from './atomic-write.js';
+import { notWritableReason, writeFileAtomic } from '../platform/atomic-write.js';
 import { defineTool } from './define.js';
 import { DIFF_MAX_LINES, splitLines, unifiedDiff } from './diff.js';
-import { displayPath } from './paths.js';
-import { notRegular, readRegularFile } from './regular-file.js';
+import { displayPath } from '../platform/paths.js';
+import { notRegular, readRegularFile } from '../platform/regular-file.js';
 import { resolveWritablePath } from './workspace-guard.js';
 
 const schema = z.object({ path: z.string(), content: z.string() });

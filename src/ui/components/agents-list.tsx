@@ -3,7 +3,7 @@ import { type Job, isEnded } from '../../core/agents/job-manager.js';
 import { describeChanges } from '../../core/agents/worktree.js';
 import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
 import { totalTokens } from '../../core/loop/limits.js';
-import { formatTokens, oneLine } from '../../core/text.js';
+import { formatTokens, oneLine } from '../../core/platform/text.js';
 import { cutLine, plural } from '../format.js';
 import { deliveryText, elapsedOf, stateLabel } from '../state/job-status.js';
 import type { JobView } from '../state/jobs.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { Job } from '../../core/agents/job-manager.js';
 import type { PermissionMode } from '../../core/permissions/types.js';
-import { formatTokens } from '../../core/text.js';
+import { formatTokens } from '../../core/platform/text.js';
 import { cutLine, lineLength } from '../format.js';
 import { footerHint } from '../keymap.js';
 import { formatCost, statusSegment } from '../state/job-status.js';

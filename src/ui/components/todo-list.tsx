@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Todo } from '../../core/tools/todo-write.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine } from '../../core/platform/text.js';
 import { cutLine } from '../format.js';
 
 export interface TodoListProps {

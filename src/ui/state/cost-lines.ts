@@ -1,4 +1,4 @@
-import { formatTokens } from '../../core/text.js';
+import { formatTokens } from '../../core/platform/text.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import type { CostRow } from '../ui-session.js';
 

@@ -1,6 +1,6 @@
 import type { Message, ToolResultBlock } from '../../core/providers/types.js';
 import { isSummaryMessage } from '../../core/session/compaction.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine } from '../../core/platform/text.js';
 import { toolAction, toolResultView } from './tool-text.js';
 import type { EntryBody } from './transcript.js';
 

@@ -1,7 +1,7 @@
 import type { Job, JobState, SendResult } from '../../core/agents/job-manager.js';
 import { sentText } from '../../core/agents/job-texts.js';
 import { totalTokens } from '../../core/loop/limits.js';
-import { formatDuration, formatTokens, oneLine } from '../../core/text.js';
+import { formatDuration, formatTokens, oneLine } from '../../core/platform/text.js';
 import { plural } from '../format.js';
 
 /** The one word the UI uses for each state: a stopped job is `stopped`, a failed one `failed`, everywhere. */

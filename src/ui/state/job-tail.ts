@@ -1,5 +1,5 @@
 import type { Message } from '../../core/providers/types.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine } from '../../core/platform/text.js';
 import { resultSummary } from '../format.js';
 import { describeMessage } from './message-lines.js';
 import { toolAction } from './tool-text.js';

@@ -4,7 +4,7 @@ import type { LoopEvent } from '../../core/loop/events.js';
 import { addUsage } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
 import type { StoredJob } from '../../core/session/job-store.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine } from '../../core/platform/text.js';
 import type { SendResult } from '../../core/agents/job-manager.js';
 import { stateLabel } from './job-status.js';
 import { type TailLine, TAIL_LINES, closeCall, fromUser, messageLine, tailFromMessages } from './job-tail.js';

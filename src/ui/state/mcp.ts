@@ -1,5 +1,5 @@
 import type { McpServerStatus } from '../../core/mcp/types.js';
-import { safeText } from '../../core/config/project-trust.js';
+import { safeText } from '../../core/platform/safe-text.js';
 import { failureWarning } from '../../core/mcp/warnings.js';
 
 /** The session's MCP servers as last reported, in the order they were configured. */

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message } from '../../core/providers/types.js';
-import { oneLine } from '../../core/text.js';
+import { oneLine } from '../../core/platform/text.js';
 
 /** `assistant: I found… · → read_file src/x.ts`, `tool result: export function…`. */
 export function describeMessage(message: Message): string {

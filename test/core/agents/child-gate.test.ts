@@ -8,7 +8,7 @@ import { childPermissions } from '../../../src/core/agents/claude-compat.js';
 import { ApprovalGate } from '../../../src/core/permissions/approvals.js';
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from '../../../src/core/permissions/types.js';
 import { builtinTools } from '../../../src/core/tools/builtin.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'outrider-child-gate-'));

@@ -9,7 +9,7 @@ import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { builtinTools } from '../../../src/core/tools/builtin.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
 

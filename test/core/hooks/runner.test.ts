@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_OUTPUT_CAP, runHook } from '../../../src/core/hooks/runner.js';
-import { OWNER_MARKER, ownerMark } from '../../../src/core/tools/process-group.js';
+import { OWNER_MARKER, ownerMark } from '../../../src/core/platform/process-group.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { expectExited } from '../../support/process.js';
 import { until } from '../../support/until.js';

@@ -13,7 +13,7 @@ import {
   type ToolResultBlock,
 } from '../../../src/core/providers/types.js';
 import { defineTool } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { ResultStore } from '../../../src/core/tools/result-store.js';
 import { type Barrier, barrier } from '../../support/barrier.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalGate, type GateRequest } from '../../../src/core/permissions/approvals.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/core/permissions/types.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
 
 let tmp: string;
 let workspace: Workspace;

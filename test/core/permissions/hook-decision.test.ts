@@ -7,7 +7,7 @@ import { type HookPermissionHint, withHookHint } from '../../../src/core/permiss
 import { decide } from '../../../src/core/permissions/policy.js';
 import type { ApprovalRequest, PermissionMode } from '../../../src/core/permissions/types.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
 
 let tmp: string;
 let workspace: Workspace;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolKind, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
 import { decide } from '../../../src/core/permissions/policy.js';
 import type { PermissionMode, PermissionRequest } from '../../../src/core/permissions/types.js';
 

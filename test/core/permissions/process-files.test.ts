@@ -6,7 +6,7 @@ import { decide } from '../../../src/core/permissions/policy.js';
 import { namesProcessFiles } from '../../../src/core/permissions/process-files.js';
 import type { PermissionMode, PermissionRequest } from '../../../src/core/permissions/types.js';
 import type { ToolKind, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
 
 // A process's environment, memory and arguments under /proc: where a provider key can be read.
 let tmp: string;

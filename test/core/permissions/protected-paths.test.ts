@@ -6,7 +6,7 @@ import { decide } from '../../../src/core/permissions/policy.js';
 import { protectedReason } from '../../../src/core/permissions/protected-paths.js';
 import type { PermissionMode } from '../../../src/core/permissions/types.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
+import { makeWorkspace, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
 
 // Files that make things run: git's config and hooks, outrider's and Claude's project
 // settings, hooks and agents. Writing them always asks, even in accept-edits.

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig, SandboxProbe } from '../../../src/core/sandbox/plan.js';
 import { createBashTool } from '../../../src/core/tools/bash.js';
 import type { ToolOutput, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { executeTool } from '../../../src/core/tools/registry.js';
 import { requireBwrap } from '../../support/bwrap.js';
 import { type TempDir, tempDir } from '../tools/harness.js';

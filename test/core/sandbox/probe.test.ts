@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../../src/core/sandbox/probe.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { requireBwrap } from '../../support/bwrap.js';
 import { type TempDir, tempDir } from '../tools/harness.js';
 

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxProbe } from '../../../src/core/sandbox/plan.js';
 import { createBashTool } from '../../../src/core/tools/bash.js';
 import type { ToolOutput, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { executeTool } from '../../../src/core/tools/registry.js';
 import { requireBwrap } from '../../support/bwrap.js';
 import { FakeClock } from '../../support/fake-clock.js';

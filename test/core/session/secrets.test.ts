@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import { scrubSecrets, sessionSecrets } from '../../../src/core/session/secrets.js';
 import { createBashTool } from '../../../src/core/tools/bash.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { executeTool } from '../../../src/core/tools/registry.js';
 import { requireBwrap } from '../../support/bwrap.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobManager } from '../../../src/core/agents/job-manager.js';
 import { createBashTool } from '../../../src/core/tools/bash.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ForegroundCalls, type ShellHost } from '../../../src/core/tools/shell-host.js';
 import { type TempDir, run, tempDir } from './harness.js';
 import { expectExited } from '../../support/process.js';

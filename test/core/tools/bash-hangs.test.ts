@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/bash.js';
 import type { ToolOutput, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { exited, expectExited } from '../../support/process.js';
 import { until } from '../../support/until.js';

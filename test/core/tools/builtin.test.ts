@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinTools } from '../../../src/core/tools/builtin.js';
 import { toolSchema } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { run, tempDir } from './harness.js';
 import { jsGrep } from '../../support/grep-worker.js';

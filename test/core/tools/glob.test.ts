@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { globTool } from '../../../src/core/tools/glob.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { type TempDir, run, tempDir } from './harness.js';
 
 let dir: TempDir;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { JS_GREP_DEADLINE_MS } from '../../../src/core/tools/grep-js.js';
 import { grepTool } from '../../../src/core/tools/grep.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 import { grepWorker } from '../../support/grep-worker.js';
 import { until } from '../../support/until.js';

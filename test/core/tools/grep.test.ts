@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { findExecutable } from '../../../src/core/tools/find-executable.js';
+import { findExecutable } from '../../../src/core/platform/find-executable.js';
 import { type GrepToolOptions, grepTool } from '../../../src/core/tools/grep.js';
 import { rgArgs } from '../../../src/core/tools/grep-rg.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 

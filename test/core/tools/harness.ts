@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeFi
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool, ToolOutput, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry, executeTool } from '../../../src/core/tools/registry.js';
 
 /** A scratch directory under the OS temp dir, removed by `cleanup`. */

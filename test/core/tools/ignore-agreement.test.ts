@@ -2,11 +2,11 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { findExecutable } from '../../../src/core/tools/find-executable.js';
+import { findExecutable } from '../../../src/core/platform/find-executable.js';
 import { globTool } from '../../../src/core/tools/glob.js';
 import { grepTool } from '../../../src/core/tools/grep.js';
 import { listDirTool } from '../../../src/core/tools/list-dir.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { jsGrep } from '../../support/grep-worker.js';
 import { type TempDir, run, tempDir } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IgnoreScope } from '../../../src/core/tools/ignore-rules.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { walkFiles } from '../../../src/core/tools/walk-files.js';
 import { type TempDir, tempDir } from './harness.js';
 

@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import {
   FIXED_GIT_OVERRIDES,
   gitConfigEnv,
   gitOverrides,
   hardenedPath,
   untrustedConfigNames,
-} from '../../../src/core/tools/read-only-sandbox.js';
+} from '../../../src/core/platform/read-only-sandbox.js';
 import { type TempDir, tempDir } from './harness.js';
 
 // The sandbox's tables and helpers; read-only-sandbox.test.ts runs them against real git.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readResultTool } from '../../../src/core/tools/read-result.js';
 import { ResultStore } from '../../../src/core/tools/result-store.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { executeTool } from '../../../src/core/tools/registry.js';
 import os from 'node:os';
 

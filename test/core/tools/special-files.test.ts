@@ -5,11 +5,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { editFileTool } from '../../../src/core/tools/edit-file.js';
 import { globTool } from '../../../src/core/tools/glob.js';
-import { findExecutable } from '../../../src/core/tools/find-executable.js';
+import { findExecutable } from '../../../src/core/platform/find-executable.js';
 import { grepTool } from '../../../src/core/tools/grep.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { readFileTool } from '../../../src/core/tools/read-file.js';
-import { openRegularFile, readRegularFile, readRegularFileNow, readRegularText } from '../../../src/core/tools/regular-file.js';
+import {
+  openRegularFile,
+  readRegularFile,
+  readRegularFileNow,
+  readRegularText,
+} from '../../../src/core/platform/regular-file.js';
 import { writeFileTool } from '../../../src/core/tools/write-file.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { jsGrep } from '../../support/grep-worker.js';

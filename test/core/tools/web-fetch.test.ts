@@ -2,7 +2,7 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { MAX_REDIRECTS, webFetchTool } from '../../../src/core/tools/web-fetch.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 import { until } from '../../support/until.js';

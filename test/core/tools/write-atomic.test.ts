@@ -31,7 +31,7 @@ function bundleWriter(tool: 'write' | 'edit'): string {
     [
       `import { writeFileTool } from ${JSON.stringify(path.join(src, 'write-file.ts'))};`,
       `import { editFileTool } from ${JSON.stringify(path.join(src, 'edit-file.ts'))};`,
-      `import { makeWorkspace } from ${JSON.stringify(path.join(src, 'paths.ts'))};`,
+      `import { makeWorkspace } from ${JSON.stringify(path.join(src, '../platform/paths.ts'))};`,
       'const [root, rel, size] = process.argv.slice(2);',
       "const big = 'x'.repeat(Number(size));",
       'const ctx = { signal: new AbortController().signal, workspace: makeWorkspace(root) };',

@@ -15,7 +15,7 @@ import {
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { writeFileTool } from '../../../src/core/tools/write-file.js';
 import { type TempDir, run, tempDir } from './harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Timers } from '../../../src/core/timers.js';
+import type { Timers } from '../../../src/core/platform/timers.js';
 import { WakeScheduler } from '../../../src/ui/state/wake-scheduler.js';
 
 /** Timers the test fires by hand. */

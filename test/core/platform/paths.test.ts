@@ -2,8 +2,8 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace, realPathOf, resolveWorkspacePath } from '../../../src/core/tools/paths.js';
-import { type TempDir, tempDir } from './harness.js';
+import { makeWorkspace, realPathOf, resolveWorkspacePath } from '../../../src/core/platform/paths.js';
+import { type TempDir, tempDir } from '../tools/harness.js';
 
 let dir: TempDir;
 let outside: TempDir;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutSecrets } from '../../../src/core/tools/child-env.js';
+import { withoutSecrets } from '../../../src/core/platform/child-env.js';
 
 const KEY = 'sk-ant-session-key-0123456789';
 

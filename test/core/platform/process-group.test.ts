@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STOP_POLL_MS, terminateGroup, terminateMarked } from '../../../src/core/tools/process-group.js';
-import type { Timers } from '../../../src/core/timers.js';
+import { STOP_POLL_MS, terminateGroup, terminateMarked } from '../../../src/core/platform/process-group.js';
+import type { Timers } from '../../../src/core/platform/timers.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 import { exited, expectExited } from '../../support/process.js';
 import { until } from '../../support/until.js';
-import { type TempDir, tempDir } from './harness.js';
+import { type TempDir, tempDir } from '../tools/harness.js';
 
 // Real processes, a fake clock: SIGTERM goes out at once, and the SIGKILL only when the clock
 // reaches the grace. `sleep 300`: a test passes only if the process really was stopped.

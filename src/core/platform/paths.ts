@@ -1,6 +1,13 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Workspace } from './define.js';
+
+/** Where tools may act: the workspace root plus directories the user added with --add-dir. */
+export interface Workspace {
+  /** Absolute, real path of the project root. */
+  root: string;
+  /** Absolute, real paths the user allowed beyond the root. */
+  extraDirs: string[];
+}
 
 /** A path a tool was asked to touch, resolved against the workspace. */
 export interface ResolvedPath {

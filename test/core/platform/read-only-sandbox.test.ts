@@ -8,10 +8,10 @@ import { toolGate } from '../../../src/core/permissions/tool-gate.js';
 import type { PermissionMode } from '../../../src/core/permissions/types.js';
 import { bashTool } from '../../../src/core/tools/bash.js';
 import type { ToolOutput, Workspace } from '../../../src/core/tools/define.js';
-import { makeWorkspace } from '../../../src/core/tools/paths.js';
-import { readOnlySandboxEnv } from '../../../src/core/tools/read-only-sandbox.js';
+import { makeWorkspace } from '../../../src/core/platform/paths.js';
+import { readOnlySandboxEnv } from '../../../src/core/platform/read-only-sandbox.js';
 import { ToolRegistry, executeTool } from '../../../src/core/tools/registry.js';
-import { type TempDir, tempDir } from './harness.js';
+import { type TempDir, tempDir } from '../tools/harness.js';
 
 // A hostile repository: its own config (which the model may have written, or which came with
 // the checkout) names programs that git runs during status, diff, log, show and blame. Every

@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { type Timers, realTimers } from '../timers.js';
+import { type Timers, realTimers } from './timers.js';
 
 /** How often a stop under way looks whether anything it signalled is left, to end before its grace. */
 export const STOP_POLL_MS = 50;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, scrubForms, secretForms } from '../../src/core/secret-forms.js';
+import { REDACTED, scrubForms, secretForms } from '../../../src/core/platform/secret-forms.js';
 
 const KEY = 'sk-ant-api03-Zq9_xY+/=key-0123456789';
 const forms = secretForms(KEY);

@@ -1,8 +1,8 @@
 import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findExecutable } from '../../../src/core/tools/find-executable.js';
-import { type TempDir, tempDir } from './harness.js';
+import { findExecutable } from '../../../src/core/platform/find-executable.js';
+import { type TempDir, tempDir } from '../tools/harness.js';
 
 let dir: TempDir;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { untilAborted } from '../../src/core/until-aborted.js';
+import { untilAborted } from '../../../src/core/platform/until-aborted.js';
 
 const never = new Promise<string>(() => {});
 

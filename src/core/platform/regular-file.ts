@@ -6,7 +6,7 @@
  */
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { untilAborted } from '../until-aborted.js';
+import { untilAborted } from './until-aborted.js';
 import { isMissing } from './fs-errors.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import type { Workspace } from './define.js';
+import type { Workspace } from './paths.js';
 import { isWithin, realPathOf } from './paths.js';
 
 /** A program that refuses with a reason, standing in for one the repository named. */
