@@ -31,9 +31,9 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
       max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
       max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
-      // Round two (models): keep these together; isolation's fields go after them.
+      // The model fields together; isolation's after them.
       model: z.string().optional().describe('inherit (default), sonnet, opus, haiku, or a model id of this provider'),
-      // Round two (isolation).
+      // Isolation.
       isolation: z
         .enum(['worktree'])
         .optional()

@@ -58,7 +58,7 @@ export interface ChildRunDeps {
   hooks?: ChildHooks;
   /** Nesting: the agent_* tools, given to a child whose depth is below `maxDepth` (default 1: none). */
   nesting?: { agentTools: AnyTool[]; maxDepth: number };
-  // Round two (isolation): the session's record of which job wrote which file.
+  // Isolation: the session's record of which job wrote which file.
   trackWrites?: (jobId: string, tools: ToolRegistry) => ToolRegistry;
 }
 

@@ -60,7 +60,7 @@ export interface ChildRunRequest {
   model?: string;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
-  // Round two (isolation): where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
+  // Isolation: where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
   workspace?: Workspace;
 }
 
@@ -99,7 +99,7 @@ export interface StartOptions {
   owner?: string;
   /** agent_start's `model`: over the definition's. */
   model?: string;
-  // Round two (isolation).
+  // Isolation.
   /** `worktree`: the job edits its own git worktree, merged into the checkout on request. */
   isolation?: 'worktree';
 }
@@ -127,7 +127,7 @@ export interface Job {
   budget?: JobBudget;
   /** The agent_start call that started it, when a tool call did (front ends tag its messages with it). */
   callId?: string;
-  // Round two: kinds, owners and shells. Absent on jobs written before them.
+  // Kinds, owners and shells: absent on jobs written by versions before them.
   /** Absent: a sub-agent. */
   kind?: JobKind;
   /** The job that started this one; absent when the parent did. */
@@ -144,7 +144,7 @@ export interface Job {
   modelRefused?: string;
   /** Of a job with caps: the largest fraction of one cap its subtree has used (0.8 and up: near it). */
   budgetUsed?: number;
-  // Round two (isolation).
+  // Isolation.
   /** `worktree` when agent_start asked for one (a definition's own isolation is the session's to apply). */
   isolation?: 'worktree';
 }

@@ -58,7 +58,7 @@ export interface SessionAgentsOptions {
   firstJobNumber?: number;
   /** The user's hooks for each job (SubagentStart, SubagentStop, its tool calls). */
   hooks?: ChildHooks;
-  // Round two (isolation).
+  // Isolation: jobs in git worktrees.
   /** The session's job worktrees; without them, isolation "worktree" is refused. */
   worktrees?: WorktreeJobs;
   now?: () => number;
