@@ -16,7 +16,8 @@ import { describeStartupError, sessionSetupFromCli } from '../start/session-setu
 import { stderrLines } from '../start/stderr-lines.js';
 import { PromptTooLargeError, readPrompt } from './read-prompt.js';
 import { StreamInputError, USER_MESSAGE_SHAPE, readUserMessages } from './stream-input.js';
-import { type TurnGroup, createStreamJson, resultSubtype } from './stream-json.js';
+import { resultSubtype } from './stream-json-messages.js';
+import { type TurnGroup, createStreamJson } from './stream-json.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -5,11 +5,10 @@ import {
   type AssistantMessage,
   type InitMessage,
   type ResultMessage,
-  type TurnGroup,
   type UserMessage,
-  createStreamJson,
   resultSubtype,
-} from '../../src/cli/stream-json.js';
+} from '../../src/cli/stream-json-messages.js';
+import { type TurnGroup, createStreamJson } from '../../src/cli/stream-json.js';
 import {
   type SDKAssistantMessage,
   type SDKResultMessage,
