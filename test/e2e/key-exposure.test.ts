@@ -98,7 +98,7 @@ describe('while a run is under way', () => {
 });
 
 describe('grep in count mode on /proc/self/environ', () => {
-  it('is refused before rg starts (rg runs without the key as well: grep-rg.test.ts)', async () => {
+  it('is refused before rg starts (rg runs without the key as well: test/core/tools/grep.test.ts)', async () => {
     t.mock.respond((request) =>
       request.body.messages.length === 1
         ? { toolCalls: [{ name: 'grep', args: { pattern: 'sk-ant', path: '/proc/self/environ', output_mode: 'count' } }] }
