@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoopEvent, StopCause } from '../core/loop/events.js';
 import type { McpServerState, McpServerStatus } from '../core/mcp/types.js';
 import type { PermissionMode } from '../core/permissions/types.js';
-import type { Message, StopReason, Usage } from '../core/providers/types.js';
+import { type Message, type StopReason, type Usage, usageTokens } from '../core/providers/types.js';
 import type { SessionEvent } from '../core/session/event-stream.js';
 import {
   type AssistantMessage,
@@ -119,8 +119,7 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
         return;
       case 'usage':
         lastUsage.set(jobId ?? '', event.usage);
-        if (jobId === undefined)
-          contextTokens = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        if (jobId === undefined) contextTokens = usageTokens(event.usage);
         return;
       case 'message_end':
         if (jobId === undefined) {

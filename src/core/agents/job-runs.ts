@@ -1,6 +1,6 @@
 import type PQueue from 'p-queue';
 import type { LoopEvent } from '../loop/events.js';
-import { type Message, type Usage, addUsage } from '../providers/types.js';
+import { type Message, type Usage, addUsage, usageTokens } from '../providers/types.js';
 import type { DeliveryTracker } from './delivery.js';
 import { depthOfId } from './job-ids.js';
 import type { JobRecord } from './job-record.js';
@@ -119,7 +119,7 @@ export class JobRuns {
         break;
       case 'usage':
         job.usage = addUsage(job.usage, event.usage);
-        job.contextTokens = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        job.contextTokens = usageTokens(event.usage);
         this.ctx.onUsage?.(job.id, event.usage);
         break;
       default:

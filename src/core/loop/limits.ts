@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/types.js';
+import { type Usage, usageTokens } from '../providers/types.js';
 import type { StopCause } from './events.js';
 
 /** Bounds on one run of the loop; any may be omitted. */
@@ -20,7 +20,7 @@ export interface RunProgress {
 
 /** Every token the run was billed for, cached or not. */
 export function totalTokens(usage: Usage): number {
-  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  return usageTokens(usage);
 }
 
 /** The limit a run has reached before its next model call, if any. */

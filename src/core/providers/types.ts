@@ -57,6 +57,14 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/**
+ * Every token a usage counts, read, cached or written. Of one response: how full the context
+ * was once it ended (what the next call starts from). Of a running total: what a run spent.
+ */
+export function usageTokens(usage: Usage): number {
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
 
 /** Events a provider stream yields; `message_end` is always last on success. */

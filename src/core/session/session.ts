@@ -6,7 +6,7 @@ import type { Limits } from '../loop/limits.js';
 import type { LoopHooks } from '../loop/loop-hooks.js';
 import type { ToolGate } from '../loop/tool-runner.js';
 import { alternatingStream } from '../providers/alternate-roles.js';
-import { type Message, type StreamFn, type Usage, emptyUsage } from '../providers/types.js';
+import { type Message, type StreamFn, type Usage, emptyUsage, usageTokens } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { EventStream } from './event-stream.js';
@@ -197,7 +197,7 @@ export class Session {
       if (event.type === 'usage') {
         this.ledger.addParent(event.usage);
         const u = event.usage;
-        this.lastContextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
+        this.lastContextTokens = usageTokens(u);
       }
       this.events.publish(event);
     });

@@ -1,7 +1,7 @@
 import { compareJobIds, kindOf } from '../../core/agents/job-ids.js';
 import { type Job, isEnded } from '../../core/agents/job-manager.js';
 import type { LoopEvent } from '../../core/loop/events.js';
-import { addUsage } from '../../core/providers/types.js';
+import { addUsage, usageTokens } from '../../core/providers/types.js';
 import type { SessionEvent } from '../../core/session/event-stream.js';
 import type { StoredJob } from '../../core/session/job-store.js';
 import { oneLine } from '../../core/platform/text.js';
@@ -139,7 +139,7 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
       const u = event.usage;
       return {
         ...view,
-        job: { ...job, usage: addUsage(job.usage, u), contextTokens: u.input + u.cacheRead + u.cacheWrite + u.output },
+        job: { ...job, usage: addUsage(job.usage, u), contextTokens: usageTokens(u) },
       };
     }
     case 'tool_update':

@@ -1,3 +1,4 @@
+import { usageTokens } from '../../core/providers/types.js';
 import type { SequencedEvent } from '../../core/session/event-stream.js';
 import { type JobsState, type SentMessage, activeJobs, applyJobEvent, applySent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
@@ -94,7 +95,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
     }
     if (event.type === 'usage') {
       const u = event.usage;
-      contextTokens = u.input + u.cacheRead + u.cacheWrite + u.output;
+      contextTokens = usageTokens(u);
     }
     if (event.type === 'compact') contextTokens = undefined;
     if (event.type === 'todos') todos = event.todos;
