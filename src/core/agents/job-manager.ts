@@ -14,6 +14,7 @@ import { JobTable } from './job-table.js';
 import { completionNotice, describePoll } from './job-texts.js';
 import { describeShellPoll, shellAlreadyEnded } from './shell-job.js';
 import { ShellJobs } from './shell-jobs.js';
+import { realTimers } from '../platform/timers.js';
 import type { Job, JobManagerOptions, MessageSender, PollResult, SendResult, StartOptions, Timers } from './job-types.js';
 
 export { JobError } from './job-error.js';
@@ -61,10 +62,7 @@ export class JobManager {
     this.queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
     this.numbers = new JobNumbers(options.firstNumber ?? 1);
     this.now = options.now ?? Date.now;
-    this.timers = options.timers ?? {
-      setTimeout: (fn, ms) => setTimeout(fn, ms),
-      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-    };
+    this.timers = options.timers ?? realTimers;
     this.table = new JobTable(options.emit);
     this.stopping = { table: this.table, delivery: this.delivery, now: this.now };
     this.runs = new JobRuns({

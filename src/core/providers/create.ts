@@ -11,7 +11,8 @@ import { createHttpFetch } from './http-fetch.js';
 import { openaiBackend } from './openai.js';
 import { clockSleep, DEFAULT_DELAYS, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
-import { type AttemptBudget, type Clock, DEFAULT_TIMEOUTS, realClock, watchAttempt } from './timeouts.js';
+import { type Clock, realClock } from '../platform/timers.js';
+import { type AttemptBudget, DEFAULT_TIMEOUTS, watchAttempt } from './timeouts.js';
 import { withValidOutput } from './valid-output.js';
 import type { ProviderName, StreamFn } from './types.js';
 

@@ -10,7 +10,7 @@
  */
 import { formatDuration } from '../platform/text.js';
 import type { ErrorContext } from './errors.js';
-import type { Clock } from './timeouts.js';
+import type { Clock } from '../platform/timers.js';
 import { ProviderError } from './types.js';
 
 /** The limit with the default 60 s first-byte timeout: two full waits, their backoff and about half a third. */

@@ -10,7 +10,8 @@
  */
 import { CallBudget, deadlineError, waitRefusedError } from './deadline.js';
 import { abortError, exhaustedError, scrubError, scrubSecret, type Classified, type ErrorContext } from './errors.js';
-import { type Clock, realClock, StreamTimeoutError } from './timeouts.js';
+import { type Clock, realClock } from '../platform/timers.js';
+import { StreamTimeoutError } from './timeouts.js';
 import type { StreamEvent } from './types.js';
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;

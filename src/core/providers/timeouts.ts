@@ -11,20 +11,8 @@
  * The call's time limit (deadline.ts) can cut the first-byte wait short: an attempt waits for
  * an answer no longer than the limit has left.
  */
+import type { Clock } from '../platform/timers.js';
 import type { StreamEvent } from './types.js';
-
-/** The timers and clock the watchdog uses; tests pass a fake clock. */
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /** How long a stream may stay silent, in milliseconds. */
 export interface StreamTimeouts {
