@@ -7,7 +7,7 @@ import { JobError } from './job-error.js';
 import { compareJobIds, depthOfId, kindOf, subJobId } from './job-ids.js';
 import { messageSubJob } from './job-messages.js';
 import { JobNumbers } from './job-numbers.js';
-import { type RestoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
+import { type StoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { JobRuns } from './job-runs.js';
 import { type StopContext, abortJob, stopOwnedBy } from './job-stopping.js';
 import { JobTable } from './job-table.js';
@@ -19,7 +19,7 @@ import type { Job, JobManagerOptions, MessageSender, PollResult, SendResult, Sta
 
 export { JobError } from './job-error.js';
 export { isEnded } from './job-record.js';
-export type { RestoredJob } from './job-record.js';
+export type { StoredJob } from './job-record.js';
 export type {
   ChildOutcome,
   ChildRunRequest,
@@ -176,7 +176,7 @@ export class JobManager {
    * (nested ones too) can be resumed by a message; a shell cannot. New jobs are numbered
    * after them and after `takenIds` (ids whose files could not be read back).
    */
-  restore(stored: readonly RestoredJob[], options: { takenIds?: readonly string[] } = {}): void {
+  restore(stored: readonly StoredJob[], options: { takenIds?: readonly string[] } = {}): void {
     for (const id of options.takenIds ?? []) this.numbers.taken(id);
     for (const { job, messages } of stored) {
       this.numbers.taken(job.id);

@@ -22,8 +22,8 @@ export interface JobRecord extends Job {
   shell?: ShellOutput;
 }
 
-/** A job of an earlier run of this session, as the store read it back. */
-export interface RestoredJob {
+/** A job of an earlier run of this session, as the store read it back (session/job-store.ts). */
+export interface StoredJob {
   job: Job;
   messages: Message[];
 }

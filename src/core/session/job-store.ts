@@ -3,19 +3,15 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import { finalText } from '../agents/child-run.js';
 import { compareJobIds, depthOfId } from '../agents/job-ids.js';
-import { isEnded } from '../agents/job-record.js';
+import { type StoredJob, isEnded } from '../agents/job-record.js';
 import type { Job, JobState } from '../agents/job-types.js';
-import { type Message, type Usage, emptyUsage } from '../providers/types.js';
+import { type Usage, emptyUsage } from '../providers/types.js';
 import { errnoCode } from '../platform/fs-errors.js';
 import { repairHistory } from './repair-history.js';
 import type { SessionPaths } from './store.js';
 import { readTranscript } from './transcript.js';
 
-/** A job of an earlier run of this session, read back from its transcript. */
-export interface StoredJob {
-  job: Job;
-  messages: Message[];
-}
+export type { StoredJob };
 
 /** How a job ended, as its transcript's `job_end` event records it. */
 export interface JobEndRecord {

@@ -5,7 +5,7 @@ import {
   type Job,
   JobError,
   JobManager,
-  type RestoredJob,
+  type StoredJob,
 } from '../../../src/core/agents/job-manager.js';
 import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
 import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
@@ -354,7 +354,7 @@ describe('nesting (agents.maxAgentDepth)', () => {
 });
 
 describe("an earlier run's shells and nested jobs (restore)", () => {
-  const stored = (id: string, extra: Partial<Job> = {}): RestoredJob => ({
+  const stored = (id: string, extra: Partial<Job> = {}): StoredJob => ({
     job: {
       id,
       number: Number(/(\d+)$/.exec(id)![1]),
