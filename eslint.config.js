@@ -14,6 +14,8 @@ const CORE_LAYERS = [
   'hooks',
   'config',
   'mcp',
+  'jobs',
+  'worktrees',
   'agents',
   'commands',
   'session',

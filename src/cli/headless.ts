@@ -1,5 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Job } from '../core/agents/job-manager.js';
+import type { Job } from '../core/jobs/job-manager.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import type { StopCause } from '../core/loop/events.js';
 import { hookLine } from '../core/hooks/hook-line.js';

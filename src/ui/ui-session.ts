@@ -1,6 +1,6 @@
-import type { JobManager } from '../core/agents/job-manager.js';
-import { worktreeCommand } from '../core/agents/worktree-tools.js';
-import type { WorktreeRecord } from '../core/agents/worktree-jobs.js';
+import type { JobManager } from '../core/jobs/job-manager.js';
+import { worktreeCommand } from '../core/worktrees/worktree-tools.js';
+import type { WorktreeRecord } from '../core/worktrees/worktree-jobs.js';
 import type { LoopResult } from '../core/loop/agent-loop.js';
 import path from 'node:path';
 import type { Message, Usage } from '../core/providers/types.js';

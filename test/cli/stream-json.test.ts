@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../../src/core/agents/job-manager.js';
+import type { Job } from '../../src/core/jobs/job-manager.js';
 import type { SessionEvent } from '../../src/core/session/event-stream.js';
 import {
   type AssistantMessage,

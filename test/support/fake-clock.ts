@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/core/agents/job-manager.js';
+import type { Timers } from '../../src/core/jobs/job-manager.js';
 
 /** A clock and timers that move only when the test says so. */
 export class FakeClock implements Timers {

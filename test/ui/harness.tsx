@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import type { Job } from '../../src/core/agents/job-manager.js';
+import type { Job } from '../../src/core/jobs/job-manager.js';
 import { type StreamFn, emptyUsage } from '../../src/core/providers/types.js';
 import { openSession } from '../../src/core/session/open-session.js';
 import type { OpenedSession } from '../../src/core/session/opened-session.js';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
 import { type AgentSummary, catalogueText, findAgents } from './catalogue.js';
-import { JobError, type JobManager } from './job-manager.js';
-import { sentText } from './job-texts.js';
+import { JobError, type JobManager } from '../jobs/job-manager.js';
+import { sentText } from '../jobs/job-texts.js';
 
 export type { AgentSummary } from './catalogue.js';
 

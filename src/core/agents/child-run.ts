@@ -11,8 +11,8 @@ import type { AnyTool, Workspace } from '../tools/define.js';
 import { type OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
-import type { ChildOutcome, ChildRunRequest, ChildRunner } from './job-manager.js';
-import { NO_TEXT_OUTPUT } from './job-texts.js';
+import type { ChildOutcome, ChildRunRequest, ChildRunner } from '../jobs/job-manager.js';
+import { NO_TEXT_OUTPUT } from '../jobs/job-texts.js';
 import { hookStopText } from '../hooks/stop-text.js';
 
 /** Default limits of one child run, per the spec. */

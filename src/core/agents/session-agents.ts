@@ -2,20 +2,20 @@ import type { ToolGate } from '../loop/tool-runner.js';
 import { totalTokens } from '../loop/limits.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
-import { MAX_AGENT_DEPTH, isDescendantId } from './job-ids.js';
+import { MAX_AGENT_DEPTH, isDescendantId } from '../jobs/job-ids.js';
 import { resolveModel } from './model-resolution.js';
 import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
 import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
-import type { ChildRunner } from './job-types.js';
+import type { ChildRunner } from '../jobs/job-types.js';
 import type { AgentDefinition } from './definitions.js';
-import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from './job-manager.js';
-import type { SessionLedger } from './ledger.js';
-import { FileWrites } from './file-writes.js';
-import type { WorktreeJobs } from './worktree-jobs.js';
-import { describeChanges } from './worktree.js';
-import { worktreeTools } from './worktree-tools.js';
+import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
+import type { SessionLedger } from '../jobs/ledger.js';
+import { FileWrites } from '../worktrees/file-writes.js';
+import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
+import { describeChanges } from '../worktrees/worktree.js';
+import { worktreeTools } from '../worktrees/worktree-tools.js';
 
 /** Sub-agent settings of a session (flags over settings over defaults, already merged). */
 export interface AgentLimitsConfig {

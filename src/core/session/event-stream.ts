@@ -1,4 +1,4 @@
-import type { JobEvent } from '../agents/job-types.js';
+import type { JobEvent } from '../jobs/job-types.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Todo } from '../tools/todo-write.js';
 import type { McpEvent } from '../mcp/types.js';

@@ -4,8 +4,8 @@
  * each shell's record (when it starts and when it ends).
  */
 import { mkdirSync } from 'node:fs';
-import { type JobEvent, isEnded } from '../agents/job-manager.js';
-import { kindOf } from '../agents/job-ids.js';
+import { type JobEvent, isEnded } from '../jobs/job-manager.js';
+import { kindOf } from '../jobs/job-ids.js';
 import { jobEndRecord, writeShellRecord } from './job-store.js';
 import { type SessionPaths, agentTranscriptPath } from './store.js';
 import { TranscriptWriter } from './transcript.js';

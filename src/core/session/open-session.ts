@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { childGate } from '../agents/child-gate.js';
-import { SessionLedger } from '../agents/ledger.js';
+import { SessionLedger } from '../jobs/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
 import { createSessionAgents } from '../agents/session-agents.js';
-import { WorktreeJobs } from '../agents/worktree-jobs.js';
-import type { Job, JobEvent } from '../agents/job-manager.js';
+import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
+import type { Job, JobEvent } from '../jobs/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';

@@ -1,5 +1,5 @@
 /** What openSession takes (a front end's setup) and gives back (a ready session and the machinery around it). */
-import type { Job } from '../agents/job-manager.js';
+import type { Job } from '../jobs/job-manager.js';
 import type { SessionAgents } from '../agents/session-agents.js';
 import type { CommandSummary } from '../commands/command-files.js';
 import type { SettingsReview } from '../config/review-settings.js';

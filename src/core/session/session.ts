@@ -1,4 +1,4 @@
-import { SessionLedger } from '../agents/ledger.js';
+import { SessionLedger } from '../jobs/ledger.js';
 import { type LoopConfig, type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
 import { drain } from '../loop/drain.js';
 import type { LoopEvent } from '../loop/events.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { isEnded } from '../../core/agents/job-manager.js';
-import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
+import { isEnded } from '../../core/jobs/job-manager.js';
+import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
 import { oneLine } from '../../core/platform/text.js';
 import { cutLine, lineLength } from '../format.js';
 import { deliveryText, jobFigures } from '../state/job-status.js';

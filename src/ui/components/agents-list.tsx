@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { type Job, isEnded } from '../../core/agents/job-manager.js';
-import { describeChanges } from '../../core/agents/worktree.js';
-import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
+import { type Job, isEnded } from '../../core/jobs/job-manager.js';
+import { describeChanges } from '../../core/worktrees/worktree.js';
+import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatTokens, oneLine } from '../../core/platform/text.js';
 import { cutLine, plural } from '../format.js';

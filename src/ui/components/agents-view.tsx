@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { isEnded } from '../../core/agents/job-manager.js';
-import type { WorktreeRecord } from '../../core/agents/worktree-jobs.js';
+import { isEnded } from '../../core/jobs/job-manager.js';
+import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLineEditor } from '../hooks/use-line-editor.js';
 import { FOCUS_IN, FOCUS_OUT, PASTE_END, PASTE_START, inputAction } from '../state/input-keys.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Job } from '../../core/agents/job-manager.js';
+import type { Job } from '../../core/jobs/job-manager.js';
 import type { PermissionMode } from '../../core/permissions/types.js';
 import { formatTokens } from '../../core/platform/text.js';
 import { cutLine, lineLength } from '../format.js';

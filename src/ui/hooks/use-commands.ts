@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { JobError } from '../../core/agents/job-manager.js';
+import { JobError } from '../../core/jobs/job-manager.js';
 import type { InstructionFileInfo } from '../../core/session/instruction-files.js';
 import { formatSize } from '../../core/platform/text.js';
 import { helpLines } from '../keymap.js';

@@ -1,5 +1,5 @@
-import type { Job, JobState, SendResult } from '../../core/agents/job-manager.js';
-import { sentText } from '../../core/agents/job-texts.js';
+import type { Job, JobState, SendResult } from '../../core/jobs/job-manager.js';
+import { sentText } from '../../core/jobs/job-texts.js';
 import { totalTokens } from '../../core/loop/limits.js';
 import { formatDuration, formatTokens, oneLine } from '../../core/platform/text.js';
 import { plural } from '../format.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '../../../src/core/agents/child-run.js';
 import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
 import { ALL_TOOLS, type AgentDefinition, childModel } from '../../../src/core/agents/definitions.js';
-import type { ChildRunRequest } from '../../../src/core/agents/job-manager.js';
+import type { ChildRunRequest } from '../../../src/core/jobs/job-manager.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { builtinTools } from '../../../src/core/tools/builtin.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { worktreeCommand } from '../../../src/core/agents/worktree-tools.js';
+import { worktreeCommand } from '../../../src/core/worktrees/worktree-tools.js';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 

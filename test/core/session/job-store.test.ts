@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../../../src/core/agents/job-types.js';
+import type { Job } from '../../../src/core/jobs/job-types.js';
 import { emptyUsage } from '../../../src/core/providers/types.js';
 import { nextJobNumber, readStoredJobs, storedJobIds, writeShellRecord } from '../../../src/core/session/job-store.js';
 import { type SessionPaths, sessionPaths } from '../../../src/core/session/store.js';

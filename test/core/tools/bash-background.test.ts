@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JobManager } from '../../../src/core/agents/job-manager.js';
+import { JobManager } from '../../../src/core/jobs/job-manager.js';
 import { createBashTool } from '../../../src/core/tools/bash.js';
 import type { Workspace } from '../../../src/core/tools/define.js';
 import { makeWorkspace } from '../../../src/core/platform/paths.js';

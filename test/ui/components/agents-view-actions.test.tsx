@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorktreeRecord } from '../../../src/core/agents/worktree-jobs.js';
+import type { WorktreeRecord } from '../../../src/core/worktrees/worktree-jobs.js';
 import { AgentsView } from '../../../src/ui/components/agents-view.js';
 import type { JobView } from '../../../src/ui/state/jobs.js';
 import { KEY, frame, jobView, keys, mount, settle } from '../harness.js';

@@ -5,8 +5,8 @@ import {
   JobError,
   JobManager,
   type JobManagerOptions,
-} from '../../../src/core/agents/job-manager.js';
-import type { JobEvent } from '../../../src/core/agents/job-types.js';
+} from '../../../src/core/jobs/job-manager.js';
+import type { JobEvent } from '../../../src/core/jobs/job-types.js';
 import type { Message, ToolUseBlock } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 

@@ -10,7 +10,7 @@ import {
   describeChanges,
   mergeWorktree,
   removeWorktree,
-} from '../../../src/core/agents/worktree.js';
+} from '../../../src/core/worktrees/worktree.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChildOutcome, type ChildRunRequest, JobManager, isEnded } from '../../../src/core/agents/job-manager.js';
+import { type ChildOutcome, type ChildRunRequest, JobManager, isEnded } from '../../../src/core/jobs/job-manager.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 import { fakeShell } from '../../support/fake-shell.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { makeWorkspace } from '../platform/paths.js';
 import type { Workspace } from '../tools/define.js';
-import type { ChildRunner } from './job-types.js';
+import type { ChildRunner } from '../jobs/job-types.js';
 import {
   type MergeResult,
   type WorktreeChanges,

@@ -6,10 +6,10 @@ import {
   JobError,
   JobManager,
   type StoredJob,
-} from '../../../src/core/agents/job-manager.js';
-import { SHELL_POLL_WAIT_MS } from '../../../src/core/agents/shell-job.js';
-import { SHELL_UNREAD_CAP } from '../../../src/core/agents/shell-output.js';
-import type { JobEvent } from '../../../src/core/agents/job-types.js';
+} from '../../../src/core/jobs/job-manager.js';
+import { SHELL_POLL_WAIT_MS } from '../../../src/core/jobs/shell-job.js';
+import { SHELL_UNREAD_CAP } from '../../../src/core/jobs/shell-output.js';
+import type { JobEvent } from '../../../src/core/jobs/job-types.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 import { fakeShell } from '../../support/fake-shell.js';
