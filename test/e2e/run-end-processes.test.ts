@@ -3,12 +3,11 @@
  * after the SIGKILL that follows its SIGTERM, for the groups its commands made and the
  * processes that left them.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useMockProject } from '../support/e2e-project.js';
 import type { Reply } from '../support/mock-provider.js';
-import { exited, expectExited } from '../support/process.js';
+import { exited, expectExited, pidWrittenTo } from '../support/process.js';
 import { runCli, startCli } from '../support/run-cli.js';
 import { until } from '../support/until.js';
 
@@ -20,20 +19,9 @@ afterEach(() => {
   for (const pid of seen.splice(0)) if (!exited(pid)) process.kill(pid, 'SIGKILL');
 });
 
-/** The pid a command wrote to `name` in the project, once it is written whole. */
+/** The pid a command wrote to `name`, once it is there whole. */
 function pidIn(name: string): Promise<number> {
-  const file = path.join(t.project, name);
-  return until(
-    () => {
-      if (!existsSync(file)) return undefined;
-      const text = readFileSync(file, 'utf8');
-      const pid = Number(text);
-      if (!text.endsWith('\n') || !Number.isInteger(pid) || pid <= 0) return undefined;
-      seen.push(pid);
-      return pid;
-    },
-    { what: `a pid in ${name}` },
-  );
+  return pidWrittenTo(path.join(t.project, name), (pid) => seen.push(pid));
 }
 
 /**

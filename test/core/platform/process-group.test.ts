@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STOP_POLL_MS, terminateGroup, terminateMarked } from '../../../src/core/platform/process-group.js';
 import type { Timers } from '../../../src/core/platform/timers.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
-import { exited, expectExited } from '../../support/process.js';
+import { exited, expectExited, pidWrittenTo } from '../../support/process.js';
 import { until } from '../../support/until.js';
 import { type TempDir, tempDir } from '../tools/harness.js';
 
@@ -29,20 +28,9 @@ function startGroup(script: string, env: NodeJS.ProcessEnv = process.env): Child
   return child as ChildProcess & { pid: number };
 }
 
-/** The pid a script wrote to `name`, once it is there whole. */
+/** The pid a command wrote to `name`, once it is there whole. */
 function pidIn(name: string): Promise<number> {
-  const file = path.join(dir.root, name);
-  return until(
-    () => {
-      if (!existsSync(file)) return undefined;
-      const text = readFileSync(file, 'utf8');
-      const pid = Number(text);
-      if (!text.endsWith('\n') || !Number.isInteger(pid) || pid <= 0) return undefined;
-      started.push(pid);
-      return pid;
-    },
-    { what: `a pid in ${name}` },
-  );
+  return pidWrittenTo(path.join(dir.root, name), (pid) => started.push(pid));
 }
 
 /** Whether `promise` has settled, without waiting for it. */
