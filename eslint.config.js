@@ -21,6 +21,11 @@ const CORE_LAYERS = [
   'session',
 ];
 const FRONT_ENDS = ['**/ui/*', '**/cli/*', '**/start/*', 'ink', 'react', 'chalk'];
+/** What src/ui and src/cli may not import: anything in src/core but its face, src/core/index.ts. */
+const CORE_FACE = {
+  group: ['**/core/*/**'],
+  message: 'import the core through src/core/index.ts (export what you need there)',
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist.partial/', 'node_modules/', 'coverage/', 'bench/.run.mjs', 'bench/.node/'] },
@@ -55,6 +60,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: FRONT_ENDS, message: 'src/core must not depend on a front end' },
+            {
+              group: ['../index.js', '../../index.js'],
+              message: "src/core/index.ts is the front ends' face; import the module itself",
+            },
             ...CORE_LAYERS.slice(i + 1).map((above) => ({
               group: [`../${above}/*`, `../../${above}/*`],
               message: `src/core/${layer} is below ${above} in the layer order (docs/architecture.md): move what both need down`,
@@ -64,6 +73,12 @@ export default tseslint.config(
       ],
     },
   })),
+  // The front ends see the core through one face, src/core/index.ts (types included), so what
+  // they rely on is listed in one place and a change below it cannot reach them unannounced.
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_FACE] }] },
+  },
   {
     // React's hook rules for the UI only: elsewhere `use…` names (test fixtures) are not hooks.
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
@@ -75,6 +90,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'ink', importNames: ['useInput'], message: 'take keys with useKeys (src/ui/hooks/use-keys.ts)' }],
+          patterns: [CORE_FACE],
         },
       ],
     },
@@ -82,7 +98,7 @@ export default tseslint.config(
   {
     // The one place that listens to Ink's useInput, and splits its events into typed keys.
     files: ['src/ui/hooks/use-keys.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_FACE] }] },
   },
   {
     // Tests read JSON off the wire and out of transcripts, and fakes are async without awaiting:

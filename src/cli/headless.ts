@@ -1,16 +1,21 @@
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Job } from '../core/jobs/job-manager.js';
-import type { LoopResult } from '../core/loop/agent-loop.js';
-import type { StopCause } from '../core/loop/events.js';
-import { hookLine } from '../core/hooks/hook-line.js';
-import { hookStopText } from '../core/hooks/stop-text.js';
-import { limitHint } from '../core/loop/limits.js';
-import { addUsage, emptyUsage, messageText } from '../core/providers/types.js';
-import type { SequencedEvent } from '../core/session/event-stream.js';
-import { openSession } from '../core/session/open-session.js';
-import type { OpenedSession } from '../core/session/opened-session.js';
-import { oneLine } from '../core/platform/text.js';
-import { killOwned, terminateOwned } from '../core/platform/process-group.js';
+import {
+  addUsage,
+  emptyUsage,
+  hookLine,
+  hookStopText,
+  type Job,
+  killOwned,
+  limitHint,
+  type LoopResult,
+  messageText,
+  oneLine,
+  type OpenedSession,
+  openSession,
+  type SequencedEvent,
+  type StopCause,
+  terminateOwned,
+} from '../core/index.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';

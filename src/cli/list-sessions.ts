@@ -1,5 +1,4 @@
-import { outriderPaths } from '../core/config/paths.js';
-import { listSessions } from '../core/session/store.js';
+import { listSessions, outriderPaths } from '../core/index.js';
 
 /** `outrider --resume` with no id: the sessions of this directory, newest first. */
 export function printSessions(io: { stdout: NodeJS.WritableStream; env: NodeJS.ProcessEnv; cwd: string }): number {

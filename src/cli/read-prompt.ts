@@ -1,4 +1,4 @@
-import { formatBytes } from '../core/config/read-config-file.js';
+import { formatBytes } from '../core/index.js';
 
 /** The largest headless prompt (`-p` or stdin): far more than a person writes, far less than memory. */
 export const MAX_PROMPT_BYTES = 10 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * Code's shape: `{"type":"user","message":{"role":"user","content":"…"}}` (content a string
  * or text blocks). Each line is read only when the turn before it has ended.
  */
-import { formatSize } from '../core/platform/text.js';
+import { formatSize } from '../core/index.js';
 
 /** A line bigger than this is refused: the same bound as a headless prompt. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;

@@ -4,8 +4,7 @@
  * blocks and stop causes into them. stream-json.ts writes the stream.
  */
 import type { UUID } from 'node:crypto';
-import type { StopCause } from '../core/loop/events.js';
-import type { ContentBlock, StopReason, Usage } from '../core/providers/types.js';
+import type { ContentBlock, StopCause, StopReason, Usage } from '../core/index.js';
 
 /** Usage as the Messages API reports it; every field filled (the SDK's `NonNullableUsage`). */
 export interface ApiUsage {

@@ -6,11 +6,18 @@
  * started them, and job events are further `system` subtypes. See docs/stream-json.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { LoopEvent, StopCause } from '../core/loop/events.js';
-import type { McpServerState, McpServerStatus } from '../core/mcp/types.js';
-import type { PermissionMode } from '../core/permissions/types.js';
-import { type Message, type StopReason, type Usage, usageTokens } from '../core/providers/types.js';
-import type { SessionEvent } from '../core/session/event-stream.js';
+import {
+  type LoopEvent,
+  type McpServerState,
+  type McpServerStatus,
+  type Message,
+  type PermissionMode,
+  type SessionEvent,
+  type StopCause,
+  type StopReason,
+  type Usage,
+  usageTokens,
+} from '../core/index.js';
 import {
   type AssistantMessage,
   type InitMessage,

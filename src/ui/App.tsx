@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { PERMISSION_MODES, type ApprovalAnswer, type PermissionMode } from '../core/permissions/types.js';
+import { type ApprovalAnswer, PERMISSION_MODES, type PermissionMode } from '../core/index.js';
 import type { ApprovalBroker } from './approval-broker.js';
 import { ActivityRows } from './components/activity-rows.js';
 import { AgentsView } from './components/agents-view.js';

@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../core/permissions/types.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../core/index.js';
 
 /** One question waiting for the user. */
 export interface PendingApproval {

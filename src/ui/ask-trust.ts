@@ -1,8 +1,6 @@
 import { render } from 'ink';
 import { createElement } from 'react';
-import { type SettingsReview, needsTrustAnswer, recordTrustAnswer } from '../core/config/review-settings.js';
-import { reviewSetup } from '../core/session/open-session.js';
-import type { SessionSetup } from '../core/session/opened-session.js';
+import { needsTrustAnswer, recordTrustAnswer, reviewSetup, type SessionSetup, type SettingsReview } from '../core/index.js';
 import type { EarlyInput } from '../start/early-input.js';
 import { type TrustChoice, TrustPrompt } from './components/trust-prompt.js';
 

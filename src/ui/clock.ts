@@ -3,4 +3,4 @@
  * wake-on-complete, the elapsed-time tick) goes through one, so tests drive a fake. The core's
  * clock (platform/timers.ts): one shape everywhere.
  */
-export { type Clock, realClock } from '../core/platform/timers.js';
+export { type Clock, realClock } from '../core/index.js';

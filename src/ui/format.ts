@@ -1,7 +1,5 @@
 import { cells, cutCells } from './text-cells.js';
-import { hookStopText } from '../core/hooks/stop-text.js';
-import type { StopCause } from '../core/loop/events.js';
-import { limitHint } from '../core/loop/limits.js';
+import { hookStopText, limitHint, type StopCause } from '../core/index.js';
 
 /** Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut (see text-cells.ts). */
 export function cutLine(text: string, width: number): string {

@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import type { CommandSummary } from '../core/commands/command-files.js';
+import type { CommandSummary } from '../core/index.js';
 import { COMMANDS } from './slash-commands.js';
 
 /** Every key the app answers to, as /help lists them. */

@@ -1,17 +1,21 @@
-import type { JobManager } from '../core/jobs/job-manager.js';
-import { worktreeCommand } from '../core/worktrees/worktree-tools.js';
-import type { WorktreeRecord } from '../core/worktrees/worktree-jobs.js';
-import type { LoopResult } from '../core/loop/agent-loop.js';
+import {
+  type CommandSummary,
+  estimateTokens,
+  type EventStream,
+  type InstructionFileInfo,
+  type JobManager,
+  listSessions,
+  type LoopResult,
+  type Message,
+  type OpenedSession,
+  type PermissionMode,
+  type SessionEvent,
+  type StoredJob,
+  type Usage,
+  worktreeCommand,
+  type WorktreeRecord,
+} from '../core/index.js';
 import path from 'node:path';
-import type { Message, Usage } from '../core/providers/types.js';
-import { listSessions } from '../core/session/store.js';
-import type { EventStream, SessionEvent } from '../core/session/event-stream.js';
-import type { StoredJob } from '../core/session/job-store.js';
-import type { CommandSummary } from '../core/commands/command-files.js';
-import type { InstructionFileInfo } from '../core/session/instruction-files.js';
-import type { OpenedSession } from '../core/session/opened-session.js';
-import { estimateTokens } from '../core/session/compaction.js';
-import type { PermissionMode } from '../core/permissions/types.js';
 
 /** What the UI may ask of sub-agents: intents only; what they do comes from the event stream. */
 export type JobControl = Pick<JobManager, 'stop' | 'stopAll' | 'send'>;

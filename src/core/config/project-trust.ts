@@ -5,9 +5,6 @@ import { splitLimits } from './setting-limits.js';
 import { SETTING_TRUST, type TrustRule } from './setting-trust.js';
 import { type Settings, mergeSettings } from './settings.js';
 
-export { canonicalJson } from '../platform/canonical-json.js';
-export { safeText } from '../platform/safe-text.js';
-
 /** The settings layers, lowest first; `project` is the one that may not be the user's word. */
 export interface SettingsLayers {
   defaults: Settings;

@@ -1,7 +1,5 @@
 import { Box, Text } from 'ink';
-import { isEnded } from '../../core/jobs/job-manager.js';
-import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
-import { oneLine } from '../../core/platform/text.js';
+import { isEnded, oneLine, type WorktreeRecord } from '../../core/index.js';
 import { cutLine, lineLength } from '../format.js';
 import { deliveryText, jobFigures } from '../state/job-status.js';
 import { tailText } from '../state/job-tail.js';

@@ -1,9 +1,5 @@
 import { Box, Text } from 'ink';
-import { type Job, isEnded } from '../../core/jobs/job-manager.js';
-import { describeChanges } from '../../core/worktrees/worktree.js';
-import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
-import { totalTokens } from '../../core/loop/limits.js';
-import { formatTokens, oneLine } from '../../core/platform/text.js';
+import { describeChanges, formatTokens, isEnded, type Job, oneLine, totalTokens, type WorktreeRecord } from '../../core/index.js';
 import { cutLine, plural } from '../format.js';
 import { deliveryText, elapsedOf, stateLabel } from '../state/job-status.js';
 import type { JobView } from '../state/jobs.js';

@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
-import { isEnded } from '../../core/jobs/job-manager.js';
-import type { WorktreeRecord } from '../../core/worktrees/worktree-jobs.js';
+import { isEnded, type WorktreeRecord } from '../../core/index.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useLineEditor } from '../hooks/use-line-editor.js';
 import { FOCUS_IN, FOCUS_OUT, PASTE_END, PASTE_START, inputAction } from '../state/input-keys.js';

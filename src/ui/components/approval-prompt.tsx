@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
-import type { ApprovalAnswer } from '../../core/permissions/types.js';
+import type { ApprovalAnswer } from '../../core/index.js';
 import type { PendingApproval } from '../approval-broker.js';
 import { cutLine } from '../format.js';
 import { type ApprovalView, approvalView } from '../state/approval-view.js';

@@ -1,7 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Job } from '../../core/jobs/job-manager.js';
-import type { PermissionMode } from '../../core/permissions/types.js';
-import { formatTokens } from '../../core/platform/text.js';
+import { formatTokens, type Job, type PermissionMode } from '../../core/index.js';
 import { cutLine, lineLength } from '../format.js';
 import { footerHint } from '../keymap.js';
 import { formatCost, statusSegment } from '../state/job-status.js';

@@ -1,7 +1,7 @@
 import { Box, type Key, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
 import { type MenuView, menuWindow } from '../hooks/use-prompt-editor.js';
-import { oneLine } from '../../core/platform/text.js';
+import { oneLine } from '../../core/index.js';
 import { cutLine } from '../format.js';
 import { type InputLine, inputLines, visibleInputLines } from '../state/input-view.js';
 import type { LineState } from '../state/line-editor.js';

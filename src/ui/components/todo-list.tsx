@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Todo } from '../../core/tools/todo-write.js';
-import { oneLine } from '../../core/platform/text.js';
+import { oneLine, type Todo } from '../../core/index.js';
 import { cutLine } from '../format.js';
 
 export interface TodoListProps {

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { Box, Text } from 'ink';
 import { useKeys } from '../hooks/use-keys.js';
-import { describeEntry } from '../../core/config/mcp-servers.js';
-import { displayValue, safeText } from '../../core/config/project-trust.js';
-import type { SettingsReview } from '../../core/config/review-settings.js';
+import { describeEntry, displayValue, safeText, type SettingsReview } from '../../core/index.js';
 
 /** The user's answer: trust (stored), do not trust (stored), or quit without starting. */
 export type TrustChoice = 'trusted' | 'untrusted' | 'quit';

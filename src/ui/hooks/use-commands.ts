@@ -1,7 +1,5 @@
 import { useCallback } from 'react';
-import { JobError } from '../../core/jobs/job-manager.js';
-import type { InstructionFileInfo } from '../../core/session/instruction-files.js';
-import { formatSize } from '../../core/platform/text.js';
+import { formatSize, type InstructionFileInfo, JobError } from '../../core/index.js';
 import { helpLines } from '../keymap.js';
 import type { SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { walkFiles } from '../../core/tools/walk-files.js';
+import { walkFiles } from '../../core/index.js';
 
 /** Files listed for `@` completion at most. */
 const MAX_FILES = 5000;

@@ -1,4 +1,4 @@
-import { oneLine } from '../../core/platform/text.js';
+import { oneLine } from '../../core/index.js';
 import { cutLine, lineLength, plural } from '../format.js';
 import { type JobView, describeActivity } from './jobs.js';
 import { elapsedOf, figureParts } from './job-status.js';

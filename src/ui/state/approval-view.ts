@@ -1,8 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { unifiedDiff } from '../../core/tools/diff.js';
-import type { ApprovalRequest } from '../../core/permissions/types.js';
-import { oneLine } from '../../core/platform/text.js';
+import { type ApprovalRequest, oneLine, unifiedDiff } from '../../core/index.js';
 import { type DiffLine, addedLines, diffLines, displayPath } from './tool-text.js';
 
 /** What an approval prompt shows: who asks, for what (naming the file or command), and what would change. */

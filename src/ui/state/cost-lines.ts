@@ -1,5 +1,4 @@
-import { formatTokens } from '../../core/platform/text.js';
-import { totalTokens } from '../../core/loop/limits.js';
+import { formatTokens, totalTokens } from '../../core/index.js';
 import type { CostRow } from '../ui-session.js';
 
 /** The /cost table: one aligned line per row, the total last. */

@@ -1,4 +1,4 @@
-import { type Timers, realTimers } from '../../core/platform/timers.js';
+import { realTimers, type Timers } from '../../core/index.js';
 
 /**
  * Collects items and hands them over in one batch at most every `flushMs`, so a stream of

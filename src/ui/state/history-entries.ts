@@ -1,6 +1,4 @@
-import type { Message, ToolResultBlock } from '../../core/providers/types.js';
-import { isSummaryMessage } from '../../core/session/compaction.js';
-import { oneLine } from '../../core/platform/text.js';
+import { isSummaryMessage, type Message, oneLine, type ToolResultBlock } from '../../core/index.js';
 import { toolAction, toolResultView } from './tool-text.js';
 import type { EntryBody } from './transcript.js';
 

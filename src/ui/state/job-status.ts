@@ -1,7 +1,13 @@
-import type { Job, JobState, SendResult } from '../../core/jobs/job-manager.js';
-import { sentText } from '../../core/jobs/job-texts.js';
-import { totalTokens } from '../../core/loop/limits.js';
-import { formatDuration, formatTokens, oneLine } from '../../core/platform/text.js';
+import {
+  formatDuration,
+  formatTokens,
+  type Job,
+  type JobState,
+  oneLine,
+  type SendResult,
+  sentText,
+  totalTokens,
+} from '../../core/index.js';
 import { plural } from '../format.js';
 
 /** The one word the UI uses for each state: a stopped job is `stopped`, a failed one `failed`, everywhere. */

@@ -1,5 +1,4 @@
-import type { Message } from '../../core/providers/types.js';
-import { oneLine } from '../../core/platform/text.js';
+import { type Message, oneLine } from '../../core/index.js';
 import { resultSummary } from '../format.js';
 import { describeMessage } from './message-lines.js';
 import { toolAction } from './tool-text.js';

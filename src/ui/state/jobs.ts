@@ -1,11 +1,16 @@
-import { compareJobIds, kindOf } from '../../core/jobs/job-ids.js';
-import { type Job, isEnded } from '../../core/jobs/job-manager.js';
-import type { LoopEvent } from '../../core/loop/events.js';
-import { addUsage, usageTokens } from '../../core/providers/types.js';
-import type { SessionEvent } from '../../core/session/event-stream.js';
-import type { StoredJob } from '../../core/session/job-store.js';
-import { oneLine } from '../../core/platform/text.js';
-import type { SendResult } from '../../core/jobs/job-manager.js';
+import {
+  addUsage,
+  compareJobIds,
+  isEnded,
+  type Job,
+  kindOf,
+  type LoopEvent,
+  oneLine,
+  type SendResult,
+  type SessionEvent,
+  type StoredJob,
+  usageTokens,
+} from '../../core/index.js';
 import { stateLabel } from './job-status.js';
 import { type TailLine, TAIL_LINES, closeCall, fromUser, messageLine, tailFromMessages } from './job-tail.js';
 import { toolAction } from './tool-text.js';

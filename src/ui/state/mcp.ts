@@ -1,6 +1,4 @@
-import type { McpServerStatus } from '../../core/mcp/types.js';
-import { safeText } from '../../core/platform/safe-text.js';
-import { failureWarning } from '../../core/mcp/warnings.js';
+import { failureWarning, type McpServerStatus, safeText } from '../../core/index.js';
 
 /** The session's MCP servers as last reported, in the order they were configured. */
 export type McpState = readonly McpServerStatus[];

@@ -1,5 +1,4 @@
-import type { ContentBlock, Message } from '../../core/providers/types.js';
-import { oneLine } from '../../core/platform/text.js';
+import { type ContentBlock, type Message, oneLine } from '../../core/index.js';
 
 /** `assistant: I found… · → read_file src/x.ts`, `tool result: export function…`. */
 export function describeMessage(message: Message): string {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { oneLine } from '../../core/platform/text.js';
+import { oneLine } from '../../core/index.js';
 import { resultSummary } from '../format.js';
 
 /**

@@ -1,6 +1,4 @@
-import { messageText } from '../../core/providers/types.js';
-import type { SessionEvent } from '../../core/session/event-stream.js';
-import { hookLine } from '../../core/hooks/hook-line.js';
+import { hookLine, messageText, type SessionEvent } from '../../core/index.js';
 import { causeText, retryText } from '../format.js';
 import { splitFinishedBlocks } from './stream-blocks.js';
 import { type DiffLine, type JobLookup, toolAction, toolResultView } from './tool-text.js';

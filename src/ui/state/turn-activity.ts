@@ -1,6 +1,4 @@
-import { totalTokens } from '../../core/loop/limits.js';
-import type { SessionEvent } from '../../core/session/event-stream.js';
-import { formatDuration, formatTokens } from '../../core/platform/text.js';
+import { formatDuration, formatTokens, type SessionEvent, totalTokens } from '../../core/index.js';
 
 /** What the parent's running turn is doing, and since when (times on the app's clock). */
 export interface TurnActivity {

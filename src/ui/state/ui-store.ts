@@ -1,11 +1,8 @@
-import { usageTokens } from '../../core/providers/types.js';
-import type { SequencedEvent } from '../../core/session/event-stream.js';
+import { type SequencedEvent, type StoredJob, type Todo, usageTokens } from '../../core/index.js';
 import { type JobsState, type SentMessage, activeJobs, applyJobEvent, applySent, jobsFromStore, owedJobs } from './jobs.js';
 import { completionLine } from './job-status.js';
 import { type McpState, applyMcpStatus } from './mcp.js';
-import type { StoredJob } from '../../core/session/job-store.js';
 import { type TurnActivity, applyTurnActivity } from './turn-activity.js';
-import type { Todo } from '../../core/tools/todo-write.js';
 import {
   type EntryBody,
   type TranscriptState,

@@ -1,4 +1,4 @@
-import { type Timers, realTimers } from '../../core/platform/timers.js';
+import { realTimers, type Timers } from '../../core/index.js';
 
 export interface WakeSchedulerOptions {
   /** Completions this close to the first one share its turn. */

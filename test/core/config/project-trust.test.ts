@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   type SettingsLayers,
-  canonicalJson,
   displayValue,
   guardedFingerprint,
   resolveSettings,
 } from '../../../src/core/config/project-trust.js';
+import { canonicalJson } from '../../../src/core/platform/canonical-json.js';
 import { SETTINGS_DEFAULTS, type Settings } from '../../../src/core/config/settings.js';
 import { type TrustStore, folderTrust } from '../../../src/core/config/trusted-folders.js';
 

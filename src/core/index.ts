@@ -1,0 +1,54 @@
+// The one face of the core: src/ui and src/cli import from here and nowhere else below
+// src/core (eslint.config.js enforces it), so what the front ends rely on is listed in one place.
+
+export { type CommandSummary } from './commands/command-files.js';
+export { describeEntry } from './config/mcp-servers.js';
+export { outriderPaths } from './config/paths.js';
+export { displayValue } from './config/project-trust.js';
+export { formatBytes } from './config/read-config-file.js';
+export { needsTrustAnswer, recordTrustAnswer, type SettingsReview } from './config/review-settings.js';
+export { hookLine } from './hooks/hook-line.js';
+export { hookStopText } from './hooks/stop-text.js';
+export { compareJobIds, kindOf } from './jobs/job-ids.js';
+export { isEnded, type Job, JobError, type JobManager, type JobState, type SendResult } from './jobs/job-manager.js';
+export { sentText } from './jobs/job-texts.js';
+export { type LoopResult } from './loop/agent-loop.js';
+export { type LoopEvent, type StopCause } from './loop/events.js';
+export { limitHint, totalTokens } from './loop/limits.js';
+export { type McpServerState, type McpServerStatus } from './mcp/types.js';
+export { failureWarning } from './mcp/warnings.js';
+export {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type Approver,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from './permissions/types.js';
+export { killOwned, terminateOwned } from './platform/process-group.js';
+export { safeText } from './platform/safe-text.js';
+export { formatDuration, formatSize, formatTokens, oneLine } from './platform/text.js';
+export { type Clock, realClock, realTimers, type Timers } from './platform/timers.js';
+export {
+  addUsage,
+  type ContentBlock,
+  emptyUsage,
+  type Message,
+  messageText,
+  type StopReason,
+  type ToolResultBlock,
+  type Usage,
+  usageTokens,
+} from './providers/types.js';
+export { estimateTokens, isSummaryMessage } from './session/compaction.js';
+export { type EventStream, type SequencedEvent, type SessionEvent } from './session/event-stream.js';
+export { type InstructionFileInfo } from './session/instruction-files.js';
+export { type StoredJob } from './session/job-store.js';
+export { openSession, reviewSetup } from './session/open-session.js';
+export { type OpenedSession, type SessionSetup } from './session/opened-session.js';
+export { listSessions } from './session/store.js';
+export { unifiedDiff } from './tools/diff.js';
+export { type Todo } from './tools/todo-write.js';
+export { walkFiles } from './tools/walk-files.js';
+export { type WorktreeRecord } from './worktrees/worktree-jobs.js';
+export { worktreeCommand } from './worktrees/worktree-tools.js';
+export { describeChanges } from './worktrees/worktree.js';
