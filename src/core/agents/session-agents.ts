@@ -1,8 +1,8 @@
 import type { ToolGate } from '../loop/tool-runner.js';
-import { totalTokens } from '../loop/limits.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
-import { MAX_AGENT_DEPTH, isDescendantId } from '../jobs/job-ids.js';
+import { MAX_AGENT_DEPTH } from '../jobs/job-ids.js';
+import { SessionBudget } from '../jobs/budget.js';
 import { resolveModel } from './model-resolution.js';
 import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
@@ -78,39 +78,13 @@ export interface SessionAgents {
 }
 
 export function createSessionAgents(options: SessionAgentsOptions): SessionAgents {
-  const { config, ledger } = options;
-  const budget = config.maxSessionTokens;
-  const costBudget = config.maxSessionCostUsd;
-  const notes: string[] = [];
-  let budgetSpent = false;
-
-  /** The whole session's cost, each job at its own model's prices. */
-  const sessionCost = () => {
-    const models = new Map(manager.list().map((job) => [job.id, job.model]));
-    return sumCosts(
-      ledger.breakdown().map(({ name, usage }) => options.costOf?.(usage, name === 'parent' ? undefined : models.get(name))),
-    );
-  };
+  const { config } = options;
+  const budget = new SessionBudget({
+    ledger: options.ledger,
+    caps: { maxSessionTokens: config.maxSessionTokens, maxSessionCostUsd: config.maxSessionCostUsd },
+    costOf: options.costOf,
+  });
   const warned = new Set<string>();
-  /** Which session budget is spent, if one is. */
-  const spentBudget = (): { limit: 'tokens' | 'costUsd'; budget: number; used: number; message: string } | undefined => {
-    const tokens = ledger.totalTokens();
-    if (budget !== undefined && tokens >= budget) {
-      const message =
-        `the session budget of ${budget} tokens is spent (${tokens} used, sub-agents included): no new sub-agents. ` +
-        'Raise it with --max-budget-tokens or agents.maxSessionTokens in settings.';
-      return { limit: 'tokens', budget, used: tokens, message };
-    }
-    const cost = sessionCost();
-    if (costBudget !== undefined && cost !== undefined && cost >= costBudget) {
-      const message =
-        `the session budget of ${dollars(costBudget)} is spent (${dollars(cost)} used, sub-agents included): no new sub-agents. ` +
-        'Raise it with --max-budget-usd or agents.maxSessionCostUsd in settings.';
-      return { limit: 'costUsd', budget: costBudget, used: cost, message };
-    }
-    return undefined;
-  };
-  const spent = () => spentBudget()?.message;
 
   const maxDepth = Math.min(Math.max(config.maxAgentDepth ?? 1, 1), MAX_AGENT_DEPTH);
   // Filled in once the tools exist: children below the depth limit get the same agent tools.
@@ -142,12 +116,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     emit: options.emit,
     now: options.now,
     timers: options.timers,
-    admission: spent,
-    onUsage: (jobId, usage) => {
-      ledger.addJob(jobId, usage);
-      enforceJobBudget(jobId);
-      enforceBudget();
-    },
+    budget,
     run: isolate(
       createChildRunner({
         definitions: () => options.definitions,
@@ -171,72 +140,17 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     firstNumber: options.firstJobNumber,
   });
 
-  /**
-   * A job past its own cap ends failed, with the cap and the figure named. A cap counts the
-   * job's subtree (the jobs it started), so the job and each of its owners is checked.
-   */
-  function enforceJobBudget(jobId: string): void {
-    const jobs = manager.list();
-    for (const job of jobs.filter((j) => j.id === jobId || isDescendantId(jobId, j.id))) {
-      const caps = job.budget;
-      if (!caps) continue;
-      const subtree = jobs.filter((j) => j.id === job.id || isDescendantId(j.id, job.id));
-      const tokens = subtree.reduce((sum, j) => sum + totalTokens(j.usage), 0);
-      const cost = sumCosts(subtree.map((j) => options.costOf?.(j.usage, j.model)));
-      const fractions = [
-        caps.maxTokens !== undefined ? tokens / caps.maxTokens : 0,
-        caps.maxCostUsd !== undefined && cost !== undefined ? cost / caps.maxCostUsd : 0,
-      ];
-      manager.noteBudget(job.id, Math.max(...fractions));
-      if (caps.maxTokens !== undefined && tokens >= caps.maxTokens) {
-        manager.fail(job.id, `budget: tokens reached (${tokens} of ${caps.maxTokens})`);
-        continue;
-      }
-      if (caps.maxCostUsd !== undefined && cost !== undefined && cost >= caps.maxCostUsd) {
-        manager.fail(job.id, `budget: cost reached (${dollars(cost)} of ${dollars(caps.maxCostUsd)})`);
-      }
-    }
-  }
-
-  /** Past the session's budget: stop every running job, and say so to the user and the model. */
-  function enforceBudget(): void {
-    if (budgetSpent) return;
-    const reached = spentBudget();
-    if (!reached) return;
-    budgetSpent = true;
-    const stopped = manager.active().map((job) => job.id);
-    manager.stopAll();
-    notes.push(
-      `${reached.limit === 'tokens' ? 'Token' : 'Cost'} budget reached: ${reached.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`,
-    );
-    options.emit({ type: 'budget_reached', limit: reached.limit, budget: reached.budget, used: reached.used, stopped });
-  }
-
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
   const tools = agentTools(manager, summaries);
   nesting.agentTools = tools;
   return {
     manager,
-    cost: sessionCost,
+    cost: () => budget.cost(manager.list()),
     worktrees,
     tools: [...tools, ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : [])],
-    boundaryMessages: () => {
-      // The parent's own usage counts too; it is settled by the time a step boundary comes.
-      enforceBudget();
-      const out: Message[] = notes.splice(0).map((text) => ({ role: 'user', content: [{ type: 'text', text }] }));
-      return [...out, ...manager.boundaryMessages().map((message) => withBranches(message, worktrees))];
-    },
+    // Budget notes, then the completion notice, each isolated job's branch named in it.
+    boundaryMessages: () => manager.boundaryMessages().map((message) => withBranches(message, worktrees)),
   };
-}
-
-/** The sum of some costs; unknown when any of them is. */
-function sumCosts(costs: (number | undefined)[]): number | undefined {
-  let sum = 0;
-  for (const cost of costs) {
-    if (cost === undefined) return undefined;
-    sum += cost;
-  }
-  return sum;
 }
 
 /** An isolated job's completion notice ends with its branch and what it changed. */
@@ -247,8 +161,4 @@ function withBranches(message: Message, worktrees: WorktreeJobs | undefined): Me
   });
   if (lines.length === 0) return message;
   return { ...message, content: [...message.content, { type: 'text', text: lines.join('\n') }] };
-}
-
-function dollars(amount: number): string {
-  return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }

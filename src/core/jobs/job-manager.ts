@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
-import { type Message, type ToolUseBlock, emptyUsage } from '../providers/types.js';
+import { type Message, type ToolUseBlock, type Usage, emptyUsage } from '../providers/types.js';
 import type { ShellStart } from '../tools/shell-host.js';
 import type { ShellHandle } from '../tools/shell-process.js';
+import { BUDGET_WARNING, type BudgetVerdict } from './budget.js';
 import { DeliveryTracker } from './delivery.js';
 import { JobError } from './job-error.js';
 import { compareJobIds, depthOfId, kindOf, subJobId } from './job-ids.js';
@@ -37,8 +38,6 @@ export type {
 } from './job-types.js';
 
 const CLOSE_GRACE_MS = 2000;
-/** The share of a cap from which a job is near it. */
-export const BUDGET_WARNING = 0.8;
 
 /**
  * Owns every job of one session — sub-agents and background shells: spawning, the bound,
@@ -55,6 +54,10 @@ export class JobManager {
   private readonly shells: ShellJobs;
   private readonly stopping: StopContext;
   private closed = false;
+  /** The session budget was found spent (said once; what ran then was stopped). */
+  private budgetSpent = false;
+  /** Budget notes for the parent's next step boundary. */
+  private readonly budgetNotes: string[] = [];
   private readonly now: () => number;
   private readonly timers: Timers;
 
@@ -71,7 +74,7 @@ export class JobManager {
       table: this.table,
       delivery: this.delivery,
       now: this.now,
-      onUsage: options.onUsage,
+      onUsage: (jobId, usage) => this.countUsage(jobId, usage),
       notices: (owner) => this.boundaryMessages(owner),
       confirm: (message) => this.confirm(message),
       stopOwnedBy: (owner) => stopOwnedBy(this.stopping, owner),
@@ -97,7 +100,7 @@ export class JobManager {
   /** Queues one job and returns its snapshot at once. */
   start(task: string, options: StartOptions = {}): Job {
     if (this.closed) throw new JobError('the session is closing; no new sub-agents can start');
-    const refusal = this.options.admission?.();
+    const refusal = this.options.budget?.admission(this.list());
     if (refusal) throw new JobError(refusal);
     const definition = options.agent ?? this.options.defaultAgent ?? 'explore';
     const known = this.options.definitions?.();
@@ -163,7 +166,7 @@ export class JobManager {
         delivery: this.delivery,
         runs: this.runs,
         closed: () => this.closed,
-        admission: this.options.admission,
+        admission: () => this.options.budget?.admission(this.list()),
       },
       job,
       text,
@@ -225,6 +228,28 @@ export class JobManager {
     return snapshotOf(this.shells.adopt(handle, start));
   }
 
+  /** A job's usage: the budget counts it and judges the caps; its verdict is carried out here. */
+  private countUsage(jobId: string, usage: Usage): void {
+    if (this.options.budget) this.carryOut(this.options.budget.record(jobId, usage, this.list()));
+  }
+
+  /**
+   * Jobs near a cap are marked, jobs past one fail, and a spent session budget stops every
+   * job, once, with a note for the parent and an event for the front ends.
+   */
+  private carryOut(verdict: BudgetVerdict): void {
+    for (const { id, fraction } of verdict.shares) this.noteBudget(id, fraction);
+    for (const { id, reason } of verdict.failed) this.fail(id, reason);
+    const spent = verdict.spent;
+    if (!spent || this.budgetSpent) return;
+    this.budgetSpent = true;
+    const stopped = this.active().map((job) => job.id);
+    this.stopAll();
+    const what = spent.limit === 'tokens' ? 'Token' : 'Cost';
+    this.budgetNotes.push(`${what} budget reached: ${spent.message}${stopped.length ? ` Stopped ${stopped.join(', ')}.` : ''}`);
+    this.options.emit?.({ type: 'budget_reached', limit: spent.limit, budget: spent.budget, used: spent.used, stopped });
+  }
+
   /**
    * Ends a running job as failed (a budget cap): its run is stopped, and what it wrote so
    * far is its result. Unlike a stop, the parent hears of it.
@@ -244,7 +269,7 @@ export class JobManager {
    * How much of its caps a job's subtree has used (the largest fraction). Told to front ends
    * when it first reaches 80 %, so a row can warn before the cap stops the job.
    */
-  noteBudget(idOrNumber: string, fraction: number): void {
+  private noteBudget(idOrNumber: string, fraction: number): void {
     const job = this.table.find(idOrNumber);
     const before = job.budgetUsed ?? 0;
     job.budgetUsed = fraction;
@@ -281,9 +306,16 @@ export class JobManager {
    * nothing. Ids it names are in flight until the message joins the history (`confirm`).
    */
   boundaryMessages(owner?: string): Message[] {
+    const notes = owner === undefined ? this.parentBudgetNotes() : [];
     const ids = this.delivery.takeBatch(compareJobIds, (id) => this.table.recipientOf(id) === owner);
-    if (ids.length === 0) return [];
-    return [{ role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
+    if (ids.length === 0) return notes;
+    return [...notes, { role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
+  }
+
+  /** The parent's own usage is settled at its step boundary: the session budget is judged then too. */
+  private parentBudgetNotes(): Message[] {
+    if (this.options.budget) this.carryOut(this.options.budget.atBoundary(this.list()));
+    return this.budgetNotes.splice(0).map((text) => ({ role: 'user', content: [{ type: 'text', text }] }));
   }
 
   /**

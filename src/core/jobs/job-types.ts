@@ -2,6 +2,7 @@ import type { LoopEvent } from '../loop/events.js';
 import type { Timers } from '../platform/timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
+import type { BudgetPolicy } from './budget.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
 
@@ -169,10 +170,11 @@ export interface JobManagerOptions {
   defaultAgent?: string;
   /** Known definition names; `start` refuses others. */
   definitions?: () => string[];
-  /** Per-job usage, so the session ledger can roll it up. */
-  onUsage?: (jobId: string, usage: Usage) => void;
-  /** Refuses a start with this message when set and returning text (session budget). */
-  admission?: () => string | undefined;
+  /**
+   * The session's budget (jobs/budget.ts): it counts each job's usage and judges the caps; the
+   * manager carries out its verdict. Without one, nothing is capped.
+   */
+  budget?: BudgetPolicy;
   /** The parent's conversation now, for fork mode; taken at start, not when the job runs. */
   forkSnapshot?: () => ForkSnapshot;
   /** The first job number (a resumed session continues after its earlier jobs). */

@@ -146,8 +146,14 @@ describe('JobManager: ids and the queue', () => {
   });
 
   it('refuses starts the admission check rejects (session budget)', () => {
-    const { manager } = setup({ admission: () => 'the session budget of 100 tokens is spent' });
-    expect(() => manager.start('x')).toThrow(JobError);
+    const refusal = 'the session budget of 100 tokens is spent';
+    const budget = {
+      admission: () => refusal,
+      record: () => ({ shares: [], failed: [] }),
+      atBoundary: () => ({ shares: [], failed: [] }),
+    };
+    const { manager } = setup({ budget });
+    expect(() => manager.start('x')).toThrow(new JobError(refusal));
   });
 });
 
