@@ -1,12 +1,11 @@
-import { alternatingStream } from '../providers/alternate-roles.js';
 import type { HookAgent } from '../hooks/hook-points.js';
-import { type LoopContext, type LoopResult, agentLoop } from '../loop/agent-loop.js';
+import type { LoopContext, LoopResult } from '../loop/agent-loop.js';
+import { Conversation } from '../loop/conversation.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { LoopHooks } from '../loop/loop-hooks.js';
-import { drain } from '../loop/drain.js';
 import { type Limits, totalTokens } from '../loop/limits.js';
 import type { ToolGate } from '../loop/tool-runner.js';
-import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, messageText } from '../providers/types.js';
+import { type Message, type StreamFn, messageText } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import { type OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { toolNameMatcher } from '../tools/tool-patterns.js';
@@ -92,49 +91,43 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     const fresh = request.resume ? context.messages.slice(-1) : context.messages.slice(request.mode === 'fork' ? -1 : 0);
     for (const message of fresh) transcript?.append(message);
 
-    // Like the session's, a child's requests send its history with the roles alternating.
-    const stream = alternatingStream(deps.stream);
+    // The same conversation as the parent's; a child adds its limits and the nudges.
+    const conversation = new Conversation(context, {
+      stream: deps.stream,
+      model: request.model ?? childModel(definition, deps.model),
+      maxTokens: deps.maxTokens,
+      gate: deps.gateFor?.(request.id, definition, workspace),
+      limitOutput: deps.limitOutput,
+      jobId: request.id,
+      now,
+    });
+    conversation.onAppend((message) => {
+      transcript?.append(message);
+      request.onMessage?.(message);
+    });
     const startedAt = now();
-    let used: Usage = emptyUsage();
-    let turns = 0;
     let result: LoopResult | undefined;
     for (let attempt = 0; attempt <= MAX_NUDGES; attempt += 1) {
-      const loop = agentLoop(
-        context,
+      result = await conversation.run(
+        request.signal,
         {
-          stream,
-          model: request.model ?? childModel(definition, deps.model),
-          maxTokens: deps.maxTokens,
           // Nudges continue the same run: what earlier attempts used counts against the limits.
           limits: {
-            maxTurns: limits.maxTurns - turns,
-            maxTotalTokens: limits.maxTotalTokens - totalTokens(used),
+            maxTurns: limits.maxTurns - conversation.turns(),
+            maxTotalTokens: limits.maxTotalTokens - totalTokens(conversation.usage()),
             maxDuration: limits.maxDuration - (now() - startedAt),
           },
-          gate: deps.gateFor?.(request.id, definition, workspace),
-          limitOutput: deps.limitOutput,
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
           // And one sent as it gives its answer: the run goes on to read it.
           followUpMessages: request.takeMessages,
-          onMessage: (message) => {
-            transcript?.append(message);
-            request.onMessage?.(message);
-          },
           ...(hooks ? { hooks } : {}),
-          jobId: request.id,
-          now,
         },
-        request.signal,
+        request.onEvent,
       );
-      result = await drain(loop, request.onEvent);
-      used = addUsage(used, result.usage);
-      turns += result.turns;
       if (result.cause.kind !== 'completed' || lastAssistantHasText(context.messages) || attempt === MAX_NUDGES) break;
-      if (turns >= limits.maxTurns) break;
-      const nudge: Message = { role: 'user', content: [{ type: 'text', text: NUDGE }] };
-      context.messages.push(nudge);
-      transcript?.append(nudge);
+      if (conversation.turns() >= limits.maxTurns) break;
+      conversation.append({ role: 'user', content: [{ type: 'text', text: NUDGE }] });
     }
     return { ...outcomeOf(result!, context.messages), messages: context.messages };
   };

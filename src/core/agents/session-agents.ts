@@ -1,4 +1,5 @@
 import type { ToolGate } from '../loop/tool-runner.js';
+import type { TurnParticipant } from '../loop/turn-participant.js';
 import type { Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import { MAX_AGENT_DEPTH } from '../jobs/job-ids.js';
@@ -161,4 +162,23 @@ function withBranches(message: Message, worktrees: WorktreeJobs | undefined): Me
   });
   if (lines.length === 0) return message;
   return { ...message, content: [...message.content, { type: 'text', text: lines.join('\n') }] };
+}
+
+/**
+ * The jobs' part in the parent's turns: owed notices (and budget notes) open a turn and join
+ * at step boundaries, a tool batch's agent_start calls reserve their ids in the order written,
+ * a notice in the history confirms its delivery, and an interrupted turn leaves them owed.
+ */
+export function jobsParticipant(agents: SessionAgents): TurnParticipant {
+  const { manager } = agents;
+  return {
+    name: 'jobs',
+    turnStart: () => agents.boundaryMessages(),
+    stepBoundary: () => agents.boundaryMessages(),
+    beforeToolBatch: (calls) => manager.reserve(calls),
+    messageAppended: (message) => manager.confirm(message),
+    turnEnd: (result) => {
+      if (result.cause.kind === 'aborted') manager.interrupted();
+    },
+  };
 }

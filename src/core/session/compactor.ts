@@ -2,11 +2,16 @@ import type { HistoryReplacement } from '../loop/agent-loop.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Message, StreamFn } from '../providers/types.js';
 import { CompactionError, compactHistory, estimateTokens, needsCompaction } from './compaction.js';
-import type { Session } from './session.js';
+import type { SessionLedger } from '../jobs/ledger.js';
+import type { Conversation } from '../loop/conversation.js';
+import type { TurnParticipant } from '../loop/turn-participant.js';
 import type { TranscriptWriter } from './transcript.js';
 
 export interface CompactorOptions {
-  session: Session;
+  /** The parent's conversation: what is compacted. */
+  conversation: Conversation;
+  /** Where a compaction's own model call is counted. */
+  ledger: SessionLedger;
   stream: StreamFn;
   model: string;
   maxTokens: number;
@@ -27,7 +32,7 @@ export interface Compactor {
 }
 
 export function createCompactor(options: CompactorOptions): Compactor {
-  const { session } = options;
+  const { conversation } = options;
   // After a failed attempt, wait for the history to grow before paying for another one.
   let failedAtLength = -1;
   // The tool schemas never change in a session: their size is measured once.
@@ -44,13 +49,13 @@ export function createCompactor(options: CompactorOptions): Compactor {
         stream: options.stream,
         model: options.model,
         maxTokens: options.maxTokens,
-        system: session.system,
+        system: conversation.context.system,
         extraState: options.jobState(),
         maxInputTokens: options.contextWindow - options.maxTokens,
       },
       signal,
     );
-    session.ledger.addParent(result.usage);
+    options.ledger.addParent(result.usage);
     options.transcript.compaction({
       summary: result.summary,
       keptMessages: result.keptMessages,
@@ -70,12 +75,12 @@ export function createCompactor(options: CompactorOptions): Compactor {
       // The last request's real count is the best figure, but it misses what was added since
       // (tool results can be large) and is unknown right after a resume: estimate too.
       // Counted again when the tools change (MCP servers join between turns).
-      const schemas = session.tools.schemas();
+      const schemas = conversation.context.tools.schemas();
       if (schemas !== countedSchemas) schemaTokens = Math.ceil(JSON.stringify(schemas).length / 4);
       countedSchemas = schemas;
-      const estimate = estimateTokens(history, session.system, counted) + schemaTokens;
+      const estimate = estimateTokens(history, conversation.context.system, counted) + schemaTokens;
       const due = needsCompaction({
-        contextTokens: Math.max(session.contextTokens(), estimate),
+        contextTokens: Math.max(conversation.contextTokens(), estimate),
         contextWindow: options.contextWindow,
         reservedTokens: options.maxTokens,
       });
@@ -98,12 +103,21 @@ export function createCompactor(options: CompactorOptions): Compactor {
     },
     async compactNow(signal) {
       try {
-        const { event, history } = await compact(session.messages(), signal);
-        session.replaceHistory(history);
+        const { event, history } = await compact(conversation.messages(), signal);
+        conversation.replaceHistory(history);
         return event;
       } catch (error) {
         return failed(error);
       }
     },
+  };
+}
+
+/** The compactor's part in the parent's turns: near the window before a call, and on a too-long answer. */
+export function compactionParticipant(compactor: Compactor): TurnParticipant {
+  return {
+    name: 'compaction',
+    beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
+    contextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
   };
 }

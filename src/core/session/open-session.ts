@@ -4,7 +4,7 @@ import { SessionLedger } from '../jobs/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
-import { createSessionAgents } from '../agents/session-agents.js';
+import { createSessionAgents, jobsParticipant } from '../agents/session-agents.js';
 import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import type { Job, JobEvent } from '../jobs/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
@@ -14,7 +14,10 @@ import { type SettingsReview, reviewSettings, settingsFromReview } from '../conf
 import type { Settings } from '../config/settings.js';
 import { HookDispatcher } from '../hooks/dispatcher.js';
 import { hookLine } from '../hooks/hook-line.js';
-import { loopHooks, promptHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { userHooksParticipant } from '../hooks/hook-participant.js';
+import { loopHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { Conversation } from '../loop/conversation.js';
+import { mcpParticipant } from '../mcp/mcp-participant.js';
 import { notifyingApprover } from '../hooks/notifying-approver.js';
 import { compileHooks } from '../hooks/matcher.js';
 import type { Limits } from '../loop/limits.js';
@@ -23,7 +26,6 @@ import { ApprovalGate } from '../permissions/approvals.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
-import type { Message } from '../providers/types.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import { sessionProbe } from '../sandbox/probe.js';
 import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
@@ -38,7 +40,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
 import { oneLine } from '../platform/text.js';
-import { createCompactor } from './compactor.js';
+import { compactionParticipant, createCompactor } from './compactor.js';
 import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
@@ -49,7 +51,7 @@ import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
 import type { OpenedSession, SessionSetup } from './opened-session.js';
 import { loadResumedSession } from './resume.js';
-import { TranscriptWriter } from './transcript.js';
+import { TranscriptWriter, transcriptParticipant } from './transcript.js';
 
 const DEFAULT_MAX_TOKENS = 8192;
 /** Model calls per prompt in headless mode when no limit is set. */
@@ -191,14 +193,19 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   if (modelWarning) warnings.push(modelWarning);
 
-  // Set once the session exists: the fork snapshot reads it, and no fork can start before then.
   // Read once: the parent's prompt is built from them (byte-stable for the session; a resumed one
   // keeps its stored prompt), and typed children get the same facts and instructions.
   const facts = environmentFacts(setup.cwd);
   const loaded = loadInstructionFiles({ cwd: setup.cwd, outriderHome: home.home, home: setup.env.HOME || undefined });
   const instructions = resumed?.system ? { files: loaded.files, info: resumed.instructionFiles, warnings: [] } : loaded;
   warnings.push(...instructions.warnings);
-  let session: Session | undefined = undefined;
+  const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
+  // The parent's conversation, before its tools are complete: a fork snapshot reads it (no fork
+  // can start before the first turn), and its tools are set once assembled, below.
+  const conversation = new Conversation(
+    { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
+    { stream, model: providerConfig.model, maxTokens, gate: toolGate(gate, workspace), limitOutput },
+  );
   const agents = createSessionAgents({
     definitions,
     parentTools: baseTools,
@@ -224,10 +231,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       loopFor: (agent) => loopHooks(hooks, { ...agent, transcriptPath: agentTranscriptPath(paths, agent.id) }),
       onStart: (agent, signal, emit) => subagentStartHooks(hooks, agent, signal, emit),
     },
-    forkSnapshot: () => {
-      if (!session) throw new Error('the session is not ready yet');
-      return { system: session.system, schemas: session.tools.schemas(), messages: [...session.messages()] };
-    },
+    forkSnapshot: () => ({
+      system: conversation.context.system,
+      schemas: conversation.context.tools.schemas(),
+      messages: [...conversation.messages()],
+    }),
   });
   // Jobs of the session's earlier runs can be messaged and resumed (agent_send) as if they never left.
   if (resumed) agents.manager.restore(resumed.storedJobs, { takenIds: resumed.takenJobIds });
@@ -245,7 +253,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const skills = conventions.skills.size ? [skillTool(conventions.skills)] : [];
   const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
-  const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
   const transcript = new TranscriptWriter(
     paths.transcript,
     { sessionId: id, cwd: setup.cwd, provider: providerConfig.provider, model: providerConfig.model },
@@ -269,27 +276,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     await mcp.ready();
     warnings.push(...failureWarnings(mcp.statuses()));
   }
-  const tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
+  conversation.context.tools = mcp?.toolsForTurn(coreTools) ?? new ToolRegistry(coreTools);
 
   // Nobody watches a headless run: it gets a turn cap unless one is set (--max-turns raises it).
   const limits: Limits = { maxTurns: settings.maxTurns ?? (setup.headless ? HEADLESS_MAX_TURNS : undefined) };
-  session = new Session({
-    id,
-    workspace,
-    system,
-    tools,
-    stream,
-    model: providerConfig.model,
-    maxTokens,
-    limits,
-    gate: toolGate(gate, workspace),
-    limitOutput,
-    history: resumed?.history,
-    ledger,
-    events,
-  });
   const compactor = createCompactor({
-    session,
+    conversation,
+    ledger,
     stream,
     model: providerConfig.model,
     maxTokens,
@@ -303,32 +296,22 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     const line = hookLine(event);
     if (line && line.level === 'warn') warnings.push(line.text);
   }
-  let startContext: Message | undefined =
-    started.context !== undefined
-      ? { role: 'user', content: [{ type: 'text', text: `Context from a SessionStart hook:\n${started.context}` }] }
-      : undefined;
-  session.addHooks({
-    onMessage: (message: Message) => {
-      transcript.append(message);
-      agents.manager.confirm(message);
-    },
-    turnStartMessages: () => {
-      const first = startContext ? [startContext] : [];
-      startContext = undefined;
-      return [...first, ...agents.boundaryMessages()];
-    },
-    loopHooks: loopHooks(hooks),
-    onPrompt: (prompt, signal, emit) => promptHooks(hooks, prompt, signal, emit),
-    boundaryMessages: () => agents.boundaryMessages(),
-    beforeToolBatch: (calls) => agents.manager.reserve(calls),
-    onTurnEnd: (result) => {
-      if (result.cause.kind === 'aborted') agents.manager.interrupted();
-    },
-    onContextTooLong: (history, signal) => compactor.compactForRetry(history, signal),
-    beforeModelCall: (history, signal) => compactor.compactIfNeeded(history, signal),
-    ...(mcp ? { toolsForTurn: () => mcp.toolsForTurn(coreTools) } : {}),
+  // Who takes part in the parent's turns, in the order each moment asks them.
+  const session = new Session({
+    id,
+    workspace,
+    conversation,
+    limits,
+    ledger,
+    events,
+    participants: [
+      transcriptParticipant(transcript),
+      userHooksParticipant(hooks, started.context),
+      jobsParticipant(agents),
+      compactionParticipant(compactor),
+      ...(mcp ? [mcpParticipant(mcp, coreTools)] : []),
+    ],
   });
-  const parent = session;
 
   return {
     session,
@@ -365,7 +348,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     skillNames: [...conventions.skills.keys()],
     submitPrompt: (text, signal) => {
       const { prompt, allow } = promptFor(text, conventions.commands);
-      return gate.allowWhile(allow, () => parent.submit(prompt, signal));
+      return gate.allowWhile(allow, () => session.submit(prompt, signal));
     },
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },

@@ -1,3 +1,4 @@
+import type { TurnParticipant } from '../loop/turn-participant.js';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -152,7 +153,13 @@ export interface ReadTranscript {
   meta: TranscriptMeta;
   /** The messages as written (not checked): pass them through `repairHistory` before use. */
   history: unknown[];
-  events: { name: string; data?: unknown; at: string }[];
+  /** `messageCount`: how many messages the history held when the event was written (what came after it). */
+  events: { name: string; data?: unknown; at: string; messageCount: number }[];
+  /**
+   * Every message that carried a completion notice, compacted away or not, with the byte offset
+   * its line starts at: a resumed session tells a notice sent after a job's end from one before.
+   */
+  notices: { jobIds: string[]; offset: number }[];
   /** 1-based numbers of lines that were skipped. */
   skippedLines: number[];
   /** One sentence per skipped line, for the user. */
@@ -179,6 +186,9 @@ export function readTranscript(file: string): ReadTranscript {
   const unterminated = lines.pop() ?? '';
   const numbered = lines.map((line, index) => ({ line, number: index + 1, last: false }));
   if (unterminated !== '') numbered.push({ line: unterminated, number: lines.length + 1, last: true });
+  // Where each line starts in the file; the text was decoded from UTF-8, so its bytes count again.
+  let offset = 0;
+  const notices: ReadTranscript['notices'] = [];
 
   let meta: TranscriptMeta | undefined;
   let history: unknown[] = [];
@@ -191,6 +201,8 @@ export function readTranscript(file: string): ReadTranscript {
   };
 
   for (const { line, number, last } of numbered) {
+    const start = offset;
+    offset += Buffer.byteLength(line, 'utf8') + 1;
     if (line.trim() === '') continue;
     const record = parseRecord(line);
     if (!record) {
@@ -220,23 +232,37 @@ export function readTranscript(file: string): ReadTranscript {
       case 'meta':
         skip(number, 'is a second meta record; it was skipped');
         break;
-      case 'message':
+      case 'message': {
         history.push(record.message);
+        const jobIds = noticeIds(record.message);
+        if (jobIds) notices.push({ jobIds, offset: start });
         break;
+      }
       case 'compaction': {
         const kept = record.keptMessages > 0 ? history.slice(-record.keptMessages) : [];
         history = [record.summary, ...kept];
         break;
       }
       case 'event':
-        events.push({ name: record.name, at: record.at, ...(record.data === undefined ? {} : { data: record.data }) });
+        events.push({
+          name: record.name,
+          at: record.at,
+          messageCount: history.length,
+          ...(record.data === undefined ? {} : { data: record.data }),
+        });
         break;
     }
   }
   if (!meta) {
     throw new TranscriptError(`${file} is not a readable outrider transcript: it has no meta record (it may be empty)`);
   }
-  return { meta, history, events, skippedLines, warnings };
+  return { meta, history, events, notices, skippedLines, warnings };
+}
+
+/** The job ids a message's completion notice names (`noticeFor`), when it is one. */
+function noticeIds(message: unknown): string[] | undefined {
+  const ids = (message as { noticeFor?: unknown }).noticeFor;
+  return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string') ? (ids as string[]) : undefined;
 }
 
 /**
@@ -351,4 +377,9 @@ export function keyVariableForms(env: NodeJS.ProcessEnv): string[] {
  */
 export function redactSecrets(text: string, forms: readonly string[]): string {
   return scrubForms(redactKeyShapes(text), forms);
+}
+
+/** The transcript's part in the parent's turns: every message, as it joins the history. */
+export function transcriptParticipant(transcript: TranscriptWriter): TurnParticipant {
+  return { name: 'transcript', messageAppended: (message) => transcript.append(message) };
 }
