@@ -12,6 +12,7 @@ export { hookStopText } from './hooks/stop-text.js';
 export { compareJobIds, kindOf } from './jobs/job-ids.js';
 export { isEnded, type Job, JobError, type JobManager, type JobState, type SendResult } from './jobs/job-manager.js';
 export { sentText } from './jobs/job-texts.js';
+export { WakeScheduler } from './jobs/wake-scheduler.js';
 export { type LoopResult } from './loop/agent-loop.js';
 export { type LoopEvent, type StopCause } from './loop/events.js';
 export { limitHint, totalTokens } from './loop/limits.js';

@@ -129,7 +129,7 @@ function AppScreen({
   const [quitting, setQuitting] = useState(false);
 
   const busy = turn.busy !== undefined;
-  useWakeOnComplete({ enabled: session.wakeOnComplete, store, runner, clock, windowMs: wakeWindowMs });
+  useWakeOnComplete({ enabled: session.wakeOnComplete, store, jobs: session.jobs, runner, clock, windowMs: wakeWindowMs });
   useNotify({ store, mode: session.notify });
   const rows = useMemo(() => activeJobs(state.jobs), [state.jobs]);
   const allJobs = useMemo(() => orderedJobs(state.jobs), [state.jobs]);

@@ -18,7 +18,8 @@ import {
 import path from 'node:path';
 
 /** What the UI may ask of sub-agents: intents only; what they do comes from the event stream. */
-export type JobControl = Pick<JobManager, 'stop' | 'stopAll' | 'send'>;
+/** What the UI may do with jobs, and ask of them: which completions the model has not heard of yet (the core's count). */
+export type JobControl = Pick<JobManager, 'stop' | 'stopAll' | 'send' | 'undelivered'>;
 
 /** One row of /cost. */
 export interface CostRow {

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import type { Clock } from '../clock.js';
-import { owedJobs } from '../state/jobs.js';
 import type { TurnRunner } from '../state/turn-runner.js';
 import type { UiStore } from '../state/ui-store.js';
-import { WakeScheduler } from '../state/wake-scheduler.js';
+import { WakeScheduler } from '../../core/index.js';
+import type { JobControl } from '../ui-session.js';
 
 /**
  * Wake-on-complete: when a completion is owed to the model and the parent is idle, a turn
@@ -12,14 +12,16 @@ import { WakeScheduler } from '../state/wake-scheduler.js';
 export function useWakeOnComplete(options: {
   enabled: boolean;
   store: UiStore;
+  /** The core's job manager: it knows which completions are owed to the model. */
+  jobs: Pick<JobControl, 'undelivered'>;
   runner: TurnRunner;
   clock: Clock;
   windowMs: number;
 }): void {
-  const { enabled, store, runner, clock, windowMs } = options;
+  const { enabled, store, jobs, runner, clock, windowMs } = options;
   useEffect(() => {
     if (!enabled) return;
-    const owed = () => owedJobs(store.snapshot().jobs).length > 0;
+    const owed = () => jobs.undelivered().length > 0;
     const idle = () => runner.snapshot().busy === undefined;
     const scheduler = new WakeScheduler({ windowMs, isIdle: idle, owed, wake: () => runner.wake(), timers: clock });
     // A completion that arrives while idle, or one still owed when a turn ends (it landed after
@@ -38,5 +40,5 @@ export function useWakeOnComplete(options: {
       unsubscribeRunner();
       scheduler.dispose();
     };
-  }, [enabled, store, runner, clock, windowMs]);
+  }, [enabled, store, jobs, runner, clock, windowMs]);
 }

@@ -1,4 +1,4 @@
-import { realTimers, type Timers } from '../../core/index.js';
+import { type Timers, realTimers } from '../platform/timers.js';
 
 export interface WakeSchedulerOptions {
   /** Completions this close to the first one share its turn. */

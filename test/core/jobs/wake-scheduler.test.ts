@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Timers } from '../../../src/core/platform/timers.js';
-import { WakeScheduler } from '../../../src/ui/state/wake-scheduler.js';
+import { WakeScheduler } from '../../../src/core/jobs/wake-scheduler.js';
 
 /** Timers the test fires by hand. */
 function manualTimers() {
