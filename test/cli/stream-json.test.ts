@@ -154,7 +154,8 @@ describe('stream-json formatter', () => {
   });
 
   it("tags a sub-agent's messages with the agent_start call that started it", () => {
-    const child = (event: any): SessionEvent => ({ type: 'job_event', jobId: 'sub-1', event });
+    const counters = { turns: 0, toolCalls: 0, contextTokens: 0, usage };
+    const child = (event: any): SessionEvent => ({ type: 'job_event', jobId: 'sub-1', event, counters });
     const lines = run([
       { type: 'job_state', job: job('queued') },
       { type: 'job_state', job: job('running') },

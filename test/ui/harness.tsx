@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import type { Job } from '../../src/core/jobs/job-manager.js';
+import type { Job, JobCounters } from '../../src/core/jobs/job-types.js';
 import { type StreamFn, emptyUsage } from '../../src/core/providers/types.js';
 import { openSession } from '../../src/core/session/open-session.js';
 import type { OpenedSession } from '../../src/core/session/opened-session.js';
@@ -94,6 +94,11 @@ export function frame(rendered: Rendered): string {
 }
 
 /** A job snapshot with plausible defaults. */
+/** A job's counters as the manager publishes them with each child event (zero unless given). */
+export function counters(overrides: Partial<JobCounters> = {}): JobCounters {
+  return { turns: 0, toolCalls: 0, contextTokens: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ...overrides };
+}
+
 export function job(overrides: Partial<Job> & { number: number }): Job {
   return {
     id: `sub-${overrides.number}`,

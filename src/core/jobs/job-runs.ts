@@ -125,6 +125,6 @@ export class JobRuns {
       default:
         break;
     }
-    this.ctx.table.emitEvent(job.id, event);
+    this.ctx.table.emitEvent(job, event);
   }
 }

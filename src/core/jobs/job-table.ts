@@ -71,8 +71,10 @@ export class JobTable {
     this.emit?.({ type: 'job_state', job: snapshotOf(job) });
   }
 
-  emitEvent(jobId: string, event: LoopEvent): void {
-    this.emit?.({ type: 'job_event', jobId, event });
+  /** One of a job's own events, with its counters as they stand after it. */
+  emitEvent(job: JobRecord, event: LoopEvent): void {
+    const { turns, toolCalls, usage, contextTokens } = job;
+    this.emit?.({ type: 'job_event', jobId: job.id, event, counters: { turns, toolCalls, usage: { ...usage }, contextTokens } });
   }
 
   emitDelivered(jobIds: string[], via: 'notice' | 'poll'): void {

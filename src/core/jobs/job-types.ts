@@ -14,12 +14,15 @@ export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
 export type JobEvent =
   /** A job was queued, started, or ended; `job` is its snapshot at that moment. */
   | { type: 'job_state'; job: Job }
-  /** One event of a child's own loop, tagged with its job. */
-  | { type: 'job_event'; jobId: string; event: LoopEvent }
+  /** One event of a child's own loop, tagged with its job, and the job's counters once it is counted. */
+  | { type: 'job_event'; jobId: string; event: LoopEvent; counters: JobCounters }
   /** These jobs' results reached the parent model: by a notice in its history, or a poll's result. */
   | { type: 'job_delivered'; jobIds: string[]; via: 'notice' | 'poll' }
   /** A session budget (tokens, or dollars) is spent: no new jobs, and these were stopped. */
   | { type: 'budget_reached'; limit: 'tokens' | 'costUsd'; budget: number; used: number; stopped: string[] };
+
+/** What the manager counts of a job as its events arrive; published with each of them, so no front end counts again. */
+export type JobCounters = Pick<Job, 'turns' | 'toolCalls' | 'usage' | 'contextTokens'>;
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -148,6 +151,11 @@ export interface Job {
   // Isolation.
   /** `worktree` when agent_start asked for one (a definition's own isolation is the session's to apply). */
   isolation?: 'worktree';
+  /**
+   * Queued or running when the session ended without stopping it (a crash, `kill -9`): a resumed
+   * session lists it as failed with `error` saying so, announces it once, and a message resumes it.
+   */
+  interrupted?: boolean;
 }
 
 /** What a poll ended with. */

@@ -37,7 +37,7 @@ export class ShellJobs {
       number: this.ctx.numbers.forShell(),
       owner: owner && { id: owner.id, depth: owner.depth ?? depthOfId(owner.id) },
       now: this.ctx.now,
-      onLine: (line) => table.emitEvent(job.id, { type: 'tool_update', id: job.id, name: 'bash', text: line }),
+      onLine: (line) => table.emitEvent(job, { type: 'tool_update', id: job.id, name: 'bash', text: line }),
       ...(start.scrub ? { scrub: start.scrub } : {}),
       onExit: () => {
         delivery.ended(job.id);

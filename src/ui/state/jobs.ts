@@ -1,5 +1,4 @@
 import {
-  addUsage,
   compareJobIds,
   isEnded,
   type Job,
@@ -9,7 +8,6 @@ import {
   type SendResult,
   type SessionEvent,
   type StoredJob,
-  usageTokens,
 } from '../../core/index.js';
 import { stateLabel } from './job-status.js';
 import { type TailLine, TAIL_LINES, closeCall, fromUser, messageLine, tailFromMessages } from './job-tail.js';
@@ -102,7 +100,9 @@ export function applyJobEvent(jobs: JobsState, event: SessionEvent): JobsState {
     case 'job_event': {
       const before = jobs.get(event.jobId);
       if (!before || isEnded(before.job.state)) return jobs;
-      return withJob(jobs, applyChildEvent(before, event.event));
+      // The counters are the manager's, published with the event: the UI never counts them again.
+      const counted = { ...before, job: { ...before.job, ...event.counters } };
+      return withJob(jobs, applyChildEvent(counted, event.event));
     }
     case 'job_delivered':
       return updateJobs(jobs, event.jobIds, (view) =>
@@ -123,13 +123,12 @@ function activityOnState(state: Job['state'], before: Activity | undefined): Act
   return before && before.kind !== 'queued' && before.kind !== 'ended' ? before : { kind: 'starting' };
 }
 
-/** A child's own event moves its counters, activity and tail, as the manager counts them. */
+/** A child's own event moves its activity and tail. */
 function applyChildEvent(view: JobView, event: LoopEvent): JobView {
   const { job } = view;
   switch (event.type) {
     case 'turn_start':
-      // Counted, as the manager counts them: a nudge or a resumed run starts its loop at turn 1 again.
-      return { ...view, job: { ...job, turns: job.turns + 1 }, activity: { kind: 'thinking' } };
+      return { ...view, activity: { kind: 'thinking' } };
     case 'text_delta': {
       const previous = view.activity.kind === 'writing' ? view.activity.tail : '';
       return { ...view, activity: { kind: 'writing', tail: (previous + event.text).slice(-STREAM_TAIL) } };
@@ -137,16 +136,8 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
     case 'tool_start':
       return {
         ...withTail(view, { call: event.id, name: event.name, args: event.args, label: event.label }),
-        job: { ...job, toolCalls: job.toolCalls + 1 },
         activity: { kind: 'tool', name: event.name, label: event.label, args: event.args },
       };
-    case 'usage': {
-      const u = event.usage;
-      return {
-        ...view,
-        job: { ...job, usage: addUsage(job.usage, u), contextTokens: usageTokens(u) },
-      };
-    }
     case 'tool_update':
       // A background shell's output: its row shows the command and its last line.
       if (kindOf(job) !== 'shell') return view;

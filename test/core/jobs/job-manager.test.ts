@@ -407,7 +407,8 @@ describe('JobManager: completion delivery', () => {
     expect(states).toEqual(['sub-1:queued', 'sub-1:running', 'sub-2:queued', 'sub-2:running', 'sub-1:done']);
     const done = events.find((e) => e.type === 'job_state' && e.job.state === 'done');
     expect(done).toMatchObject({ job: { id: 'sub-1', number: 1, task: 'first task', result: 'report of sub-1', toolCalls: 0 } });
-    expect(events).toContainEqual({ type: 'job_event', jobId: 'sub-2', event: toolStart });
+    const counters = { turns: 0, toolCalls: 1, contextTokens: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    expect(events).toContainEqual({ type: 'job_event', jobId: 'sub-2', event: toolStart, counters });
     // Nothing in the stream is worded for a screen.
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['job_state', 'job_event']));
 
@@ -607,6 +608,40 @@ describe('JobManager: messages to jobs (agent_send)', () => {
     expect(manager.send('sub-3', 'one more thing').kind).toBe('resumed');
     await settle();
     expect(texts(runner.running.get('sub-3')!.request.resume!).at(-1)).toBe('Message from the parent agent:\none more thing');
+  });
+});
+
+describe('JobManager: counters', () => {
+  it("counts turns, tools and tokens from the child's own events and publishes them with each event", async () => {
+    const { manager, runner, events } = setup();
+    manager.start('count');
+    await settle();
+    const { request } = runner.running.get('sub-1')!;
+    const usage = { input: 1000, output: 200, cacheRead: 300, cacheWrite: 0 };
+    request.onEvent({ type: 'turn_start', turn: 1 });
+    request.onEvent({ type: 'tool_start', id: 't', name: 'grep', label: '"auth" src/', args: {} });
+    request.onEvent({ type: 'usage', usage, total: usage });
+    // A nudge or a resumed run starts its loop at turn 1 again: turns are counted, not copied.
+    request.onEvent({ type: 'turn_start', turn: 1 });
+    request.onEvent({ type: 'usage', usage, total: usage });
+    const published = events.flatMap((e) => (e.type === 'job_event' ? [e.counters] : []));
+    expect(published.map((c) => [c.turns, c.toolCalls])).toEqual([
+      [1, 0],
+      [1, 1],
+      [1, 1],
+      [2, 1],
+      [2, 1],
+    ]);
+    const last = {
+      turns: 2,
+      toolCalls: 1,
+      contextTokens: 1500,
+      usage: { input: 2000, output: 400, cacheRead: 600, cacheWrite: 0 },
+    };
+    expect(published.at(-1)).toEqual(last);
+    expect(manager.get('sub-1')).toMatchObject(last);
+    // Each event carries its own figures: a later change does not reach one already published.
+    expect(published[2]!.usage).toEqual(usage);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActivityRows, rowColor } from '../../../src/ui/components/activity-rows.js';
 import { formatRow } from '../../../src/ui/state/activity-rows.js';
 import { activeJobs, applyJobEvent, noJobs } from '../../../src/ui/state/jobs.js';
-import { frame, job, jobView, mount } from '../harness.js';
+import { counters, frame, job, jobView, mount } from '../harness.js';
 
 describe('activity rows', () => {
   it('orders rows by job number whatever order their updates arrive in', async () => {
@@ -12,19 +12,27 @@ describe('activity rows', () => {
         type: 'job_event' as const,
         jobId: 'sub-10',
         event: { type: 'tool_start' as const, id: 'a', name: 'grep', label: 'TODO', args: {} },
+        counters: counters({ toolCalls: 1 }),
       },
       { type: 'job_state' as const, job: job({ number: 2 }) },
       {
         type: 'job_event' as const,
         jobId: 'sub-2',
         event: { type: 'tool_start' as const, id: 'b', name: 'read_file', label: 'src/a.ts', args: {} },
+        counters: counters({ toolCalls: 1 }),
       },
       { type: 'job_state' as const, job: job({ number: 1 }) },
-      { type: 'job_event' as const, jobId: 'sub-1', event: { type: 'turn_start' as const, turn: 1 } },
+      {
+        type: 'job_event' as const,
+        jobId: 'sub-1',
+        event: { type: 'turn_start' as const, turn: 1 },
+        counters: counters({ turns: 1 }),
+      },
       {
         type: 'job_event' as const,
         jobId: 'sub-2',
         event: { type: 'tool_start' as const, id: 'c', name: 'list_dir', label: 'src', args: {} },
+        counters: counters({ toolCalls: 2 }),
       },
     ].reduce(applyJobEvent, noJobs);
     const rendered = await mount(<ActivityRows jobs={activeJobs(jobs)} now={5000} width={100} />);

@@ -5,7 +5,7 @@ import type { SessionEvent } from '../../../src/core/session/event-stream.js';
 import { LiveRegion, TranscriptView } from '../../../src/ui/components/transcript-view.js';
 import type { EntryBody, TranscriptState } from '../../../src/ui/state/transcript.js';
 import { type UiItem, initialUiState, reduceBatch } from '../../../src/ui/state/ui-store.js';
-import { frame, job, mount } from '../harness.js';
+import { counters, frame, job, mount } from '../harness.js';
 
 const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
@@ -240,7 +240,7 @@ describe('the transcript', () => {
           total: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
         },
         { type: 'job_state', job: job({ number: 1 }) },
-        { type: 'job_event', jobId: 'sub-1', event: { type: 'turn_start', turn: 1 } },
+        { type: 'job_event', jobId: 'sub-1', event: { type: 'turn_start', turn: 1 }, counters: counters({ turns: 1 }) },
         { type: 'job_delivered', jobIds: [], via: 'poll' },
         { type: 'turn_end', turn: 1 },
       ),

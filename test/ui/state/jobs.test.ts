@@ -17,10 +17,15 @@ import { describeMessage } from '../../../src/ui/state/message-lines.js';
 import { tailText } from '../../../src/ui/state/job-tail.js';
 import { messagesText } from '../../../src/ui/components/agents-list.js';
 import { formatRow } from '../../../src/ui/state/activity-rows.js';
-import { job } from '../harness.js';
+import { counters, job } from '../harness.js';
 
 const state = (snapshot: Job): SessionEvent => ({ type: 'job_state', job: snapshot });
-const child = (jobId: string, event: LoopEvent): SessionEvent => ({ type: 'job_event', jobId, event });
+const child = (jobId: string, event: LoopEvent, count = counters()): SessionEvent => ({
+  type: 'job_event',
+  jobId,
+  event,
+  counters: count,
+});
 const apply = (events: SessionEvent[], from: JobsState = noJobs) => events.reduce(applyJobEvent, from);
 const usage = { input: 1000, output: 200, cacheRead: 300, cacheWrite: 0 };
 
@@ -31,14 +36,23 @@ describe('the job state the UI derives from the event stream', () => {
     expect(activeJobs(jobs).map((v) => describeActivity(v.activity, v.job.state))).toEqual(['queued', 'starting…', 'starting…']);
   });
 
-  it("counts turns, tools and tokens from the child's own events, as the manager does", () => {
+  it('takes turns, tools and tokens from the counters the manager publishes with each child event', () => {
+    const twice = { input: 2000, output: 400, cacheRead: 600, cacheWrite: 0 };
     const jobs = apply([
       state(job({ number: 1, turns: 0 })),
-      child('sub-1', { type: 'turn_start', turn: 1 }),
-      child('sub-1', { type: 'tool_start', id: 't', name: 'grep', label: '"auth" src/', args: {} }),
-      child('sub-1', { type: 'usage', usage, total: usage }),
-      child('sub-1', { type: 'turn_start', turn: 2 }),
-      child('sub-1', { type: 'usage', usage, total: usage }),
+      child('sub-1', { type: 'turn_start', turn: 1 }, counters({ turns: 1 })),
+      child(
+        'sub-1',
+        { type: 'tool_start', id: 't', name: 'grep', label: '"auth" src/', args: {} },
+        counters({ turns: 1, toolCalls: 1 }),
+      ),
+      child('sub-1', { type: 'usage', usage, total: usage }, counters({ turns: 1, toolCalls: 1, usage, contextTokens: 1500 })),
+      child('sub-1', { type: 'turn_start', turn: 2 }, counters({ turns: 2, toolCalls: 1, usage, contextTokens: 1500 })),
+      child(
+        'sub-1',
+        { type: 'usage', usage, total: usage },
+        counters({ turns: 2, toolCalls: 1, usage: twice, contextTokens: 1500 }),
+      ),
     ]);
     const view = jobs.get('sub-1')!;
     expect(view.job).toMatchObject({
