@@ -89,7 +89,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'ink', importNames: ['useInput'], message: 'take keys with useKeys (src/ui/hooks/use-keys.ts)' }],
+          paths: [{ name: 'ink', importNames: ['useInput'], message: 'take keys with useKeys (src/ui/bindings/use-keys.ts)' }],
           patterns: [CORE_FACE],
         },
       ],
@@ -97,7 +97,7 @@ export default tseslint.config(
   },
   {
     // The one place that listens to Ink's useInput, and splits its events into typed keys.
-    files: ['src/ui/hooks/use-keys.ts'],
+    files: ['src/ui/bindings/use-keys.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [CORE_FACE] }] },
   },
   {

@@ -6,7 +6,7 @@ import type { EarlyInput } from '../start/early-input.js';
 import { stderrLines } from '../start/stderr-lines.js';
 import { type OpenedSession, openSession, outriderPaths, type SessionSetup, terminateOwned } from '../core/index.js';
 import { App } from './App.js';
-import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './hooks/use-notify.js';
+import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './bindings/use-notify.js';
 import { historyFile } from './state/prompt-history.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { settleTrust } from './ask-trust.js';

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { isEnded, type WorktreeRecord } from '../../core/index.js';
-import { useKeys } from '../hooks/use-keys.js';
-import { useLineEditor } from '../hooks/use-line-editor.js';
+import { useKeys } from '../bindings/use-keys.js';
+import { useLineEditor } from '../bindings/use-line-editor.js';
 import { FOCUS_IN, FOCUS_OUT, PASTE_END, PASTE_START, inputAction } from '../state/input-keys.js';
 import type { JobView } from '../state/jobs.js';
 import { AgentDetail, type DetailNote } from './agent-detail.js';

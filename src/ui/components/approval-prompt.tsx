@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useKeys } from '../hooks/use-keys.js';
+import { useKeys } from '../bindings/use-keys.js';
 import type { ApprovalAnswer } from '../../core/index.js';
 import type { PendingApproval } from '../approval-broker.js';
 import { cutLine } from '../format.js';

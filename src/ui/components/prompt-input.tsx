@@ -1,6 +1,6 @@
 import { Box, type Key, Text } from 'ink';
-import { useKeys } from '../hooks/use-keys.js';
-import { type MenuView, menuWindow } from '../hooks/use-prompt-editor.js';
+import { useKeys } from '../bindings/use-keys.js';
+import { type MenuView, menuWindow } from '../bindings/use-prompt-editor.js';
 import { oneLine } from '../../core/index.js';
 import { cutLine } from '../format.js';
 import { type InputLine, inputLines, visibleInputLines } from '../state/input-view.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Box, Text } from 'ink';
-import { useKeys } from '../hooks/use-keys.js';
+import { useKeys } from '../bindings/use-keys.js';
 import { describeEntry, displayValue, safeText, type SettingsReview } from '../../core/index.js';
 
 /** The user's answer: trust (stored), do not trust (stored), or quit without starting. */

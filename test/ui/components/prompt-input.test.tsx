@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PromptInput } from '../../../src/ui/components/prompt-input.js';
-import { usePromptEditor } from '../../../src/ui/hooks/use-prompt-editor.js';
+import { usePromptEditor } from '../../../src/ui/bindings/use-prompt-editor.js';
 import { KEY, frame, keys, mount, until } from '../harness.js';
 
 const dirs: string[] = [];

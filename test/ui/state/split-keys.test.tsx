@@ -1,7 +1,7 @@
 import { useInput } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { pastingAfter } from '../../../src/ui/hooks/use-keys.js';
+import { pastingAfter } from '../../../src/ui/bindings/use-keys.js';
 import { PASTE_END, PASTE_START } from '../../../src/ui/state/input-keys.js';
 import { type KeyEvent, splitKeys, typedAlone } from '../../../src/ui/state/split-keys.js';
 import { settle } from '../harness.js';

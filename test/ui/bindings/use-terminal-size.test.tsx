@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { CLEAR_TERMINAL, useTerminalSize } from '../../../src/ui/hooks/use-terminal-size.js';
+import { CLEAR_TERMINAL, useTerminalSize } from '../../../src/ui/bindings/use-terminal-size.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { frame, mount, settle } from '../harness.js';
 

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { KeysProvider, useKeys } from '../../../src/ui/hooks/use-keys.js';
+import { KeysProvider, useKeys } from '../../../src/ui/bindings/use-keys.js';
 import { settle } from '../harness.js';
 
 /** Records each key as `name:input`, `^` before a Ctrl key, `⌫` for DEL. */
