@@ -2,34 +2,13 @@ import { totalTokens } from '../loop/limits.js';
 import type { Usage } from '../providers/types.js';
 import { isDescendantId } from './job-ids.js';
 import type { SessionLedger } from './ledger.js';
-import type { Job } from './job-types.js';
+import type { BudgetPolicy, BudgetVerdict, Job, SpentBudget } from './job-types.js';
 
 /** The session's caps over the parent and every job (flags over settings, already merged). */
 export interface SessionCaps {
   maxSessionTokens?: number;
   maxSessionCostUsd?: number;
 }
-
-/** A session budget that is spent: which one, and the text the model and the user get. */
-export interface SpentBudget {
-  limit: 'tokens' | 'costUsd';
-  budget: number;
-  used: number;
-  message: string;
-}
-
-/** What the caps say after some usage was counted; the job manager carries it out. */
-export interface BudgetVerdict {
-  /** Jobs with caps and the largest share of one cap their subtree has used. */
-  shares: { id: string; fraction: number }[];
-  /** Jobs past one of their own caps, with the cap and the figure named. */
-  failed: { id: string; reason: string }[];
-  /** The session's budget, when it is spent. */
-  spent?: SpentBudget;
-}
-
-/** What the job manager asks of a budget; `SessionBudget` is the session's. */
-export type BudgetPolicy = Pick<SessionBudget, 'admission' | 'record' | 'atBoundary'>;
 
 /** The share of a cap from which a job is near it. */
 export const BUDGET_WARNING = 0.8;
@@ -38,7 +17,7 @@ export const BUDGET_WARNING = 0.8;
  * The budget of one session: its ledger, its caps and its prices. Pure over the jobs it is
  * shown: it never reaches into the job manager, which asks it and carries out the verdict.
  */
-export class SessionBudget {
+export class SessionBudget implements BudgetPolicy {
   constructor(
     private readonly options: {
       ledger: SessionLedger;

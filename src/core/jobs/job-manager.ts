@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { type Message, type ToolUseBlock, type Usage, emptyUsage } from '../providers/types.js';
 import type { ShellStart } from '../tools/shell-host.js';
 import type { ShellHandle } from '../tools/shell-process.js';
-import { BUDGET_WARNING, type BudgetVerdict } from './budget.js';
+import { BUDGET_WARNING } from './budget.js';
 import { DeliveryTracker } from './delivery.js';
 import { JobError } from './job-error.js';
 import { compareJobIds, depthOfId, kindOf, subJobId } from './job-ids.js';
@@ -16,7 +16,16 @@ import { completionNotice, describePoll } from './job-texts.js';
 import { describeShellPoll, shellAlreadyEnded } from './shell-job.js';
 import { ShellJobs } from './shell-jobs.js';
 import { realTimers } from '../platform/timers.js';
-import type { Job, JobManagerOptions, MessageSender, PollResult, SendResult, StartOptions, Timers } from './job-types.js';
+import type {
+  BudgetVerdict,
+  Job,
+  JobManagerOptions,
+  MessageSender,
+  PollResult,
+  SendResult,
+  StartOptions,
+  Timers,
+} from './job-types.js';
 
 export { JobError } from './job-error.js';
 export { isEnded } from './job-record.js';

@@ -2,7 +2,6 @@ import type { LoopEvent } from '../loop/events.js';
 import type { Timers } from '../platform/timers.js';
 import type { Message, ToolSchema, Usage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
-import type { BudgetPolicy } from './budget.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
 
@@ -189,4 +188,32 @@ export interface JobManagerOptions {
   firstNumber?: number;
   now?: () => number;
   timers?: Timers;
+}
+
+/** A session budget that is spent: which one, and the text the model and the user get. */
+export interface SpentBudget {
+  limit: 'tokens' | 'costUsd';
+  budget: number;
+  used: number;
+  message: string;
+}
+
+/** What the caps say after some usage was counted; the job manager carries it out. */
+export interface BudgetVerdict {
+  /** Jobs with caps and the largest share of one cap their subtree has used. */
+  shares: { id: string; fraction: number }[];
+  /** Jobs past one of their own caps, with the cap and the figure named. */
+  failed: { id: string; reason: string }[];
+  /** The session's budget, when it is spent. */
+  spent?: SpentBudget;
+}
+
+/** What the job manager asks of a budget (jobs/budget.ts has the session's). */
+export interface BudgetPolicy {
+  /** Why no job may start (or be resumed) now, or undefined. */
+  admission(jobs: readonly Job[]): string | undefined;
+  /** Counts a job's usage, then judges the caps. */
+  record(jobId: string, usage: Usage, jobs: readonly Job[]): BudgetVerdict;
+  /** At the parent's step boundary, its own usage settled. */
+  atBoundary(jobs: readonly Job[]): BudgetVerdict;
 }
