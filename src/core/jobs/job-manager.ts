@@ -12,7 +12,8 @@ import { type StoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './jo
 import { JobRuns } from './job-runs.js';
 import { type StopContext, abortJob, stopOwnedBy } from './job-stopping.js';
 import { JobTable } from './job-table.js';
-import { completionNotice, describePoll } from './job-texts.js';
+import { deliveryNotice } from './interrupted.js';
+import { describePoll } from './job-texts.js';
 import { describeShellPoll, shellAlreadyEnded } from './shell-job.js';
 import { ShellJobs } from './shell-jobs.js';
 import { realTimers } from '../platform/timers.js';
@@ -184,17 +185,21 @@ export class JobManager {
   }
 
   /**
-   * Takes in the jobs of a session's earlier runs: finished, delivered, listed. A sub-agent
-   * (nested ones too) can be resumed by a message; a shell cannot. New jobs are numbered
-   * after them and after `takenIds` (ids whose files could not be read back).
+   * Takes in the jobs of a session's earlier runs: ended, listed. One the store says is `owed`
+   * (it ended, or a crash cut it off, and the model never heard) is announced once at the next
+   * boundary; the others are settled. A sub-agent (nested ones too) can be resumed by a
+   * message; a shell cannot. New jobs are numbered after them and after `takenIds` (ids whose
+   * files could not be read back).
    */
   restore(stored: readonly StoredJob[], options: { takenIds?: readonly string[] } = {}): void {
     for (const id of options.takenIds ?? []) this.numbers.taken(id);
-    for (const { job, messages } of stored) {
+    for (const { job, messages, owed } of stored) {
       this.numbers.taken(job.id);
       if (this.table.has(job.id)) continue;
-      this.table.add(newRecord(job, { history: messages }));
-      this.delivery.claim(job.id);
+      // A job that never ran (or whose run left nothing) starts over from its task when resumed.
+      this.table.add(newRecord(job, messages.length ? { history: messages } : {}));
+      if (owed && (job.state === 'done' || job.state === 'error')) this.delivery.ended(job.id);
+      else this.delivery.claim(job.id);
     }
   }
 
@@ -318,7 +323,8 @@ export class JobManager {
     const notes = owner === undefined ? this.parentBudgetNotes() : [];
     const ids = this.delivery.takeBatch(compareJobIds, (id) => this.table.recipientOf(id) === owner);
     if (ids.length === 0) return notes;
-    return [...notes, { role: 'user', content: [{ type: 'text', text: completionNotice(ids) }], noticeFor: ids }];
+    const text = deliveryNotice(ids.map((id) => snapshotOf(this.table.find(id))));
+    return [...notes, { role: 'user', content: [{ type: 'text', text }], noticeFor: ids }];
   }
 
   /** The parent's own usage is settled at its step boundary: the session budget is judged then too. */
@@ -370,6 +376,9 @@ export class JobManager {
   /** Stops everything and waits up to 2 s for the runs to wind down. */
   async close(): Promise<void> {
     this.closed = true;
+    // Neither the user nor the model stopped these: the session ended under them. Their records
+    // say so, and a resumed session names them to the model as interrupted.
+    for (const job of this.table.records()) if (!isEnded(job.state)) job.interrupted = true;
     this.stopAll();
     const running = this.table.records().map((job) => job.settled);
     let handle: unknown;

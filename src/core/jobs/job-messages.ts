@@ -53,6 +53,8 @@ export function messageSubJob(ctx: SubMessageContext, job: JobRecord, text: stri
   job.endedAt = undefined;
   job.result = undefined;
   job.error = undefined;
+  // Resumed, it is an ordinary job again: what ends it next is its own.
+  delete job.interrupted;
   ctx.delivery.reopen(job.id);
   // A stopped run may still be winding down: the new one starts once it has returned.
   const previous = job.settled;

@@ -26,6 +26,11 @@ export interface JobRecord extends Job {
 export interface StoredJob {
   job: Job;
   messages: Message[];
+  /**
+   * Its end (or its interruption) has not reached the model: a resumed session announces it
+   * once. Absent: delivered, or written by a version that kept no record of deliveries.
+   */
+  owed?: boolean;
 }
 
 /** A record around a job's facts, with controls that do nothing until it is queued. */

@@ -80,7 +80,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   ]);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
-  const resumed = resume || continueNewest ? loadResumedSession(home.sessionsDir, setup.cwd, resume) : undefined;
+  const resumed = resume || continueNewest ? await loadResumedSession(home.sessionsDir, setup.cwd, resume, setup.env) : undefined;
   const id = resumed?.id ?? newSessionId();
   const paths = createSessionFolder(home.sessionsDir, id);
   if (resumed) warnings.push(...resumed.warnings);

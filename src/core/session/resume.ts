@@ -1,5 +1,6 @@
 /** Reading a stored session back for --resume and --continue. */
 import type { InstructionFileInfo } from './instruction-files.js';
+import { recoverJobs } from './job-recovery.js';
 import { nextJobNumber, readStoredJobs, storedJobIds } from './job-store.js';
 import { repairHistory } from './repair-history.js';
 import { SessionLookupError, findSession, newestEmptyTranscript, newestSessionFor } from './store.js';
@@ -8,9 +9,16 @@ import { readTranscript } from './transcript.js';
 /**
  * The session `--resume <id>` names, or with none (`--continue`) the newest in `cwd`: its id,
  * history (repaired where the file was cut or edited), stored system prompt and the jobs of its
- * earlier runs. Throws SessionLookupError, phrased for the user, when there is none.
+ * earlier runs, those a crash cut off ended as interrupted (their worktrees salvaged), those
+ * whose end the model never heard of marked owed. Throws SessionLookupError, phrased for the
+ * user, when there is none.
  */
-export function loadResumedSession(sessionsDir: string, cwd: string, resume: string | undefined) {
+export async function loadResumedSession(
+  sessionsDir: string,
+  cwd: string,
+  resume: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const summary = resume ? findSession(sessionsDir, resume) : newestSessionFor(sessionsDir, cwd);
   if (!summary) {
     const empty = newestEmptyTranscript(sessionsDir);
@@ -25,7 +33,14 @@ export function loadResumedSession(sessionsDir: string, cwd: string, resume: str
   const instructionFiles = Array.isArray(stored?.instructionFiles) ? stored.instructionFiles : [];
   // Before the first request: the file may hold anything (a crash, a hand edit, another version).
   const { history, warnings: repairs } = repairHistory(read.history);
-  const warnings = [...read.warnings, ...repairs];
+  // The notices in the parent's transcript settle ends whose delivery mark a crash cut off.
+  const jobs = await recoverJobs(readStoredJobs(summary.paths, read.notices), {
+    paths: summary.paths,
+    sessionId: summary.id,
+    cwd: summary.cwd,
+    env,
+  });
+  const warnings = [...read.warnings, ...repairs, ...jobs.warnings];
   return {
     id: summary.id,
     history,
@@ -33,7 +48,7 @@ export function loadResumedSession(sessionsDir: string, cwd: string, resume: str
     system,
     instructionFiles,
     firstJobNumber: nextJobNumber(summary.paths),
-    storedJobs: readStoredJobs(summary.paths),
+    storedJobs: jobs.jobs,
     takenJobIds: storedJobIds(summary.paths),
   };
 }

@@ -14,6 +14,7 @@ import {
   mergeWorktree,
   removeWorktree,
 } from './worktree.js';
+import { type Salvage, salvageWorktree } from './salvage.js';
 
 /** A job's worktree as the session keeps it (in `<session>/worktrees/<job>.json`, so it is listed after a resume). */
 export interface WorktreeRecord extends WorktreeInfo {
@@ -57,6 +58,21 @@ export class WorktreeJobs {
     const changes = await commitWorktree(record, `${jobId}: ${task.split('\n')[0]!.slice(0, 72)}`);
     this.save({ ...record, changes });
     return describeChanges(record, changes);
+  }
+
+  /**
+   * After a crash cut the job off: commits what its worktree holds uncommitted onto its branch
+   * and records what the branch now changes. Undefined when the job has no worktree.
+   */
+  async salvage(jobId: string, task: string): Promise<(Salvage & { branch: string }) | undefined> {
+    const record = this.records.get(jobId);
+    if (!record) return undefined;
+    const salvaged = await salvageWorktree(
+      record,
+      `${jobId}: salvaged after the session ended (${task.split('\n')[0]!.slice(0, 60)})`,
+    );
+    this.save({ ...record, changes: salvaged.changes });
+    return { ...salvaged, branch: record.branch };
   }
 
   /**

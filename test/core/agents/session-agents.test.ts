@@ -69,10 +69,13 @@ describe('sub-agents in a session', () => {
       definition: 'explore',
       task: 'look around',
     });
-    expect(lines.slice(1, 3).map((l) => l.message.role)).toEqual(['user', 'assistant']);
-    // How it ended is kept with it, so a resumed session can list it.
-    expect(lines[3]).toMatchObject({ type: 'event', name: 'job_end', data: { state: 'done', turns: 1 } });
-    expect(lines).toHaveLength(4);
+    // Its state at every change (the job ledger), its messages as they happen, and the mark that its end reached the model.
+    expect(
+      lines.slice(1).map((l) => (l.type === 'message' ? l.message.role : `${l.name}${l.data.state ? ` ${l.data.state}` : ''}`)),
+    ).toEqual(['job_state queued', 'job_state running', 'user', 'assistant', 'job_progress', 'job_state done', 'job_delivered']);
+    expect(lines[5]).toMatchObject({ type: 'event', name: 'job_progress', data: { turns: 1, toolCalls: 0 } });
+    expect(lines[6]).toMatchObject({ type: 'event', name: 'job_state', data: { state: 'done', turns: 1 } });
+    expect(lines[7]).toMatchObject({ type: 'event', name: 'job_delivered', data: { via: 'poll' } });
   });
 
   it('stops running jobs and refuses new ones once the session budget is spent, saying so', async () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../src/core/jobs/job-types.js';
 import { emptyUsage } from '../../../src/core/providers/types.js';
-import { nextJobNumber, readStoredJobs, storedJobIds, writeShellRecord } from '../../../src/core/session/job-store.js';
+import { nextJobNumber, readStoredJobs, storedJobIds } from '../../../src/core/session/job-store.js';
+import { writeShellRecord } from '../../../src/core/session/shell-records.js';
 import { type SessionPaths, sessionPaths } from '../../../src/core/session/store.js';
 import { TranscriptWriter } from '../../../src/core/session/transcript.js';
 
@@ -50,7 +51,7 @@ describe('job store', () => {
     writeShellRecord(paths, shellJob('sh-2', { owner: 'sub-1', depth: 2 }));
     expect(readStoredJobs(paths).map(({ job }) => [job.id, job.state, job.error])).toEqual([
       // Read back while its record says running: the session ended without stopping it.
-      ['sh-2', 'error', 'the session ended while this shell ran'],
+      ['sh-2', 'error', 'interrupted (the session ended)'],
     ]);
     const scrub = (text: string) => text.replaceAll('sk-secret', '[redacted]');
     writeShellRecord(
@@ -120,6 +121,6 @@ describe('job store', () => {
     const jobs = readStoredJobs(paths).map(({ job }) => job);
     expect(jobs[0]).toMatchObject({ id: 'sh-7', state: 'done', createdAt: 0, result: '' });
     expect([jobs[0]!.exitCode, jobs[0]!.lastLine, jobs[0]!.owner]).toEqual([undefined, undefined, undefined]);
-    expect(jobs[1]).toMatchObject({ id: 'sh-8', state: 'error', error: 'the session ended while this shell ran' });
+    expect(jobs[1]).toMatchObject({ id: 'sh-8', state: 'error', error: 'interrupted (the session ended)', interrupted: true });
   });
 });

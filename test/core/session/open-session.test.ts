@@ -149,7 +149,7 @@ describe('openSession', () => {
     expect(history).toMatch(/(Sub-agents?|Jobs) [^"]*sub-1\.1[^"]* completed/);
   });
 
-  it('reads back a job that the session ended while it ran as failed, saying so', async () => {
+  it('reads back a job that the session ended while it ran as interrupted, saying so', async () => {
     const where = dirs();
     const first = await open(where, (request) => {
       if (isChild(request)) return { hang: true };
@@ -164,8 +164,8 @@ describe('openSession', () => {
     await first.session.close();
     writeFileSync(path.join(agentsDir, 'sub-1.jsonl'), before);
     const second = await open(where, () => ({ text: 'hi' }), { continue: true });
-    expect(second.session.storedJobs.map(({ job }) => [job.id, job.state, job.error])).toEqual([
-      ['sub-1', 'error', 'the session ended while this sub-agent ran'],
+    expect(second.session.storedJobs.map(({ job }) => [job.id, job.state, job.interrupted, job.error])).toEqual([
+      ['sub-1', 'error', true, 'interrupted (the session ended)'],
     ]);
   });
 
