@@ -39,6 +39,20 @@ const sdkGlobals = {
   },
 };
 
+// msgpackr (BullMQ's encoder) tries its native addon, msgpackr-extract, and falls back to
+// JavaScript when that is absent: the bundle carries none, so every machine runs the same code
+// and no addon is built or fetched (.npmrc: no install scripts).
+const withoutNativeMsgpack = {
+  name: 'msgpackr-without-native',
+  setup(build) {
+    build.onResolve({ filter: /^msgpackr-extract$/ }, () => ({ path: 'msgpackr-extract', namespace: 'no-native-addon' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-native-addon' }, () => ({
+      contents: 'module.exports = undefined;',
+      loader: 'js',
+    }));
+  },
+};
+
 // Build beside dist/ and swap on success, so a failed build never leaves a half-empty dist/.
 const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
@@ -90,7 +104,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals],
+  plugins: [sdkGlobals, withoutNativeMsgpack],
 });
 
 // The headless run (-p) as one CommonJS file: bin/code-cache.js compiles it through node:vm
@@ -108,6 +122,19 @@ const withoutTui = {
         const { runTui } = await importModule(require('node:url').pathToFileURL(path.join(__dirname, 'cli.js')).href);
         return runTui(options, env, early);
       }`,
+      loader: 'js',
+    }));
+  },
+};
+// `outrider worker` never runs from here (the launcher sends only -p runs to this file): BullMQ
+// and ioredis stay out of the headless bundle, whose every byte is read at each start.
+const withoutWorker = {
+  name: 'headless-without-worker',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]remote[\\/]worker-main\.js$/ }, () => ({ path: 'worker-main', namespace: 'no-worker' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-worker' }, () => ({
+      contents: `export function startWorker() { throw new Error('outrider worker does not run with -p'); }
+        export function isWorkerSetupError() { return false; }`,
       loader: 'js',
     }));
   },
@@ -133,7 +160,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals, withoutTui],
+  plugins: [sdkGlobals, withoutTui, withoutWorker, withoutNativeMsgpack],
 });
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });

@@ -106,6 +106,12 @@ async function chooseAndRun(
   early: EarlyInput | undefined,
   startingTui: () => void,
 ): Promise<number> {
+  if (argv[0] === 'worker') {
+    // A long-running process: the terminal is given back now, not when it ends (docs/remote.md).
+    early?.release();
+    const { runWorkerCommand } = await import('./worker.js');
+    return runWorkerCommand(argv.slice(1), { env, stderr: process.stderr });
+  }
   const program = buildProgram();
   try {
     program.parse(argv, { from: 'user' });

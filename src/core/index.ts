@@ -53,3 +53,5 @@ export { walkFiles } from './tools/walk-files.js';
 export { type WorktreeRecord } from './worktrees/worktree-jobs.js';
 export { worktreeCommand } from './worktrees/worktree-tools.js';
 export { describeChanges } from './worktrees/worktree.js';
+/** `outrider worker`'s core (BullMQ, ioredis): loaded by that command only (docs/remote.md). */
+export const loadRemoteWorker = () => import('./remote/worker-main.js');

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../src/core/providers/create.js';
+import type { RemoteBranch } from '../../../src/core/remote/channels.js';
+import { createWorkerJobRunner } from '../../../src/core/remote/worker-job.js';
+import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
+import { useRedis } from '../../support/redis.js';
+import { recordingRequest, useQueue } from './remote-helpers.js';
+
+const startRedis = useRedis();
+const queue = useQueue();
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.reset());
+
+const WORKER_KEY = 'sk-ant-worker-own-key-0123456789';
+const SESSION_KEY = 'sk-ant-session-key-9876543210';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+  }).trim();
+}
+
+/** A bare repository as the shared remote, with one commit the session pushed under a ref of its own. */
+function sharedRemote() {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'outrider-remote-git-'));
+  const bare = path.join(root, 'shared.git');
+  const checkout = path.join(root, 'checkout');
+  git(root, 'init', '-q', '--bare', bare);
+  git(root, 'init', '-q', '-b', 'main', checkout);
+  writeFileSync(path.join(checkout, 'README.md'), 'the project\n');
+  git(checkout, 'add', '-A');
+  git(checkout, 'commit', '-q', '-m', 'first');
+  const commit = git(checkout, 'rev-parse', 'HEAD');
+  git(checkout, 'push', '-q', bare, 'HEAD:refs/outrider-snapshots/sess1/sub-1');
+  return { root, bare, commit };
+}
+
+describe("a worker's job runner", () => {
+  it("fetches the job's commit into a fresh worktree, runs the child with its own key, and pushes its changes as a branch", async () => {
+    const redis = await startRedis();
+    const remote = sharedRemote();
+    const cacheDir = path.join(remote.root, 'worker-cache');
+    mock.script(
+      { toolCalls: [{ name: 'write_file', args: { path: 'hello.txt', content: 'hello from the worker\n' } }] },
+      { text: 'wrote hello.txt' },
+    );
+    const stream = createProvider({ provider: 'anthropic', apiKey: WORKER_KEY, baseURL: mock.anthropicBaseURL, maxRetries: 0 });
+    await queue.worker(redis.url, {
+      name: 'build-2',
+      ceiling: { permissionMode: 'accept-edits', sandbox: 'off' },
+      runJob: createWorkerJobRunner({
+        cacheDir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: WORKER_KEY },
+        stream,
+        model: 'claude-sonnet-4-5',
+        maxTokens: 1000,
+        apiKey: WORKER_KEY,
+      }),
+    });
+    const branches: RemoteBranch[] = [];
+    const runner = queue.runner(redis.url, {
+      workspaceFor: async () => ({ remote: remote.bare, commit: remote.commit, ref: 'refs/outrider-snapshots/sess1/sub-1' }),
+      onBranch: (_id, branch) => branches.push(branch),
+      secrets: [SESSION_KEY],
+    });
+    const { request, events } = recordingRequest('sub-1', { task: `write hello.txt (session key ${SESSION_KEY})` });
+
+    const outcome = await runner(request);
+
+    expect(outcome).toMatchObject({ status: 'done', text: 'wrote hello.txt' });
+    expect(events.some((e) => e.type === 'tool_end' && e.name === 'write_file' && !e.isError)).toBe(true);
+    expect(branches).toEqual([
+      {
+        name: 'outrider/sess1/sub-1',
+        commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        files: ['hello.txt'],
+        insertions: 1,
+        deletions: 0,
+      },
+    ]);
+    expect(git(remote.bare, 'show', 'outrider/sess1/sub-1:hello.txt')).toBe('hello from the worker');
+    expect(git(remote.bare, 'rev-parse', 'outrider/sess1/sub-1^')).toBe(remote.commit);
+    // The worker's own key went to the model; the session's never left the session.
+    const keys = mock.requests.map((r) => String(r.headers['x-api-key'] ?? r.headers.authorization));
+    expect(keys).toEqual([expect.stringContaining(WORKER_KEY), expect.stringContaining(WORKER_KEY)]);
+    expect(JSON.stringify(mock.requests.map((r) => r.body))).not.toContain(SESSION_KEY);
+    // The job's worktree is gone; the cache clone stays for the next job.
+    expect(readdirSync(path.join(cacheDir, 'worktrees'))).toEqual([]);
+    expect(existsSync(path.join(cacheDir, 'repos'))).toBe(true);
+  });
+
+  it('a job whose commit is not on the remote ends with an error that says so', async () => {
+    const redis = await startRedis();
+    const remote = sharedRemote();
+    const stream = createProvider({ provider: 'anthropic', apiKey: WORKER_KEY, baseURL: mock.anthropicBaseURL, maxRetries: 0 });
+    await queue.worker(redis.url, {
+      runJob: createWorkerJobRunner({
+        cacheDir: path.join(remote.root, 'worker-cache'),
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        stream,
+        model: 'claude-sonnet-4-5',
+        maxTokens: 1000,
+      }),
+    });
+    const runner = queue.runner(redis.url, { workspaceFor: async () => ({ remote: remote.bare, commit: 'f'.repeat(40) }) });
+
+    const outcome = await runner(recordingRequest('sub-1').request);
+
+    expect(outcome.status).toBe('error');
+    expect(outcome.error).toMatch(/^commit f{40} is not on .*shared\.git \(.*\): the session must push it there first$/);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
