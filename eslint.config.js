@@ -17,6 +17,7 @@ const CORE_LAYERS = [
   'jobs',
   'worktrees',
   'agents',
+  'remote',
   'commands',
   'session',
 ];

@@ -57,6 +57,9 @@ function buildProgram(): Command {
     .option('-c, --continue', 'resume the newest session of this directory')
     .option('-r, --resume [id]', "resume a session by id (without one: list this directory's sessions)")
     .option('--add-dir <dir...>', 'allow edits in this directory too')
+    .option('--queue <redis-url>', 'send sub-agent jobs to workers on this Redis queue (docs/remote.md)')
+    .option('--queue-remote <git-url>', 'the git remote this session and its workers share (with --queue)')
+    .option('--queue-namespace <name>', "the queue's keys live under outrider:<name> (with --queue)")
     .option('--mcp-config <files...>', 'start the MCP servers of these files (or JSON text) of { "mcpServers": … }')
     .option(
       '--trust',

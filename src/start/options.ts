@@ -21,6 +21,12 @@ export interface CliOptions {
   addDir?: string[];
   trust?: boolean;
   mcpConfig?: string[];
+  /** `--queue <redis-url>`: sub-agent jobs go to workers on this queue. */
+  queue?: string;
+  /** `--queue-remote <git-url>`: the git remote the session and its workers share. */
+  queueRemote?: string;
+  /** `--queue-namespace <name>`: the queue's keys live under `outrider:<name>`. */
+  queueNamespace?: string;
   maxAgents?: number;
   waitAgents: boolean;
   maxBudgetTokens?: number;

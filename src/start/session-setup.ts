@@ -23,6 +23,15 @@ export function sessionSetupFromCli(
     ...(options.trust ? { trustProject: true } : {}),
     ...(options.agents !== undefined ? { agentsJson: options.agents } : {}),
     ...(options.mcpConfig?.length ? { mcpConfig: options.mcpConfig } : {}),
+    ...(options.queue
+      ? {
+          queue: {
+            url: options.queue,
+            ...(options.queueRemote ? { remote: options.queueRemote } : {}),
+            ...(options.queueNamespace ? { namespace: options.queueNamespace } : {}),
+          },
+        }
+      : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),

@@ -18,6 +18,8 @@ export interface AgentDefinition {
   permissions?: ChildPermissions;
   /** `isolation: worktree`: every job of this agent edits its own git worktree. */
   isolation?: 'worktree';
+  /** `runsOn: [gpu]`: on a session with a queue, its jobs go to workers with these labels. */
+  runsOn?: string[];
   source: 'builtin' | 'user' | 'project' | 'claude';
   /** File it came from (not for built-ins). */
   path?: string;

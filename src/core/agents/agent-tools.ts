@@ -38,6 +38,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
         .enum(['worktree'])
         .optional()
         .describe('worktree: it edits its own git worktree; agent_merge applies its changes to the checkout'),
+      // The queue.
+      where: z.enum(['local']).optional().describe('local: run it on this machine even when jobs go to workers'),
     }),
     label: (args) => args.task,
     execute: async (args, ctx) =>
@@ -50,6 +52,7 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           ...(ctx.jobId ? { owner: ctx.jobId } : {}),
           ...(args.model !== undefined ? { model: args.model } : {}),
           ...(args.isolation ? { isolation: args.isolation } : {}),
+          ...(args.where ? { where: args.where } : {}),
           ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
             ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
             : {}),

@@ -179,6 +179,13 @@ const frontMatterSchema = z.object({
   permission_mode: permissionMode(),
   permissionMode: permissionMode(),
   isolation: z.preprocess(notGiven, z.enum(['worktree'], { error: '"worktree" (or leave it out)' }).optional()),
+  runsOn: z.preprocess(
+    notGiven,
+    z
+      .union([z.array(z.string()), z.string()], { error: 'a list of worker labels such as [gpu]' })
+      .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((l) => l.trim()).filter(Boolean))
+      .optional(),
+  ),
 });
 
 const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']);
@@ -239,6 +246,7 @@ export function parseDefinition(
   if (fields.max_duration_s !== undefined) definition.maxDurationMs = fields.max_duration_s * 1000;
   if (mode !== undefined) definition.permissions = childPermissions(mode);
   if (fields.isolation) definition.isolation = fields.isolation;
+  if (fields.runsOn?.length) definition.runsOn = fields.runsOn;
   return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
 }
 

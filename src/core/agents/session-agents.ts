@@ -11,7 +11,7 @@ import { agentTools } from './agent-tools.js';
 import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
 import type { ChildRunner } from '../jobs/job-types.js';
 import type { AgentDefinition } from './definitions.js';
-import { type ForkSnapshot, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
+import { type ForkSnapshot, type Job, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
 import type { SessionLedger } from '../jobs/ledger.js';
 import { FileWrites } from '../worktrees/file-writes.js';
 import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
@@ -62,9 +62,17 @@ export interface SessionAgentsOptions {
   // Isolation: jobs in git worktrees.
   /** The session's job worktrees; without them, isolation "worktree" is refused. */
   worktrees?: WorktreeJobs;
+  /**
+   * The session's queue (remote/session-queue.ts, `--queue`): the jobs it takes run on workers.
+   * Typed here by what the jobs need of it, since agents/ sits below remote/.
+   */
+  queue?: { run: ChildRunner; takes(job: QueueTakes): boolean; detach(): Promise<void> };
   now?: () => number;
   timers?: Timers;
 }
+
+/** What the queue judges a job by: a sub-agent the parent started, not kept local, or one to attach to again. */
+export type QueueTakes = Pick<Job, 'kind' | 'where' | 'depth'> & { attach?: unknown };
 
 /** A session's sub-agent machinery: the manager, its tools, and the budget's notes to the model. */
 export interface SessionAgents {
@@ -96,6 +104,15 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   const isolated = (jobId: string, definition: string) =>
     manager.get(jobId).isolation === 'worktree' || options.definitions.get(definition)?.isolation === 'worktree';
   const isolate = (run: ChildRunner): ChildRunner => (worktrees ? worktrees.runner(run, isolated) : run);
+  const queue = options.queue;
+  // A job the queue takes runs on a worker, in a worktree of its own there; the rest run here.
+  const routed = (local: ChildRunner): ChildRunner =>
+    queue
+      ? (request) =>
+          queue.takes({ kind: 'sub' as const, where: request.where, depth: request.depth, attach: request.attach })
+            ? queue.run(request)
+            : local(request)
+      : local;
   const manager: JobManager = new JobManager({
     maxConcurrent: config.maxConcurrent,
     maxDepth,
@@ -118,24 +135,27 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     now: options.now,
     timers: options.timers,
     budget,
-    run: isolate(
-      createChildRunner({
-        definitions: () => options.definitions,
-        parentTools: options.parentTools,
-        stream: options.stream,
-        model: options.model,
-        maxTokens: options.maxTokens,
-        workspace: options.workspace,
-        limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
-        gateFor: options.gateFor,
-        limitOutput: options.limitOutput,
-        transcriptFor:
-          options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
-        sharedContext: options.sharedContext,
-        hooks: options.hooks,
-        nesting,
-        trackWrites: (jobId, tools) => writes.track(jobId, tools, running),
-      }),
+    ...(queue ? { remote: { runsRemotely: (job: QueueTakes) => queue.takes(job), detach: () => queue.detach() } } : {}),
+    run: routed(
+      isolate(
+        createChildRunner({
+          definitions: () => options.definitions,
+          parentTools: options.parentTools,
+          stream: options.stream,
+          model: options.model,
+          maxTokens: options.maxTokens,
+          workspace: options.workspace,
+          limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
+          gateFor: options.gateFor,
+          limitOutput: options.limitOutput,
+          transcriptFor:
+            options.transcriptFor && ((request, definition) => options.transcriptFor!(request.id, definition, request.task)),
+          sharedContext: options.sharedContext,
+          hooks: options.hooks,
+          nesting,
+          trackWrites: (jobId, tools) => writes.track(jobId, tools, running),
+        }),
+      ),
     ),
     forkSnapshot: options.forkSnapshot,
     firstNumber: options.firstJobNumber,

@@ -79,7 +79,7 @@ export const MCP_BOUNDS: { readonly [K in keyof McpSettings]-?: Bound } = {
 
 /** `models.<id>.*`. */
 export const MODEL_BOUNDS: { readonly [K in keyof ModelSettings]-?: Bound } = {
-  // Which model an id is, hence its built-in figures, is the session's business (session/models.ts);
+  // Which model an id is, hence its built-in figures, is the session's business (providers/models.ts);
   // these are the smallest of them all, fallback included, so a project value at or below one
   // narrows every model. A bigger window also means bigger (dearer) requests.
   contextWindow: bigger(128_000),
@@ -168,7 +168,7 @@ function splitModels(
   };
 }
 
-/** The user's entry for a model id as session/models.ts's modelInfo finds it: the exact id, else the longest prefix. */
+/** The user's entry for a model id as providers/models.ts's modelInfo finds it: the exact id, else the longest prefix. */
 function entryFor(table: ModelTable | undefined, id: string): ModelSettings | undefined {
   if (!table) return undefined;
   if (Object.hasOwn(table, id)) return table[id];

@@ -10,8 +10,9 @@ import { messageSubJob } from './job-messages.js';
 import { JobNumbers } from './job-numbers.js';
 import { type StoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
 import { JobRuns } from './job-runs.js';
-import { type StopContext, abortJob, stopOwnedBy } from './job-stopping.js';
+import { type StopContext, abortJob, closeJobs, stopOwnedBy } from './job-stopping.js';
 import { JobTable } from './job-table.js';
+import { restoreJobs } from './job-restore.js';
 import { deliveryNotice } from './interrupted.js';
 import { describePoll } from './job-texts.js';
 import { describeShellPoll, shellAlreadyEnded } from './shell-job.js';
@@ -40,14 +41,9 @@ export type {
   JobEvent,
   JobManagerOptions,
   JobState,
-  MessageSender,
-  PollResult,
   SendResult,
-  StartOptions,
   Timers,
 } from './job-types.js';
-
-const CLOSE_GRACE_MS = 2000;
 
 /**
  * Owns every job of one session — sub-agents and background shells: spawning, the bound,
@@ -78,8 +74,12 @@ export class JobManager {
     this.timers = options.timers ?? realTimers;
     this.table = new JobTable(options.emit);
     this.stopping = { table: this.table, delivery: this.delivery, now: this.now };
+    const remote = options.remote;
     this.runs = new JobRuns({
       queue: this.queue,
+      ...(remote
+        ? { remoteQueue: { queue: new PQueue({ concurrency: remote.concurrency ?? 64 }), runsRemotely: remote.runsRemotely } }
+        : {}),
       run: options.run,
       table: this.table,
       delivery: this.delivery,
@@ -152,6 +152,7 @@ export class JobManager {
         ...(owner ? { owner: owner.id, depth } : {}),
         ...(choice ? { model: choice.model, ...(choice.refused ? { modelRefused: choice.refused } : {}) } : {}),
         ...(options.isolation ? { isolation: options.isolation } : {}),
+        ...(options.where ? { where: options.where } : {}),
       },
       { fork, instructions: options.instructions },
     );
@@ -192,15 +193,17 @@ export class JobManager {
    * files could not be read back).
    */
   restore(stored: readonly StoredJob[], options: { takenIds?: readonly string[] } = {}): void {
-    for (const id of options.takenIds ?? []) this.numbers.taken(id);
-    for (const { job, messages, owed } of stored) {
-      this.numbers.taken(job.id);
-      if (this.table.has(job.id)) continue;
-      // A job that never ran (or whose run left nothing) starts over from its task when resumed.
-      this.table.add(newRecord(job, messages.length ? { history: messages } : {}));
-      if (owed && (job.state === 'done' || job.state === 'error')) this.delivery.ended(job.id);
-      else this.delivery.claim(job.id);
-    }
+    restoreJobs(
+      {
+        numbers: this.numbers,
+        table: this.table,
+        delivery: this.delivery,
+        runs: this.runs,
+        queue: this.options.remote !== undefined,
+      },
+      stored,
+      options.takenIds ?? [],
+    );
   }
 
   /** Waits until the job ends, the poll timeout passes, or `signal` aborts. */
@@ -294,7 +297,7 @@ export class JobManager {
   stopAll(): number {
     let count = 0;
     for (const job of this.table.records()) {
-      if (isEnded(job.state)) continue;
+      if (isEnded(job.state) || job.detached) continue;
       abortJob(this.stopping, job);
       count += 1;
     }
@@ -373,22 +376,18 @@ export class JobManager {
     if (!signal?.aborted && this.active().some((job) => kindOf(job) === 'sub')) await this.idle(signal);
   }
 
-  /** Stops everything and waits up to 2 s for the runs to wind down. */
+  /**
+   * Stops everything and waits up to 2 s for the runs to wind down. Queue jobs are let go
+   * first: they go on on their workers, running in the store, to be followed again.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    // Neither the user nor the model stopped these: the session ended under them. Their records
-    // say so, and a resumed session names them to the model as interrupted.
-    for (const job of this.table.records()) if (!isEnded(job.state)) job.interrupted = true;
-    this.stopAll();
-    const running = this.table.records().map((job) => job.settled);
-    let handle: unknown;
-    await Promise.race([
-      Promise.all(running),
-      new Promise<void>((resolve) => {
-        handle = this.timers.setTimeout(resolve, CLOSE_GRACE_MS);
-      }),
-    ]);
-    this.timers.clearTimeout(handle);
+    await closeJobs({
+      records: () => this.table.records(),
+      detach: this.options.remote?.detach,
+      stopAll: () => this.stopAll(),
+      timers: this.timers,
+    });
     this.queue.clear();
   }
 

@@ -20,6 +20,8 @@ export interface JobRecord extends Job {
   failure?: string;
   /** A background shell's process and unread output. */
   shell?: ShellOutput;
+  /** A queue job the session stopped following as it quit: it goes on on its worker. */
+  detached?: boolean;
 }
 
 /** A job of an earlier run of this session, as the store read it back (session/job-store.ts). */

@@ -4,6 +4,7 @@ import { type Message, type Usage, addUsage, usageTokens } from '../providers/ty
 import type { DeliveryTracker } from './delivery.js';
 import { depthOfId } from './job-ids.js';
 import type { JobRecord } from './job-record.js';
+import { DetachedRun } from './job-error.js';
 import type { JobTable } from './job-table.js';
 import { NO_TEXT_OUTPUT } from './job-texts.js';
 import type { ChildOutcome, ChildRunner, JobState } from './job-types.js';
@@ -11,6 +12,8 @@ import type { ChildOutcome, ChildRunner, JobState } from './job-types.js';
 /** What running sub-agents needs from the manager. */
 export interface JobRunsContext {
   queue: PQueue;
+  /** Where a job that runs on the session's queue waits, when it is one (they take no local slot). */
+  remoteQueue?: { queue: PQueue; runsRemotely: (job: JobRecord) => boolean };
   run: ChildRunner;
   table: JobTable;
   delivery: DeliveryTracker;
@@ -33,7 +36,12 @@ export class JobRuns {
   constructor(private readonly ctx: JobRunsContext) {}
 
   /** Puts a job (new, or resumed with `resume`) under the queue with a fresh controller and promises. */
-  enqueue(job: JobRecord, resume: Message[] | undefined, after?: Promise<unknown>): void {
+  enqueue(
+    job: JobRecord,
+    resume: Message[] | undefined,
+    after?: Promise<unknown>,
+    attach?: { remoteId: string; cursor?: string },
+  ): void {
     job.controller = new AbortController();
     job.inbox = [];
     job.finished = new Promise<void>((resolve) => {
@@ -46,12 +54,14 @@ export class JobRuns {
     });
     this.ctx.table.emitState(job);
     const { signal } = job.controller;
+    const remote = this.ctx.remoteQueue;
+    const queue = remote?.runsRemotely(job) ? remote.queue : this.ctx.queue;
     const add = () =>
-      this.ctx.queue
+      queue
         .add(
           () => {
             ran = true;
-            return this.runJob(job, resume).finally(markSettled);
+            return this.runJob(job, resume, attach).finally(markSettled);
           },
           { signal },
         )
@@ -64,11 +74,16 @@ export class JobRuns {
     else void add();
   }
 
-  private async runJob(job: JobRecord, resume: Message[] | undefined): Promise<void> {
+  private async runJob(
+    job: JobRecord,
+    resume: Message[] | undefined,
+    attach: { remoteId: string; cursor?: string } | undefined,
+  ): Promise<void> {
     const { ctx } = this;
     if (job.controller.signal.aborted) return;
     job.state = 'running';
-    job.startedAt = ctx.now();
+    // A job attached again keeps the time it started on its worker.
+    if (!attach || job.startedAt === undefined) job.startedAt = ctx.now();
     ctx.table.emitState(job);
     let outcome: ChildOutcome;
     try {
@@ -88,8 +103,20 @@ export class JobRuns {
         ...(job.model ? { model: job.model } : {}),
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
+        ...(job.where ? { where: job.where } : {}),
+        ...(attach ? { attach } : {}),
+        // Written to the store at once: a session that crashes now can attach to it again.
+        onRemote: (facts) => {
+          Object.assign(job, facts);
+          if ((job.state as JobState) === 'running') ctx.table.emitState(job);
+        },
       });
     } catch (error) {
+      // The session quits and the job goes on on its worker: it stays running in the store.
+      if (error instanceof DetachedRun) {
+        job.detached = true;
+        return;
+      }
       outcome = { status: 'error', text: NO_TEXT_OUTPUT, error: error instanceof Error ? error.message : String(error) };
     }
     // Kept even when stopped: a stopped job can be resumed by a message.

@@ -65,6 +65,13 @@ export interface ChildRunRequest {
   onEvent: (event: LoopEvent) => void;
   // Isolation: where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
   workspace?: Workspace;
+  // Queue.
+  /** `local`: agent_start asked that it run on this machine even when the session has a queue. */
+  where?: 'local';
+  /** A queue job sent by an earlier run of the session: follow it (from `cursor`) instead of sending it again. */
+  attach?: { remoteId: string; cursor?: string };
+  /** A queue job's facts as they become known: its id on the queue, the worker that took it. */
+  onRemote?: (facts: Pick<Job, 'remoteId' | 'worker'>) => void;
 }
 
 /** Who sent a message to a job. */
@@ -105,6 +112,8 @@ export interface StartOptions {
   // Isolation.
   /** `worktree`: the job edits its own git worktree, merged into the checkout on request. */
   isolation?: 'worktree';
+  /** `local`: run on this machine even when the session sends jobs to a queue. */
+  where?: 'local';
 }
 
 /** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
@@ -155,6 +164,13 @@ export interface Job {
    * session lists it as failed with `error` saying so, announces it once, and a message resumes it.
    */
   interrupted?: boolean;
+  // Queue.
+  /** `local` when agent_start asked to keep it on this machine. */
+  where?: 'local';
+  /** Its id on the session's queue, once sent there: what a resumed session attaches to. */
+  remoteId?: string;
+  /** The worker running it (`sub-3 @ build-2`). */
+  worker?: string;
 }
 
 /** What a poll ended with. */
@@ -184,6 +200,16 @@ export interface JobManagerOptions {
   budget?: BudgetPolicy;
   /** The parent's conversation now, for fork mode; taken at start, not when the job runs. */
   forkSnapshot?: () => ForkSnapshot;
+  /**
+   * Jobs that run on the session's queue: they take no local slot (their workers have their own
+   * limits) and wait in a queue of `concurrency` followed at once (default 64).
+   */
+  remote?: {
+    runsRemotely: (job: Job) => boolean;
+    concurrency?: number;
+    /** At close, before anything is stopped: stop following queue jobs, which go on on their workers. */
+    detach?: () => Promise<void>;
+  };
   /** The first job number (a resumed session continues after its earlier jobs). */
   firstNumber?: number;
   now?: () => number;

@@ -5,6 +5,7 @@
  * worker cannot: the queue failed it (a worker lost: its lock expired and BullMQ's stall check
  * failed it), it disappeared, or the session gave up waiting. Settling happens once.
  */
+import { DetachedRun } from '../jobs/job-error.js';
 import { finalText } from '../agents/child-run.js';
 import type { ChildOutcome, ChildRunRequest } from '../jobs/job-types.js';
 import type { Message, Usage } from '../providers/types.js';
@@ -29,7 +30,7 @@ export type QueueVerdict =
  * Thrown to a run the session stopped following without stopping the job (the session closed):
  * the job goes on on its worker, and `attach` with `remoteId` (after `cursor`) picks it up again.
  */
-export class RemoteJobDetached extends Error {
+export class RemoteJobDetached extends DetachedRun {
   override name = 'RemoteJobDetached';
   constructor(
     readonly remoteId: string,

@@ -152,7 +152,8 @@ function ok(result: GitResult, what: string): string {
   throw new WorkerGitError(`${what} failed: ${firstLine(result.stderr) ?? `exit code ${result.code}`}`);
 }
 
-function runGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<GitResult> {
+/** git for the shared remote: plain transports only, no hooks, no prompt for a password. */
+export function runGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<GitResult> {
   const hardened = [
     '-c',
     'core.hooksPath=/dev/null',

@@ -12,7 +12,7 @@ import { SettingsError, readSettingsFiles } from '../config/settings.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
 import type { SandboxMode } from '../sandbox/plan.js';
-import { costOf, modelInfo } from '../session/models.js';
+import { costOf, modelInfo } from '../providers/models.js';
 import { type RunningWorker, runWorker } from './queue-worker.js';
 import { PayloadRefused, RemoteQueueError } from './remote-errors.js';
 import { createWorkerJobRunner } from './worker-job.js';

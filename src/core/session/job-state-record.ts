@@ -70,11 +70,12 @@ export function jobFromStateRecord(data: unknown, base: Job): Job & { parentAt?:
     const value = count(key);
     if (value !== undefined) job[key] = value;
   }
-  for (const key of ['result', 'error', 'model', 'modelRefused', 'lastLine'] as const) {
+  for (const key of ['result', 'error', 'model', 'modelRefused', 'lastLine', 'remoteId', 'worker'] as const) {
     const value = text(key);
     if (value !== undefined) job[key] = value;
   }
   if (record.isolation === 'worktree') job.isolation = 'worktree';
+  if (record.where === 'local') job.where = 'local';
   if (record.interrupted === true) job.interrupted = true;
   if (record.kind === 'shell') job.kind = 'shell';
   if (typeof record.exitCode === 'number' || record.exitCode === null) job.exitCode = record.exitCode;

@@ -132,6 +132,10 @@ function readStoredJob(file: string, id: string, notices: ParentNotices): ReadJo
     const owed = ledger && job.state !== 'aborted' && !delivered && !noticedAfter(notices, id, parentAt);
     return { job, messages, owed, cut: false };
   }
+  // A queue job goes on on its worker whatever happened here: a session with the queue attaches to it again.
+  if (recorded.remoteId !== undefined && (recorded.state === 'running' || recorded.state === 'queued')) {
+    return { job: { ...recorded, state: 'running' }, messages, owed: false, cut: false };
+  }
   // Cut off: its counters as last recorded, and what it did since in the messages written after them.
   const { turns, toolCalls, usage } = jobFromStateRecord(counted?.data, recorded);
   const since = progressOf(read.history.slice(counted?.messageCount ?? 0));

@@ -44,7 +44,7 @@ import { compactionParticipant, createCompactor } from './compactor.js';
 import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
-import { costOf, modelInfo } from './models.js';
+import { costOf, modelInfo } from '../providers/models.js';
 import { Session } from './session.js';
 import { agentTranscriptPath, createSessionFolder, newSessionId } from './store.js';
 import { loadInstructionFiles } from './instruction-files.js';
@@ -206,6 +206,25 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
     { stream, model: providerConfig.model, maxTokens, gate: toolGate(gate, workspace), limitOutput },
   );
+  // --queue: sub-agent jobs go to workers; Redis and the git remote are checked now, not at the first job.
+  // Loaded only then: BullMQ and ioredis stay out of every other start.
+  const queue = setup.queue
+    ? await (
+        await import('../remote/session-queue.js')
+      ).openSessionQueue({
+        settings: setup.queue,
+        cwd: setup.cwd,
+        sessionId: id,
+        definitions: () => definitions,
+        secrets: [...secrets.values],
+        // No mode or sandbox of the session's travels: each worker's own is the ceiling, and a
+        // definition's narrower mode goes with its definition.
+        env: setup.env,
+        notice: (level, text) => events.publish({ type: 'notice', level, text }),
+        onTranscript: (request, message) =>
+          jobRecords.transcriptFor(request.id, request.definition, request.task).append(message),
+      })
+    : undefined;
   const agents = createSessionAgents({
     definitions,
     parentTools: baseTools,
@@ -219,6 +238,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     // An isolated job's calls are judged against its worktree: the checkout is outside it.
     gateFor: (jobId, definition, where = workspace) =>
       childGate({ session: gate, workspace: where, jobId, definition, approver, headless: setup.headless }),
+    ...(queue ? { queue } : {}),
     worktrees: new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id }),
     limitOutput,
     transcriptFor: (jobId, definition, task) => jobRecords.transcriptFor(jobId, definition.name, task),

@@ -3,6 +3,7 @@ import type { Job } from '../jobs/job-manager.js';
 import type { SessionAgents } from '../agents/session-agents.js';
 import type { CommandSummary } from '../commands/command-files.js';
 import type { SettingsReview } from '../config/review-settings.js';
+import type { QueueSettings } from '../remote/session-queue.js';
 import type { Settings } from '../config/settings.js';
 import type { SpawnHook } from '../hooks/runner.js';
 import type { LoopResult } from '../loop/agent-loop.js';
@@ -30,6 +31,8 @@ export interface SessionSetup {
   trustProject?: boolean;
   /** `--mcp-config` values: files (or JSON text) of `{ "mcpServers": … }`, the user's word. */
   mcpConfig?: string[];
+  /** `--queue`: sub-agent jobs go to workers on this Redis queue (remote/session-queue.ts). */
+  queue?: QueueSettings;
   approver?: Approver;
   /** `--agents '<json>'`: agents for this run, in Claude Code's format; they override files of the same name. */
   agentsJson?: string;

@@ -56,6 +56,15 @@ async function snapshotCommit(git: Git, message: string, parent?: string): Promi
   }
 }
 
+/**
+ * The checkout holding `cwd` as it is now (HEAD plus uncommitted changes), as one commit in its
+ * repository; the user's index, working tree and branches are left as they were.
+ */
+export async function snapshotCheckout(cwd: string, message: string): Promise<{ repo: string; commit: string }> {
+  const repo = await repositoryRoot(cwd);
+  return { repo, commit: await snapshotCommit(await hardenedGit(repo), message) };
+}
+
 /** The top level of the git checkout holding `cwd`, or a clear error when there is none. */
 export async function repositoryRoot(cwd: string): Promise<string> {
   const git = await hardenedGit(cwd);

@@ -24,7 +24,8 @@ export interface RowOptions {
  */
 export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
   const { job } = view;
-  const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${GAP}`;
+  // A queue job names the worker running it: `sub-3 @ build-2`.
+  const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${job.worker ? ` @ ${job.worker}` : ''}${GAP}`;
   // What it got from the user or the parent, right after its time: `1 message waiting` until its next step reads it.
   const got = view.unread
     ? `${plural(view.unread, 'message')} waiting`

@@ -6,7 +6,7 @@ import { AGENT_BOUNDS, MCP_BOUNDS, MODEL_BOUNDS, NUMBER_BOUNDS } from '../../../
 import { SETTINGS_DEFAULTS, type Settings, settingsSchema } from '../../../src/core/config/settings.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/core/mcp/manager.js';
 import { DEFAULT_TIMEOUTS } from '../../../src/core/providers/timeouts.js';
-import { FALLBACK_MODEL, KNOWN_MODELS, modelInfo } from '../../../src/core/session/models.js';
+import { FALLBACK_MODEL, KNOWN_MODELS, modelInfo } from '../../../src/core/providers/models.js';
 import { HEADLESS_MAX_TURNS } from '../../../src/core/session/open-session.js';
 import { WEB_FETCH_DEFAULTS } from '../../../src/core/tools/web-fetch.js';
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/types.js';
+import type { Usage } from './types.js';
 
 /** What outrider knows of a model. Prices are dollars per million tokens; absent means unknown. */
 export interface ModelInfo {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSettings } from '../../../src/core/config/settings.js';
 import { emptyUsage } from '../../../src/core/providers/types.js';
-import { FALLBACK_MODEL, costOf, isKnownModel, modelInfo } from '../../../src/core/session/models.js';
+import { FALLBACK_MODEL, costOf, isKnownModel, modelInfo } from '../../../src/core/providers/models.js';
 
 describe('modelInfo', () => {
   it('finds a family by the longest prefix of the id', () => {

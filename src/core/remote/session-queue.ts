@@ -1,0 +1,139 @@
+/**
+ * A session's queue: which of its jobs go to workers, and how. A sub-agent the parent starts
+ * goes to the queue unless agent_start said `where: "local"` (nested jobs stay with their
+ * owner; background shells are never jobs of a queue). Its workspace travels by git: the
+ * checkout as it is now (HEAD plus uncommitted changes) is pushed to the shared remote under a
+ * ref of the session's own, and the worker fetches that commit.
+ */
+import type { AgentDefinition } from '../agents/agent-definition.js';
+import type { ChildRunRequest, ChildRunner, Job } from '../jobs/job-types.js';
+import type { Message } from '../providers/types.js';
+import type { PermissionMode } from '../permissions/types.js';
+import type { SandboxMode } from '../sandbox/plan.js';
+import { snapshotCheckout } from '../worktrees/worktree.js';
+import type { RemoteWorkspace } from './payload.js';
+import { secretValues } from './build-payload.js';
+import { RemoteQueueError } from './remote-errors.js';
+import { type QueueTiming, remoteChildRunner } from './remote-runner.js';
+import { runGit } from './worker-git.js';
+
+/** `agents.queue` in the user's settings (or `--queue`, `--queue-remote`). */
+export interface QueueSettings {
+  /** `redis://` or `rediss://`, a password in it allowed (never printed). */
+  url: string;
+  /** The git remote both ends reach: the session pushes the checkout there, workers push branches back. */
+  remote?: string;
+  /** Keys live under `outrider:<namespace>`: one per team or user sharing a Redis. */
+  namespace?: string;
+  /** Times a job whose worker died runs again (default 0: it ends "worker lost"). */
+  retries?: number;
+}
+
+export interface SessionQueueOptions {
+  settings: QueueSettings;
+  cwd: string;
+  sessionId: string;
+  definitions: () => Map<string, AgentDefinition>;
+  /** The session's keys: never in a payload (nor any credential-named variable of `env`). */
+  secrets: readonly string[];
+  permissionMode?: PermissionMode;
+  sandbox?: SandboxMode;
+  /** Tells the user something about the queue (its connection lost, back, given up). */
+  notice: (level: 'info' | 'warn', text: string) => void;
+  /** Each message of a queue job's conversation as it streams back (its transcript). */
+  onTranscript?: (request: ChildRunRequest, message: Message) => void;
+  env: NodeJS.ProcessEnv;
+  timing?: QueueTiming;
+}
+
+export interface SessionQueue {
+  /** The queue's address with its password hidden. */
+  readonly description: string;
+  /** Runs a job on a worker, or follows one sent by an earlier run of the session. */
+  run: ChildRunner;
+  /** Whether a job goes to the queue. */
+  takes(job: Pick<Job, 'kind' | 'where' | 'depth'> & { attach?: unknown }): boolean;
+  /** Stops following: queue jobs go on on their workers, to be attached again by --continue. */
+  detach(): Promise<void>;
+}
+
+/** Opens the session's queue, or throws a RemoteQueueError that says what to set or start. */
+export async function openSessionQueue(options: SessionQueueOptions): Promise<SessionQueue> {
+  const { settings } = options;
+  const remote = settings.remote;
+  if (!remote) {
+    throw new RemoteQueueError(
+      'jobs sent to a queue need a git remote both this machine and the workers reach: set agents.queue.remote in your settings or pass --queue-remote <git-url>',
+    );
+  }
+  const requests = new Map<string, ChildRunRequest>();
+  const runner = remoteChildRunner({
+    redisUrl: settings.url,
+    namespace: settings.namespace,
+    retries: settings.retries,
+    sessionId: options.sessionId,
+    definitions: options.definitions,
+    workspaceFor: (request) => pushCheckout(options, remote, request.id),
+    labelsFor: (_request, definition) => definition.runsOn ?? [],
+    permissionMode: options.permissionMode,
+    sandbox: options.sandbox,
+    secrets: secretValues(options.env, options.secrets),
+    onEnqueued: (jobId, remoteId) => requests.get(jobId)?.onRemote?.({ remoteId }),
+    onWorker: (jobId, worker) => requests.get(jobId)?.onRemote?.({ worker }),
+    onBranch: (jobId, branch) =>
+      requests.get(jobId)?.onEvent({
+        type: 'notice',
+        level: 'info',
+        text: `${jobId} pushed branch ${branch.name} to ${remote}`,
+      }),
+    onTranscript: (jobId, message) => {
+      const request = requests.get(jobId);
+      if (!request) return;
+      options.onTranscript?.(request, message);
+      request.onMessage?.(message);
+    },
+    onConnection: (state) => options.notice(state.kind === 'back' ? 'info' : 'warn', state.text),
+    ...(options.timing ? { timing: options.timing } : {}),
+  });
+  await runner.check();
+  const follow = async (request: ChildRunRequest, run: () => ReturnType<ChildRunner>) => {
+    requests.set(request.id, request);
+    try {
+      return await run();
+    } finally {
+      requests.delete(request.id);
+    }
+  };
+  return {
+    description: runner.description,
+    run: (request) =>
+      follow(request, () =>
+        request.attach
+          ? runner.attach(request.attach.remoteId, request, request.attach.cursor ? { after: request.attach.cursor } : {})
+          : runner(request),
+      ),
+    takes: (job) => job.attach !== undefined || (job.kind !== 'shell' && job.where !== 'local' && (job.depth ?? 1) === 1),
+    detach: () => runner.close(),
+  };
+}
+
+/** The checkout as it is now, pushed to the shared remote under the session's own ref. */
+async function pushCheckout(options: SessionQueueOptions, remote: string, jobId: string): Promise<RemoteWorkspace> {
+  let snapshot: { repo: string; commit: string };
+  try {
+    snapshot = await snapshotCheckout(options.cwd, `outrider: the checkout as ${jobId} was sent to the queue`);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new RemoteQueueError(`${jobId} cannot go to the queue: the checkout could not be snapshot (${why})`);
+  }
+  // Under refs/outrider-snapshots, not refs/heads: a branch of the same name would be ambiguous.
+  const ref = `refs/outrider-snapshots/${options.sessionId}/${jobId}`;
+  const pushed = await runGit(snapshot.repo, ['push', '-q', '--force', remote, `${snapshot.commit}:${ref}`], options.env);
+  if (pushed.code !== 0) {
+    const why = pushed.stderr.trim().split('\n')[0] || `exit code ${pushed.code}`;
+    throw new RemoteQueueError(
+      `could not push the checkout to ${remote} for ${jobId} (${why}): check agents.queue.remote and your git access to it`,
+    );
+  }
+  return { remote, commit: snapshot.commit, ref };
+}
