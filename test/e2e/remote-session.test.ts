@@ -72,7 +72,7 @@ const jobStates = (stdout: string) =>
     .flatMap((event) => (event.type === 'job_state' && event.job ? [event.job] : []));
 
 describe('a session whose jobs run on workers (--queue)', () => {
-  it('four jobs spread over two workers; each job names its worker, sees the uncommitted file, and its branch comes back', async () => {
+  it('four jobs spread over two workers; each names its worker, sees the uncommitted file, and its branch comes back and merges', async () => {
     const redis = await startRedis();
     const bare = projectAndRemote();
     // No child is answered until each worker holds one: the run finishes only if both work at once.
@@ -96,7 +96,10 @@ describe('a session whose jobs run on workers (--queue)', () => {
           })),
         };
       }
-      return { text: /completed/.test(textOf(r)) ? 'all four done' : 'waiting' };
+      if (!/completed/.test(textOf(r))) return { text: 'waiting' };
+      // Told of the ends: it merges one job's branch into the checkout, as for a local worktree job.
+      if (!/agent_merge/.test(textOf(r))) return { toolCalls: [{ name: 'agent_merge', args: { id: 'sub-2' } }] };
+      return { text: 'all four done' };
     });
     await startWorker(redis.url, 'w-a');
     await startWorker(redis.url, 'w-b');
@@ -123,8 +126,14 @@ describe('a session whose jobs run on workers (--queue)', () => {
     expect(git(bare, 'for-each-ref', '--format=%(refname)', 'refs/outrider-snapshots')).toContain(
       `refs/outrider-snapshots/${sessionId}/sub-1`,
     );
-    // The checkout itself is as it was: nothing committed, nothing checked out.
-    expect(git(t.project, 'status', '--porcelain')).toBe('?? draft.txt');
+    // agent_merge applied sub-2's branch to the checkout as uncommitted changes; nothing else changed.
+    expect(readFileSync(path.join(t.project, 'out-2.txt'), 'utf8')).toBe('2\n');
+    expect(git(t.project, 'status', '--porcelain').split('\n').sort()).toEqual(['?? draft.txt', '?? out-2.txt']);
+    expect(git(t.project, 'log', '--format=%s')).toBe('first');
+    // The other jobs' branches were fetched into the checkout's repository, to merge when asked.
+    expect(git(t.project, 'branch', '--list', 'outrider/*', '--format=%(refname:short)').split('\n').sort()).toEqual(
+      [1, 3, 4].map((n) => `outrider/${sessionId}/sub-${n}`),
+    );
   });
 
   it('kill -9 of the session: the jobs go on on their workers, and --continue delivers their ends exactly once', async () => {

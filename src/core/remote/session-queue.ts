@@ -11,6 +11,7 @@ import type { Message } from '../providers/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { SandboxMode } from '../sandbox/plan.js';
 import { snapshotCheckout } from '../worktrees/worktree.js';
+import type { RemoteBranch } from './channels.js';
 import type { RemoteWorkspace } from './payload.js';
 import { secretValues } from './build-payload.js';
 import { RemoteQueueError } from './remote-errors.js';
@@ -40,6 +41,14 @@ export interface SessionQueueOptions {
   sandbox?: SandboxMode;
   /** Tells the user something about the queue (its connection lost, back, given up). */
   notice: (level: 'info' | 'warn', text: string) => void;
+  /**
+   * A queue job's branch, fetched into the checkout's repository as it ended: what agent_merge
+   * and `/agents merge` apply (worktrees/worktree-jobs.ts `adopt`).
+   */
+  onBranch?: (
+    jobId: string,
+    branch: { repo: string; branch: string; base: string; changes: Omit<RemoteBranch, 'name' | 'commit'> },
+  ) => void;
   /** Each message of a queue job's conversation as it streams back (its transcript). */
   onTranscript?: (request: ChildRunRequest, message: Message) => void;
   env: NodeJS.ProcessEnv;
@@ -67,25 +76,27 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
     );
   }
   const requests = new Map<string, ChildRunRequest>();
+  // Per job: the snapshot it was sent with, and the branch its worker pushed back.
+  const snapshots = new Map<string, { repo: string; commit: string }>();
+  const branches = new Map<string, RemoteBranch>();
   const runner = remoteChildRunner({
     redisUrl: settings.url,
     namespace: settings.namespace,
     retries: settings.retries,
     sessionId: options.sessionId,
     definitions: options.definitions,
-    workspaceFor: (request) => pushCheckout(options, remote, request.id),
+    workspaceFor: async (request) => {
+      const pushed = await pushCheckout(options, remote, request.id);
+      snapshots.set(request.id, pushed.snapshot);
+      return pushed.workspace;
+    },
     labelsFor: (_request, definition) => definition.runsOn ?? [],
     permissionMode: options.permissionMode,
     sandbox: options.sandbox,
     secrets: secretValues(options.env, options.secrets),
     onEnqueued: (jobId, remoteId) => requests.get(jobId)?.onRemote?.({ remoteId }),
     onWorker: (jobId, worker) => requests.get(jobId)?.onRemote?.({ worker }),
-    onBranch: (jobId, branch) =>
-      requests.get(jobId)?.onEvent({
-        type: 'notice',
-        level: 'info',
-        text: `${jobId} pushed branch ${branch.name} to ${remote}`,
-      }),
+    onBranch: (jobId, branch) => branches.set(jobId, branch),
     onTranscript: (jobId, message) => {
       const request = requests.get(jobId);
       if (!request) return;
@@ -99,9 +110,29 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
   const follow = async (request: ChildRunRequest, run: () => ReturnType<ChildRunner>) => {
     requests.set(request.id, request);
     try {
-      return await run();
+      const outcome = await run();
+      const branch = branches.get(request.id);
+      const snapshot = snapshots.get(request.id);
+      if (!branch || !snapshot) return outcome;
+      // Its branch comes into the checkout's repository before the job's end is told.
+      const fetched = await runGit(
+        snapshot.repo,
+        ['fetch', '-q', '--no-tags', remote, `+refs/heads/${branch.name}:refs/heads/${branch.name}`],
+        options.env,
+      );
+      if (fetched.code !== 0) {
+        const why = fetched.stderr.trim().split('\n')[0] || `exit code ${fetched.code}`;
+        return {
+          ...outcome,
+          text: `${outcome.text}\n\nIts branch ${branch.name} is on ${remote} but could not be fetched (${why}).`,
+        };
+      }
+      const { name, commit: _commit, ...changes } = branch;
+      options.onBranch?.(request.id, { repo: snapshot.repo, branch: name, base: snapshot.commit, changes });
+      return outcome;
     } finally {
       requests.delete(request.id);
+      branches.delete(request.id);
     }
   };
   return {
@@ -118,7 +149,11 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
 }
 
 /** The checkout as it is now, pushed to the shared remote under the session's own ref. */
-async function pushCheckout(options: SessionQueueOptions, remote: string, jobId: string): Promise<RemoteWorkspace> {
+async function pushCheckout(
+  options: SessionQueueOptions,
+  remote: string,
+  jobId: string,
+): Promise<{ workspace: RemoteWorkspace; snapshot: { repo: string; commit: string } }> {
   let snapshot: { repo: string; commit: string };
   try {
     snapshot = await snapshotCheckout(options.cwd, `outrider: the checkout as ${jobId} was sent to the queue`);
@@ -135,5 +170,5 @@ async function pushCheckout(options: SessionQueueOptions, remote: string, jobId:
       `could not push the checkout to ${remote} for ${jobId} (${why}): check agents.queue.remote and your git access to it`,
     );
   }
-  return { remote, commit: snapshot.commit, ref };
+  return { workspace: { remote, commit: snapshot.commit, ref }, snapshot };
 }

@@ -206,6 +206,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
     { stream, model: providerConfig.model, maxTokens, gate: toolGate(gate, workspace), limitOutput },
   );
+  const worktrees = new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id });
   // --queue: sub-agent jobs go to workers; Redis and the git remote are checked now, not at the first job.
   // Loaded only then: BullMQ and ioredis stay out of every other start.
   const queue = setup.queue
@@ -221,6 +222,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
         // definition's narrower mode goes with its definition.
         env: setup.env,
         notice: (level, text) => events.publish({ type: 'notice', level, text }),
+        // A queue job's branch, fetched here, merges like a local worktree job's (agent_merge, /agents merge).
+        onBranch: (jobId, { repo, branch, base, changes }) => worktrees.adopt({ jobId, repo, path: '', branch, base, changes }),
         onTranscript: (request, message) =>
           jobRecords.transcriptFor(request.id, request.definition, request.task).append(message),
       })
@@ -239,7 +242,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     gateFor: (jobId, definition, where = workspace) =>
       childGate({ session: gate, workspace: where, jobId, definition, approver, headless: setup.headless }),
     ...(queue ? { queue } : {}),
-    worktrees: new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id }),
+    worktrees,
     limitOutput,
     transcriptFor: (jobId, definition, task) => jobRecords.transcriptFor(jobId, definition.name, task),
     firstJobNumber: resumed?.firstJobNumber,

@@ -51,6 +51,14 @@ export class WorktreeJobs {
     return info;
   }
 
+  /**
+   * A job's branch made elsewhere (a queue job's, fetched into the checkout's repository): listed,
+   * merged and discarded like the others. It has no worktree here (`path` is empty).
+   */
+  adopt(record: WorktreeRecord): void {
+    this.save(record);
+  }
+
   /** Commits the job's work onto its branch; returns the line its result ends with. */
   async finish(jobId: string, task: string): Promise<string> {
     const record = this.records.get(jobId);

@@ -176,8 +176,11 @@ function conflictsOf(fields: string[]): { file: string; reason: string }[] {
 /** Removes the job's worktree and its branch (after a merge, or when discarded). */
 export async function removeWorktree(info: WorktreeInfo): Promise<void> {
   const git = await hardenedGit(info.repo);
-  await git(['worktree', 'remove', '--force', info.path]);
-  rmSync(info.path, { recursive: true, force: true });
-  await git(['worktree', 'prune']);
+  // A branch made elsewhere (a queue job's, fetched here) has no worktree on this machine.
+  if (info.path) {
+    await git(['worktree', 'remove', '--force', info.path]);
+    rmSync(info.path, { recursive: true, force: true });
+    await git(['worktree', 'prune']);
+  }
   await git(['branch', '-D', info.branch]);
 }
