@@ -1,3 +1,4 @@
+import { canonicalJson } from '../platform/canonical-json.js';
 import { safeText } from '../platform/safe-text.js';
 import type { AgentSettings, McpSettings, ModelSettings, Settings } from './settings.js';
 import { formatKeyPath } from './zod-issues.js';
@@ -14,13 +15,15 @@ export interface Bound {
    * `bigger`: a larger value lets the agent do more; `smaller`: a smaller one does; `either`:
    * any value other than the user's needs trust (prices).
    */
-  looser: 'bigger' | 'smaller' | 'either';
+  looser: 'bigger' | 'smaller' | 'either' | 'guarded';
   /**
    * The value in effect when no settings layer gives one: the fallback of the code that applies
    * it (`Infinity`: no limit). Left out where SETTINGS_DEFAULTS holds it. With neither, a
    * project's value cannot be shown to tighten anything, so it waits for trust.
    */
   unset?: number;
+  /** Of a `guarded` entry (not a number: `agents.queue`): what it does, for the trust prompt. */
+  why?: string;
 }
 
 /** How the numbers under one settings key are laid out. */
@@ -69,6 +72,8 @@ export const AGENT_BOUNDS: { readonly [K in keyof AgentSettings]-?: Bound } = {
   maxDurationMs: bigger(),
   // agents/session-agents.ts: only the main agent starts sub-agents unless set.
   maxAgentDepth: bigger(1),
+  // No number: where jobs and the code go. A project's needs the folder's trust, like baseURL.
+  queue: { looser: 'guarded', why: 'sends sub-agent jobs, and a snapshot of your code, to this queue and git remote' },
 };
 
 /** `mcp.*`: mcp/manager.ts's fallbacks. */
@@ -235,6 +240,10 @@ function judge(
   yours: number | undefined,
 ): { looser: boolean; change?: string; base?: number } {
   const where = shownPath(path);
+  if (bound?.looser === 'guarded') {
+    const same = canonicalJson(value) === canonicalJson(yours);
+    return same ? { looser: false } : { looser: true, change: `sets ${where}: ${bound.why ?? 'needs your trust'}` };
+  }
   // Unreachable for validated settings (every key has a bound); strict all the same.
   if (bound === undefined) return { looser: true, change: `sets ${where} to ${value}, a number no rule covers` };
   if (bound.looser === 'either') return { looser: value !== yours, base: yours };

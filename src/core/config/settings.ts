@@ -50,6 +50,19 @@ const agentsShape = {
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
   /** Levels of sub-agents: 1 = only the main agent starts them; at most 3. */
   maxAgentDepth: wholeNumber({ min: 1, max: 3 }).optional(),
+  /** Sub-agent jobs go to workers on this Redis queue (docs/remote.md); the user's word, or a trusted folder's. */
+  queue: z
+    .object(
+      {
+        url: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL'),
+        remote: z.string().min(1).optional(),
+        namespace: z.string().min(1).optional(),
+        retries: wholeNumber({ min: 0, max: 10 }).optional(),
+      },
+      { error: 'an object such as { "url": "redis://host:6379", "remote": "git@host:repo.git" }' },
+    )
+    .strict()
+    .optional(),
 };
 
 const mcpShape = {

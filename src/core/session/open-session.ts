@@ -209,11 +209,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const worktrees = new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id });
   // --queue: sub-agent jobs go to workers; Redis and the git remote are checked now, not at the first job.
   // Loaded only then: BullMQ and ioredis stay out of every other start.
-  const queue = setup.queue
+  // The flags' queue over the settings' (agents.queue: the user's, or a trusted folder's).
+  const queueSettings = setup.queue || settings.agents?.queue ? { ...settings.agents?.queue, ...setup.queue } : undefined;
+  const queue = queueSettings?.url
     ? await (
         await import('../remote/session-queue.js')
       ).openSessionQueue({
-        settings: setup.queue,
+        settings: { ...queueSettings, url: queueSettings.url },
         cwd: setup.cwd,
         sessionId: id,
         definitions: () => definitions,
