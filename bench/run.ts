@@ -17,6 +17,7 @@ import { compileCacheFigures } from './figures/compile-cache.js';
 import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from './figures/growth.js';
 import { loopFigures } from './figures/loop.js';
 import { prototypeFigures } from './figures/prototypes.js';
+import { queueFigures } from './figures/queue.js';
 import { startFigures } from './figures/start.js';
 import { tuiFigures } from './figures/tui.js';
 import type { BenchContext, FigureGroup } from './lib/context.js';
@@ -36,6 +37,7 @@ const GROUPS: Record<string, FigureGroup> = {
   compaction: compactionFigures,
   'compile-cache': compileCacheFigures,
   tui: tuiFigures,
+  queue: queueFigures,
   // Not in the default run: ideas measured before they land.
   prototypes: prototypeFigures,
 };

@@ -17,7 +17,7 @@ interface WireMessage {
   content: string | { type: string; text?: string }[];
 }
 
-const isParent = (request: RecordedRequest) =>
+export const isParent = (request: RecordedRequest) =>
   (request.body?.tools ?? []).some((t: { name: string }) => t.name === 'agent_start');
 const messagesOf = (request: RecordedRequest): WireMessage[] => request.body?.messages ?? [];
 const carriesToolResults = (m: WireMessage | undefined) =>
@@ -37,7 +37,7 @@ interface FanOutPlan {
  * The scripted model of a fan-out: the parent starts the children, says it is waiting, and
  * answers once the completion notice comes; each child reads files, then reports.
  */
-function fanOutResponder(plan: FanOutPlan) {
+export function fanOutResponder(plan: FanOutPlan) {
   let childRequests = 0;
   return async (request: RecordedRequest): Promise<Reply> => {
     const messages = messagesOf(request);

@@ -79,6 +79,7 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
   // Per job: the snapshot it was sent with, and the branch its worker pushed back.
   const snapshots = new Map<string, { repo: string; commit: string }>();
   const branches = new Map<string, RemoteBranch>();
+  let pending: ReturnType<typeof pushCheckout> | undefined;
   const runner = remoteChildRunner({
     redisUrl: settings.url,
     namespace: settings.namespace,
@@ -86,7 +87,10 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
     sessionId: options.sessionId,
     definitions: options.definitions,
     workspaceFor: async (request) => {
-      const pushed = await pushCheckout(options, remote, request.id);
+      // Jobs started together (one tool batch) share one snapshot and one push: a snapshot
+      // already under way when a job is sent is the checkout as that job found it.
+      pending ??= pushCheckout(options, remote, request.id).finally(() => (pending = undefined));
+      const pushed = await pending;
       snapshots.set(request.id, pushed.snapshot);
       return pushed.workspace;
     },
@@ -161,8 +165,9 @@ async function pushCheckout(
     const why = error instanceof Error ? error.message : String(error);
     throw new RemoteQueueError(`${jobId} cannot go to the queue: the checkout could not be snapshot (${why})`);
   }
-  // Under refs/outrider-snapshots, not refs/heads: a branch of the same name would be ambiguous.
-  const ref = `refs/outrider-snapshots/${options.sessionId}/${jobId}`;
+  // Under refs/outrider-snapshots, not refs/heads (a branch of the same name would be ambiguous),
+  // named by the commit: jobs that share a snapshot share its ref.
+  const ref = `refs/outrider-snapshots/${options.sessionId}/${snapshot.commit}`;
   const pushed = await runGit(snapshot.repo, ['push', '-q', '--force', remote, `${snapshot.commit}:${ref}`], options.env);
   if (pushed.code !== 0) {
     const why = pushed.stderr.trim().split('\n')[0] || `exit code ${pushed.code}`;

@@ -64,7 +64,9 @@ export class GitCache {
         ok(await git(repo, ['init', '--bare', '-q']), 'git init');
       }
       const has = async () => (await git(repo, ['cat-file', '-e', `${options.commit}^{commit}`])).code === 0;
-      if (options.ref) await git(repo, ['fetch', '--no-tags', '-q', options.remote, `+${options.ref}:${jobRef}`]);
+      // Jobs of one batch share their snapshot: only the first of them fetches it.
+      if (options.ref && !(await has()))
+        await git(repo, ['fetch', '--no-tags', '-q', options.remote, `+${options.ref}:${jobRef}`]);
       if (!(await has())) {
         const fetched = await git(repo, ['fetch', '--no-tags', '-q', options.remote, options.commit]);
         if (fetched.code !== 0 || !(await has())) {
@@ -76,14 +78,15 @@ export class GitCache {
       }
       // Keeps the commit reachable while the job runs (a gc would otherwise be free to drop it).
       ok(await git(repo, ['update-ref', jobRef, options.commit]), 'git update-ref');
-      // A retry of the same job on this machine finds its old worktree: start clean.
-      if (existsSync(worktree)) {
-        await git(repo, ['worktree', 'remove', '--force', worktree]);
-        rmSync(worktree, { recursive: true, force: true });
-      }
-      await git(repo, ['worktree', 'prune']);
-      ok(await git(repo, ['worktree', 'add', '--detach', '-q', worktree, options.commit]), 'git worktree add');
     });
+    // Each job's worktree is its own (named by its queue id): jobs check theirs out side by side.
+    // A retry of the same job on this machine finds its old worktree: start clean.
+    if (existsSync(worktree)) {
+      await git(repo, ['worktree', 'remove', '--force', worktree]);
+      rmSync(worktree, { recursive: true, force: true });
+      await git(repo, ['worktree', 'prune']);
+    }
+    ok(await git(repo, ['worktree', 'add', '--detach', '-q', worktree, options.commit]), 'git worktree add');
 
     return {
       path: worktree,
