@@ -12,15 +12,25 @@ import {
   oneLine,
   type OpenedSession,
   openSession,
+  type PermissionDenial,
   type SequencedEvent,
   type StopCause,
   terminateOwned,
+  toolPermissionPrompt,
 } from '../core/index.js';
 import { type CliOptions, EXIT } from '../start/options.js';
-import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
+import { describeStartupError, sessionSetupFromCli, unhonouredFlags } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
 import { PromptTooLargeError, readPrompt } from './read-prompt.js';
-import { StreamInputError, USER_MESSAGE_SHAPE, readUserMessages } from './stream-input.js';
+import {
+  answerControlRequests,
+  initializeResponse,
+  initializeSetup,
+  stdioPermissionPrompt,
+  withInitialize,
+} from './sdk-control.js';
+import { type Incoming, StreamChannel } from './stream-control.js';
+import { StreamInputError, USER_MESSAGE_SHAPE } from './stream-input.js';
 import { resultSubtype } from './stream-json-messages.js';
 import { type TurnGroup, createStreamJson } from './stream-json.js';
 
@@ -64,17 +74,31 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     return EXIT.usage;
   }
 
+  const format = options.outputFormat;
+  const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  const controller = new AbortController();
+  // stream-json input is read all along (the SDK's control requests come during turns); the
+  // SDK's `initialize` comes first and shapes the session, so it is read before the session opens.
+  const channel = streamInput ? new StreamChannel(io.stdin, emit, { signal: controller.signal }) : undefined;
+  let first: Incoming | undefined;
+  let badInput: string | undefined;
+  try {
+    first = await channel?.next();
+  } catch (error) {
+    if (!(error instanceof StreamInputError)) throw error;
+    badInput = error.message;
+  }
+  const init = first?.kind === 'initialize' ? initializeSetup(first.request) : undefined;
+
   let opened: OpenedSession;
   try {
-    opened = await openSession(sessionSetupFromCli(options, { env: io.env, cwd: io.cwd, headless: true }));
+    opened = await openSession(
+      withInitialize(sessionSetupFromCli(options, { env: io.env, cwd: io.cwd, headless: true }), init, channel),
+    );
   } catch (error) {
     io.stderr.write(say.error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
-
-  const format = options.outputFormat;
-  const emit = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
-  const controller = new AbortController();
   // The first signal stops the run: jobs stopped, commands killed, and outrider exits once what
   // they left is gone. A closed terminal (SIGHUP) does it like SIGTERM. A second signal waits no
   // more: what the commands left is killed at once, and outrider ends as that signal would have it.
@@ -97,6 +121,22 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
   for (const signal of RUN_SIGNALS) process.on(signal, onSignal);
 
   const { session } = opened;
+  // The turn running now, for an `interrupt` from the SDK (or its canUseTool's deny with interrupt).
+  let turn: AbortController | undefined;
+  const interruptTurn = () => turn?.abort();
+  if (channel) {
+    answerControlRequests(channel, opened, interruptTurn);
+    if (first?.kind === 'initialize') channel.respond(first.requestId, initializeResponse(opened, packageJson.version));
+  }
+  if (options.permissionPromptTool === 'stdio' && channel) {
+    opened.gate.usePrompt(stdioPermissionPrompt(channel, io.cwd, interruptTurn));
+  } else if (options.permissionPromptTool && options.permissionPromptTool !== 'stdio') {
+    const name = options.permissionPromptTool;
+    opened.gate.usePrompt(toolPermissionPrompt({ name, tool: () => session.tools.get(name), cwd: io.cwd }));
+  }
+  // Claude Code's permission_denials: every call the gate refused, by result.
+  let denials: PermissionDenial[] = [];
+  const stopDenials = opened.gate.onDenied((denial) => denials.push(denial));
   const claudeStream =
     format === 'stream-json'
       ? createStreamJson(
@@ -115,6 +155,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
             ...opened.modelLimits,
           },
           emit,
+          { partial: options.includePartialMessages === true },
         )
       : undefined;
   claudeStream?.init();
@@ -128,7 +169,11 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       tools: session.tools.names(),
     });
   }
-  for (const warning of opened.warnings) {
+  const unhonoured = unhonouredFlags(options);
+  const warnings = [...opened.warnings, ...(init?.warnings ?? []), ...(unhonoured ? [unhonoured] : [])];
+  if (options.permissionPromptTool === 'stdio' && !channel)
+    warnings.push('--permission-prompt-tool stdio needs --input-format stream-json: questions are denied as usual');
+  for (const warning of warnings) {
     // stderr for people; in stream-json and events-json also a line for the program reading stdout.
     io.stderr.write(say.warn(warning));
     if (claudeStream) claudeStream.warning(warning);
@@ -160,10 +205,14 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
 
   // One result per group of turns: a prompt and the turns that hand over its sub-agents' notices.
   let failed = false;
-  let badInput: string | undefined;
-  const finish = (group: Group) => {
-    const summary = summarize(group, opened);
-    failed ||= group.cause.kind !== 'completed';
+  const finish = (group: Group, interrupted = false) => {
+    const summary = summarize(group, opened, denials);
+    // In text and json the denials would reach the model alone: people read why (and the flag that allows it) on stderr.
+    if (!claudeStream && format !== 'events-json')
+      for (const denial of denials) io.stderr.write(say.warn(`${denial.jobId ? `${denial.jobId}: ` : ''}${denial.message}`));
+    denials = [];
+    // A turn the SDK interrupted ends as asked: its result says so, the run goes on and has not failed.
+    failed ||= group.cause.kind !== 'completed' && !interrupted;
     if (claudeStream) claudeStream.result(summary);
     else if (format === 'json' || format === 'events-json') emit(jsonResult(summary, session.id, session.turns()));
     else if (summary.text) io.stdout.write(summary.text.endsWith('\n') ? summary.text : `${summary.text}\n`);
@@ -186,18 +235,32 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       add(group, await opened.submitPrompt(prompt, controller.signal));
       await waitForAgents(group);
       last = group;
-    } else {
+    } else if (channel) {
       let messages = 0;
       try {
-        for await (const message of readUserMessages(io.stdin, { signal: controller.signal })) {
+        let next = first?.kind === 'user' ? first : badInput ? undefined : await channel.next();
+        for (; next; next = await channel.next()) {
+          if (next.kind === 'initialize') {
+            channel.respond(next.requestId, initializeResponse(opened, packageJson.version));
+            continue;
+          }
           messages += 1;
           const group = newGroup();
-          add(group, await opened.submitPrompt(message, controller.signal));
+          turn = new AbortController();
+          const stop = () => turn?.abort();
+          controller.signal.addEventListener('abort', stop, { once: true });
+          try {
+            add(group, await opened.submitPrompt(next.text, turn.signal));
+          } finally {
+            controller.signal.removeEventListener('abort', stop);
+          }
+          const interrupted = turn.signal.aborted && !controller.signal.aborted;
+          turn = undefined;
           if (controller.signal.aborted) {
             last = group;
             break;
           }
-          finish(group);
+          finish(group, interrupted);
         }
       } catch (error) {
         if (!(error instanceof StreamInputError)) throw error;
@@ -220,6 +283,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
       releaseSignals();
     }
     unsubscribe();
+    stopDenials();
   }
   if (last) finish(last);
   if (badInput) {
@@ -248,7 +312,7 @@ function add(group: Group, result: LoopResult): void {
   group.turns += result.turns;
 }
 
-function summarize(group: Group, opened: OpenedSession): TurnGroup {
+function summarize(group: Group, opened: OpenedSession, denials: PermissionDenial[]): TurnGroup {
   const messages = group.results.flatMap((r) => r.newMessages);
   const lastAssistant = messages.reverse().find((m) => m.role === 'assistant' && messageText(m));
   const failed = group.cause.kind !== 'completed';
@@ -262,6 +326,7 @@ function summarize(group: Group, opened: OpenedSession): TurnGroup {
     totals: opened.totals(),
     costUsd: opened.cost(),
     jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage, job.id))),
+    denials,
   };
 }
 

@@ -2,6 +2,7 @@ import { isatty } from 'node:tty';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { EarlyInput } from '../start/early-input.js';
+import { claudeCodeOptions } from './claude-flags.js';
 import type { KeyHiding } from '../start/hide-keys.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 
@@ -25,7 +26,7 @@ function agentCount(value: string): number {
 }
 
 function buildProgram(): Command {
-  return new Command('outrider')
+  const program = new Command('outrider')
     .description('A terminal coding agent with background sub-agents.')
     .version(packageJson.version, '-v, --version')
     .option('-p, --print [prompt]', 'run headless: answer the prompt (or stdin) and exit')
@@ -50,7 +51,14 @@ function buildProgram(): Command {
       new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']),
     )
     .addOption(
-      new Option('--permission-mode <mode>', 'what runs without asking').choices(['default', 'accept-edits', 'plan', 'yolo']),
+      new Option('--permission-mode <mode>', "what runs without asking (Claude Code's names too)").choices([
+        'default',
+        'accept-edits',
+        'plan',
+        'yolo',
+        'acceptEdits',
+        'bypassPermissions',
+      ]),
     )
     .option('--yolo', 'allow every tool call without asking (same as --permission-mode yolo)')
     .option('--max-turns <n>', 'stop after this many model calls per prompt', positiveInt)
@@ -81,6 +89,8 @@ function buildProgram(): Command {
     .option('--debug', 'print stack traces and debug details to stderr')
     .showHelpAfterError('(run outrider --help for usage)')
     .exitOverride();
+  for (const option of claudeCodeOptions()) program.addOption(option);
+  return program;
 }
 
 /** The process as the CLI sees it once the keys are out of its environment block (hide-keys.ts). */

@@ -25,6 +25,20 @@ export async function* readUserMessages(
   input: NodeJS.ReadableStream,
   options: { signal: AbortSignal; maxLineBytes?: number },
 ): AsyncGenerator<string> {
+  for await (const { line, lineNumber } of readLines(input, options)) {
+    const text = parseLine(line, lineNumber);
+    if (text !== undefined) yield text;
+  }
+}
+
+/**
+ * The lines of `input`, each at most `maxLineBytes` (else StreamInputError), until EOF or
+ * `signal` aborts; the last line may end without a newline.
+ */
+export async function* readLines(
+  input: NodeJS.ReadableStream,
+  options: { signal: AbortSignal; maxLineBytes?: number },
+): AsyncGenerator<{ line: string; lineNumber: number }> {
   const max = options.maxLineBytes ?? MAX_LINE_BYTES;
   const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -52,8 +66,7 @@ export async function* readUserMessages(
         const line = Buffer.concat(pending).toString('utf8');
         pending = [];
         pendingBytes = 0;
-        const text = parseLine(line, lineNumber);
-        if (text !== undefined) yield text;
+        yield { line, lineNumber };
         if (options.signal.aborted) return;
       }
       pending.push(chunk);
@@ -62,8 +75,7 @@ export async function* readUserMessages(
     }
     // The last line may end without a newline.
     const rest = Buffer.concat(pending).toString('utf8');
-    const text = parseLine(rest, lineNumber + 1);
-    if (text !== undefined) yield text;
+    if (rest !== '') yield { line: rest, lineNumber: lineNumber + 1 };
   } finally {
     // Not awaited: after an abort a read is still pending, and the stream's return waits for it.
     // The stream is destroyed instead, so an open stdin does not keep the process alive.

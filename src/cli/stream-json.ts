@@ -11,13 +11,17 @@ import {
   type McpServerState,
   type McpServerStatus,
   type Message,
+  type PermissionDenial,
   type PermissionMode,
   type SessionEvent,
   type StopCause,
   type StopReason,
   type Usage,
+  claudeToolInput,
+  claudeToolName,
   usageTokens,
 } from '../core/index.js';
+import { partialMessages } from './stream-json-partial.js';
 import {
   type AssistantMessage,
   type InitMessage,
@@ -63,6 +67,8 @@ export interface TurnGroup {
   totals: Usage;
   costUsd: number | undefined;
   jobs: unknown[];
+  /** Calls the permission gate refused in these turns (Claude Code's `permission_denials`). */
+  denials?: PermissionDenial[];
 }
 
 /** Claude Code's words for a server's state. */
@@ -79,8 +85,22 @@ const MODES: Record<PermissionMode, InitMessage['permissionMode']> = {
  * The formatter: feed it the session's events in order, then a result per turn group.
  * `now` measures `duration_api_ms` (from each model call's turn_start to its message).
  */
-export function createStreamJson(info: StreamJsonSession, write: (line: object) => void, now: () => number = Date.now) {
+export function createStreamJson(
+  info: StreamJsonSession,
+  write: (line: object) => void,
+  options: { partial?: boolean; now?: () => number } = {},
+) {
+  const now = options.now ?? Date.now;
   const base = () => ({ session_id: info.sessionId, uuid: randomUUID() });
+  // --include-partial-messages: the Messages API's stream events, rebuilt from the deltas.
+  const partial = options.partial ? partialMessages(info, (event, jobId) => write(streamEvent(event, jobId))) : undefined;
+  const streamEvent = (event: object, jobId: string | undefined) => ({
+    type: 'stream_event',
+    event,
+    parent_tool_use_id: parentOf(jobId),
+    ...base(),
+    ...(jobId ? { agent_id: jobId } : {}),
+  });
   const lastUsage = new Map<string, Usage>();
   const callIds = new Map<string, string>();
   let turnStartedAt: number | undefined;
@@ -120,6 +140,7 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
 
   /** A loop event of the parent (`jobId` undefined) or of a sub-agent. */
   const loopEvent = (event: LoopEvent, jobId: string | undefined) => {
+    partial?.(event, jobId);
     switch (event.type) {
       case 'turn_start':
         if (jobId === undefined) turnStartedAt = now();
@@ -136,9 +157,11 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
         }
         return write(assistant(event.message, event.stopReason, jobId));
       case 'tool_end':
-        return write(
-          user([{ type: 'tool_result', tool_use_id: event.id, content: event.content, is_error: event.isError }], jobId),
-        );
+        return write({
+          ...user([{ type: 'tool_result', tool_use_id: event.id, content: event.content, is_error: event.isError }], jobId),
+          // Claude Code's copy of the result for programs; outrider's results are text.
+          tool_use_result: event.isError ? `Error: ${event.content}` : event.content,
+        });
       case 'injected': {
         const text = event.message.content.flatMap((b) => (b.type === 'text' ? [{ type: 'text' as const, text: b.text }] : []));
         return text.length ? write(user(text, jobId, true)) : undefined;
@@ -299,7 +322,13 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
             maxOutputTokens: info.maxOutput,
           },
         },
-        permission_denials: [],
+        permission_denials: (group.denials ?? [])
+          .filter((denial) => denial.jobId === undefined)
+          .map((denial) => ({
+            tool_name: claudeToolName(denial.toolName),
+            tool_use_id: denial.callId ?? '',
+            tool_input: toolInput(denial.toolName, denial.args, info.cwd),
+          })),
         ...base(),
         jobs: group.jobs,
       };
@@ -308,4 +337,10 @@ export function createStreamJson(info: StreamJsonSession, write: (line: object) 
       write(subtype === 'success' ? { ...common, subtype } : { ...common, subtype, errors: [group.error ?? group.cause.kind] });
     },
   };
+}
+
+/** A denied call's input as Claude Code reports it: an object, with Claude Code's field names. */
+function toolInput(toolName: string, args: unknown, cwd: string): Record<string, unknown> {
+  const input = claudeToolInput(toolName, args, cwd);
+  return input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }

@@ -7,6 +7,7 @@ export { outriderPaths } from './config/paths.js';
 export { displayValue } from './config/project-trust.js';
 export { formatBytes } from './config/read-config-file.js';
 export { needsTrustAnswer, recordTrustAnswer, type SettingsReview } from './config/review-settings.js';
+export { claudeToolInput, claudeToolName, fromClaudeToolInput } from './hooks/claude-tools.js';
 export { hookLine } from './hooks/hook-line.js';
 export { hookStopText } from './hooks/stop-text.js';
 export { compareJobIds, kindOf } from './jobs/job-ids.js';
@@ -17,6 +18,7 @@ export { type LoopResult } from './loop/agent-loop.js';
 export { type LoopEvent, type StopCause } from './loop/events.js';
 export { limitHint, totalTokens } from './loop/limits.js';
 export { type McpServerState, type McpServerStatus } from './mcp/types.js';
+export { toolPermissionPrompt } from './mcp/permission-prompt-tool.js';
 export { failureWarning } from './mcp/warnings.js';
 export {
   type ApprovalAnswer,
@@ -24,7 +26,9 @@ export {
   type Approver,
   PERMISSION_MODES,
   type PermissionMode,
+  type PermissionPrompt,
 } from './permissions/types.js';
+export { type PermissionDenial } from './permissions/approvals.js';
 export { killOwned, terminateOwned } from './platform/process-group.js';
 export { safeText } from './platform/safe-text.js';
 export { formatDuration, formatSize, formatTokens, oneLine } from './platform/text.js';
@@ -55,3 +59,4 @@ export { worktreeCommand } from './worktrees/worktree-tools.js';
 export { describeChanges } from './worktrees/worktree.js';
 /** `outrider worker`'s core (BullMQ, ioredis): loaded by that command only (docs/remote.md). */
 export const loadRemoteWorker = () => import('./remote/worker-main.js');
+export { type EarlierTurnEnd } from './session/turn-ends.js';

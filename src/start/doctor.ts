@@ -6,6 +6,7 @@ import { protectionLine, protectionReport, sandboxConfigFrom } from '../core/san
 import type { SandboxProbe } from '../core/sandbox/plan.js';
 import { probeSandbox } from '../core/sandbox/probe.js';
 import { makeWorkspace } from '../core/platform/paths.js';
+import { PermissionRules } from '../core/permissions/rule-match.js';
 import { type KeyHiding, keyHidingLine } from './hide-keys.js';
 import { type CliOptions, EXIT } from './options.js';
 import { sessionSetupFromCli } from './session-setup.js';
@@ -23,8 +24,14 @@ async function protection(options: CliOptions, io: Io) {
   const review = reviewSetup(setup);
   const { settings } = settingsFromReview(review, { trusted: setup.trustProject });
   const config = sandboxConfigFrom({ user: settings, flags: review.flags });
-  const probe: SandboxProbe = await probeSandbox({ workspace: makeWorkspace(io.cwd, flags.addDirs ?? []), env: io.env });
-  return { config, probe };
+  const workspace = makeWorkspace(io.cwd, flags.addDirs ?? []);
+  const probe: SandboxProbe = await probeSandbox({ workspace, env: io.env });
+  // The permission rules a session here would apply (settings, Claude Code's files, --allowedTools, --disallowedTools).
+  const rules = new PermissionRules(settings.permissions ?? {}, {
+    roots: [io.cwd, workspace.root],
+    home: io.env.HOME || undefined,
+  });
+  return { config, probe, rules };
 }
 
 /** Prints the report; exit 0 when bubblewrap works here, 1 when the command check stands alone. */
@@ -40,7 +47,15 @@ export async function runDoctor(
     io.stderr.write(stderrLines(io.env, io.stderr).error(error.message));
     return EXIT.usage;
   }
-  io.stdout.write([...protectionReport(found.config, found.probe), keyHidingLine(io.keyHiding)].join('\n') + '\n');
+  const rules = found.rules.explain();
+  const ruleLines = rules.length
+    ? ['permission rules (deny wins, then ask, then allow):', ...rules.map((line) => `  ${line}`)]
+    : ['permission rules: none (settings permissions.allow/ask/deny, .claude/settings.json, --allowedTools)'];
+  const ruleWarnings = found.rules.warnings.map((line) => `  ${line}`);
+  io.stdout.write(
+    [...protectionReport(found.config, found.probe), keyHidingLine(io.keyHiding), ...ruleLines, ...ruleWarnings].join('\n') +
+      '\n',
+  );
   return found.probe.ok ? EXIT.ok : EXIT.failed;
 }
 

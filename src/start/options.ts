@@ -36,6 +36,31 @@ export interface CliOptions {
   debug?: boolean;
   sandbox?: string;
   doctor?: boolean;
+  // Claude Code's flags (cli/claude-flags.ts).
+  dangerouslySkipPermissions?: boolean;
+  allowDangerouslySkipPermissions?: boolean;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  settings?: string;
+  settingSources?: string[];
+  sessionId?: string;
+  fallbackModel?: string;
+  strictMcpConfig?: boolean;
+  includePartialMessages?: boolean;
+  permissionPromptTool?: string;
+  // Accepted from the Agent SDK and named in a warning: outrider does not honour them.
+  maxThinkingTokens?: string;
+  effort?: string;
+  betas?: string[];
+  jsonSchema?: string;
+  tools?: string;
+  agent?: string;
+  pluginDir?: string;
+  forkSession?: boolean;
+  includeHookEvents?: boolean;
+  sessionPersistence?: boolean;
   /** Not a flag: the probe --debug made for its start-up line, handed on so the session does not probe again. */
   sandboxProbe?: SandboxProbe;
 }

@@ -1,5 +1,6 @@
 import { AgentsFlagError } from '../core/agents/cli-agents.js';
 import { ConfigError } from '../core/config/provider-config.js';
+import type { SettingSource } from '../core/config/claude-settings.js';
 import { SettingsError } from '../core/config/settings.js';
 import type { SessionSetup } from '../core/session/opened-session.js';
 import { SessionLookupError } from '../core/session/store.js';
@@ -15,7 +16,10 @@ export function sessionSetupFromCli(
     ...(options.maxBudgetTokens !== undefined ? { maxSessionTokens: options.maxBudgetTokens } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxSessionCostUsd: options.maxBudgetUsd } : {}),
   };
-  const mode = options.yolo ? 'yolo' : options.permissionMode;
+  const mode = options.yolo || options.dangerouslySkipPermissions ? 'yolo' : permissionModeOf(options.permissionMode);
+  const allow = options.allowedTools ?? [];
+  const deny = options.disallowedTools ?? [];
+  const permissions = { ...(allow.length ? { allow } : {}), ...(deny.length ? { deny } : {}) };
   return {
     cwd: context.cwd,
     env: context.env,
@@ -32,6 +36,13 @@ export function sessionSetupFromCli(
           },
         }
       : {}),
+    ...(options.settingSources ? { settingSources: options.settingSources as SettingSource[] } : {}),
+    ...(options.settings !== undefined ? { settingsArg: options.settings } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
+    ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     flags: {
       ...(options.provider ? { provider: options.provider as 'anthropic' | 'openai' } : {}),
       ...(options.model ? { model: options.model } : {}),
@@ -42,11 +53,41 @@ export function sessionSetupFromCli(
       ...(options.addDir?.length ? { addDirs: options.addDir } : {}),
       ...(Object.keys(agents).length ? { agents } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox as 'read-only' | 'workspace-write' | 'off' } : {}),
+      ...(Object.keys(permissions).length ? { permissions } : {}),
       ...(options.continue ? { continue: true } : {}),
       ...(typeof options.resume === 'string' ? { resume: options.resume } : {}),
     },
     ...(options.sandboxProbe ? { sandboxProbe: options.sandboxProbe } : {}),
   };
+}
+
+/** Claude Code's permission modes in outrider's words (`bypassPermissions` is yolo). */
+const CLAUDE_MODES: Readonly<Record<string, 'default' | 'accept-edits' | 'plan' | 'yolo'>> = {
+  acceptEdits: 'accept-edits',
+  bypassPermissions: 'yolo',
+};
+
+function permissionModeOf(mode: string | undefined): string | undefined {
+  return mode !== undefined && Object.hasOwn(CLAUDE_MODES, mode) ? CLAUDE_MODES[mode] : mode;
+}
+
+/** Flags taken from Claude Code's command line that outrider does not honour, as one warning (undefined: none). */
+export function unhonouredFlags(options: CliOptions): string | undefined {
+  const named = [
+    options.maxThinkingTokens !== undefined && '--max-thinking-tokens',
+    options.effort !== undefined && '--effort',
+    options.betas !== undefined && '--betas',
+    options.jsonSchema !== undefined && '--json-schema',
+    options.tools !== undefined && '--tools',
+    options.agent !== undefined && '--agent',
+    options.pluginDir !== undefined && '--plugin-dir',
+    options.forkSession && '--fork-session',
+    options.includeHookEvents && '--include-hook-events',
+    options.sessionPersistence === false && '--no-session-persistence',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  return named.length
+    ? `outrider does not honour ${named.join(', ')} (accepted for Claude Code's command line; see docs/claude-code.md)`
+    : undefined;
 }
 
 /** One line for an error met before the session could start; a stack only with --debug. */

@@ -74,11 +74,7 @@ const group = (overrides: Partial<TurnGroup> = {}): TurnGroup => ({
 function run(events: SessionEvent[], groups: TurnGroup[] = [group()]) {
   const lines: any[] = [];
   let clock = 0;
-  const stream = createStreamJson(
-    info,
-    (line) => lines.push(JSON.parse(JSON.stringify(line))),
-    () => (clock += 100),
-  );
+  const stream = createStreamJson(info, (line) => lines.push(JSON.parse(JSON.stringify(line))), { now: () => (clock += 100) });
   stream.init();
   for (const event of events) stream.event(event);
   for (const g of groups) stream.result(g);
@@ -270,5 +266,72 @@ describe('stream-json formatter', () => {
       [group(), group()],
     );
     expect(lines.filter((l) => l.type === 'result').map((l) => l.duration_api_ms)).toEqual([100, 0]);
+  });
+});
+
+describe("stream-json: Claude Code's details", () => {
+  const turn: SessionEvent[] = [
+    { type: 'turn_start', turn: 1 },
+    { type: 'thinking_delta', text: 'hm' },
+    { type: 'text_delta', text: 'Hel' },
+    { type: 'text_delta', text: 'lo' },
+    {
+      type: 'message_end',
+      stopReason: 'tool_use',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hm', signature: 's' },
+          { type: 'text', text: 'Hello' },
+          { type: 'tool_use', id: 'toolu_9', name: 'bash', input: { command: 'ls' } },
+        ],
+      },
+    },
+    { type: 'tool_end', id: 'toolu_9', name: 'bash', content: 'boom', isError: true },
+  ];
+
+  it('--include-partial-messages: the stream events of the message, rebuilt from the deltas', () => {
+    const lines: any[] = [];
+    const stream = createStreamJson(info, (line) => lines.push(JSON.parse(JSON.stringify(line))), { partial: true });
+    for (const event of turn) stream.event(event);
+    const events = lines.filter((l) => l.type === 'stream_event');
+    expect(events.every((l) => l.session_id === info.sessionId && l.parent_tool_use_id === null)).toBe(true);
+    expect(events.map((l) => [l.event.type, l.event.index, l.event.delta?.type ?? l.event.content_block?.type])).toEqual([
+      ['message_start', undefined, undefined],
+      ['content_block_start', 0, 'thinking'],
+      ['content_block_delta', 0, 'thinking_delta'],
+      ['content_block_stop', 0, undefined],
+      ['content_block_start', 1, 'text'],
+      ['content_block_delta', 1, 'text_delta'],
+      ['content_block_delta', 1, 'text_delta'],
+      ['content_block_stop', 1, undefined],
+      ['content_block_start', 2, 'tool_use'],
+      ['content_block_delta', 2, 'input_json_delta'],
+      ['content_block_stop', 2, undefined],
+      ['message_delta', undefined, undefined],
+      ['message_stop', undefined, undefined],
+    ]);
+    expect(events[9].event.delta.partial_json).toBe('{"command":"ls"}');
+    expect(events[11].event.delta.stop_reason).toBe('tool_use');
+    // Without the flag: none.
+    expect(run(turn).some((l) => l.type === 'stream_event')).toBe(false);
+  });
+
+  it("user lines carry tool_use_result; the result lists the denied calls in Claude Code's names", () => {
+    const lines = run(turn, [
+      group({
+        denials: [
+          { toolName: 'bash', callId: 'toolu_9', args: { command: 'rm -rf x' }, message: 'denied' },
+          { toolName: 'write_file', callId: 'toolu_10', args: { path: 'a.txt', content: '' }, message: 'denied' },
+          // A sub-agent's denial is its own, not the session's result's.
+          { toolName: 'bash', callId: 'toolu_11', args: { command: 'x' }, message: 'denied', jobId: 'sub-1' },
+        ],
+      }),
+    ]);
+    expect(lines.find((l) => l.type === 'user').tool_use_result).toBe('Error: boom');
+    expect(lines.at(-1).permission_denials).toEqual([
+      { tool_name: 'Bash', tool_use_id: 'toolu_9', tool_input: { command: 'rm -rf x' } },
+      { tool_name: 'Write', tool_use_id: 'toolu_10', tool_input: { path: 'a.txt', content: '', file_path: '/p/a.txt' } },
+    ]);
   });
 });

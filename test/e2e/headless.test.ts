@@ -49,7 +49,7 @@ describe('outrider -p', () => {
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'done', num_turns: 1 });
-    expect(out.session_id).toMatch(/^\d{8}-\d{6}-[a-z0-9]{6}$/);
+    expect(out.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(out.usage).toMatchObject({ input: 1000, output: 50 });
     expect(out.total_cost_usd).toBeGreaterThan(0);
     expect(out.duration_ms).toBeGreaterThanOrEqual(0);

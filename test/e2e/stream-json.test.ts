@@ -161,11 +161,12 @@ describe('--input-format stream-json', () => {
 
   it('stops at a line that is not a user message, naming it, after the turns before it', async () => {
     t.mock.script({ text: 'ok' });
-    const stdin = userLine('hi') + '{"type":"control_request","request":{"subtype":"interrupt"}}\n' + userLine('never');
+    // Control requests are the SDK's protocol (agent-sdk.test.ts); an assistant message is nobody's input.
+    const stdin = userLine('hi') + '{"type":"assistant","message":{}}\n' + userLine('never');
     const result = await run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], stdin);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
-      'outrider: stdin line 2: only user messages are read, got "control_request"; expected {"type":"user","message":{"role":"user","content":"…"}}',
+      'outrider: stdin line 2: only user messages are read, got "assistant"; expected {"type":"user","message":{"role":"user","content":"…"}}',
     );
     expect(kinds(sdkLines(result.stdout))).toEqual(['system/init', 'assistant', 'result/success']);
     expect(t.mock.requests).toHaveLength(1);

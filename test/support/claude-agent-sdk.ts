@@ -1,202 +1,30 @@
 /**
- * A local copy of the message types of `@anthropic-ai/claude-agent-sdk` (version 0.3.334,
- * `sdk.d.ts`) that `--output-format stream-json` emits and `--input-format stream-json`
- * reads. The package is not installed (it pulls a native binary as an optional
- * dependency), so its shapes are copied here: every required field exactly, with the same
- * imports from `@anthropic-ai/sdk`; optional fields that name types not copied are `unknown`,
- * so a field of ours with the same name still has to exist there. Once the package is
- * installed, replace the declarations below with
- * `export type { SDKSystemMessage, … } from '@anthropic-ai/claude-agent-sdk';`.
+ * The message types of `@anthropic-ai/claude-agent-sdk` (a test-only dependency) that
+ * `--output-format stream-json` emits and `--input-format stream-json` reads, with runtime
+ * schemas of the same shapes below: tsc checks that each schema describes a value of the
+ * SDK's own type, so a line that passes a schema is a value the SDK's programs can read.
  */
-import type { MessageParam } from '@anthropic-ai/sdk/resources';
-import type { BetaMessage, BetaUsage } from '@anthropic-ai/sdk/resources/beta/messages/messages.mjs';
+import type {
+  SDKAPIRetryMessage,
+  SDKAssistantMessage,
+  SDKCompactBoundaryMessage,
+  SDKMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+  SDKUserMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { UUID } from 'node:crypto';
 import * as z from 'zod';
 
-export type ApiKeySource =
-  'ANTHROPIC_API_KEY' | 'apiKeyHelper' | '/login managed key' | 'none' | 'user' | 'project' | 'org' | 'temporary' | 'oauth';
-
-export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan' | 'dontAsk' | 'auto';
-
-export type SDKAssistantMessageError =
-  | 'authentication_failed'
-  | 'oauth_org_not_allowed'
-  | 'account_on_hold'
-  | 'verification_required'
-  | 'billing_error'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'invalid_request'
-  | 'model_not_found'
-  | 'server_error'
-  | 'unknown'
-  | 'max_output_tokens'
-  | 'cloud_credential_error';
-
-export type NonNullableUsage = {
-  [K in keyof BetaUsage]: K extends 'fallback_credit' ? BetaUsage[K] : NonNullable<BetaUsage[K]>;
+export type {
+  SDKAPIRetryMessage,
+  SDKAssistantMessage,
+  SDKCompactBoundaryMessage,
+  SDKMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+  SDKUserMessage,
 };
-
-export type ModelUsage = {
-  inputTokens: number;
-  outputTokens: number;
-  thinkingTokens?: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheCreationEphemeral5mInputTokens?: number;
-  cacheCreationEphemeral1hInputTokens?: number;
-  webSearchRequests: number;
-  costUSD: number;
-  contextWindow: number;
-  maxOutputTokens: number;
-  canonicalModel?: string;
-  provider?: string;
-  costBasis?: 'list' | 'managed' | 'unknown';
-};
-
-export type SDKPermissionDenial = {
-  tool_name: string;
-  tool_use_id: string;
-  tool_input: Record<string, unknown>;
-};
-
-export type SDKSystemMessage = {
-  type: 'system';
-  subtype: 'init';
-  agents?: string[];
-  apiKeySource: ApiKeySource;
-  betas?: string[];
-  claude_code_version: string;
-  cwd: string;
-  tools: string[];
-  mcp_servers: { name: string; status: string; source?: string }[];
-  model: string;
-  permissionMode: PermissionMode;
-  slash_commands: string[];
-  terminal_slash_commands?: string[];
-  output_style: string;
-  skills: string[];
-  plugins: { name: string; path: string; version?: string }[];
-  plugin_errors?: unknown[];
-  fast_mode_state?: unknown;
-  fast_mode_disabled_reason?: unknown;
-  effort?: ('low' | 'medium' | 'high' | 'xhigh' | 'max') | null;
-  view_mode?: 'focus' | 'default';
-  capabilities?: string[];
-  uuid: UUID;
-  session_id: string;
-};
-
-export type SDKAssistantMessage = {
-  type: 'assistant';
-  message: BetaMessage;
-  parent_tool_use_id: string | null;
-  error?: SDKAssistantMessageError;
-  uuid: UUID;
-  session_id: string;
-  request_id?: string;
-  user_message_uuid?: string;
-  user_message_uuids?: string[];
-  resume_reason?: string;
-  resumed_from_incomplete_thinking?: true;
-  supersedes?: UUID[];
-  aborted?: true;
-  agent_id?: string;
-  subagent_type?: string;
-  task_description?: string;
-  timestamp?: string;
-  context_usage?: unknown;
-  usage_report?: unknown;
-};
-
-export type SDKUserMessage = {
-  type: 'user';
-  message: MessageParam;
-  parent_tool_use_id: string | null;
-  isSynthetic?: boolean;
-  tool_use_result?: unknown;
-  priority?: 'now' | 'next' | 'later';
-  origin?: unknown;
-  shouldQuery?: boolean;
-  timestamp?: string;
-  client_composed?: true;
-  uuid?: UUID;
-  pasted_content?: MessageParam['content'][];
-  inline_pastes?: string[];
-  session_id?: string;
-  agent_id?: string;
-  subagent_type?: string;
-  task_description?: string;
-};
-
-/** The fields both result variants share (the SDK spells them out in each). */
-type ResultCommon = {
-  type: 'result';
-  duration_ms: number;
-  duration_api_ms: number;
-  is_error: boolean;
-  num_turns: number;
-  stop_reason: string | null;
-  total_cost_usd: number;
-  usage: NonNullableUsage;
-  modelUsage: Record<string, ModelUsage>;
-  permission_denials: SDKPermissionDenial[];
-  queued_turn_count?: number;
-  terminal_reason?: unknown;
-  user_message_uuid?: string;
-  user_message_uuids?: string[];
-  uuid: UUID;
-  session_id: string;
-};
-
-export type SDKResultSuccess = ResultCommon & {
-  subtype: 'success';
-  result: string;
-  structured_output?: unknown;
-  deferred_tool_use?: unknown;
-  result_index?: number;
-};
-
-export type SDKResultError = ResultCommon & {
-  subtype: 'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries';
-  errors: string[];
-  startup_failure_reason?: unknown;
-  invalid_config_file?: unknown;
-};
-
-export type SDKResultMessage = SDKResultSuccess | SDKResultError;
-
-export type SDKAPIRetryMessage = {
-  type: 'system';
-  subtype: 'api_retry';
-  attempt: number;
-  max_retries: number;
-  retry_delay_ms: number;
-  error_status: number | null;
-  error: SDKAssistantMessageError;
-  no_response?: { waited_ms: number; retry_wait_ms: number };
-  uuid: UUID;
-  session_id: string;
-};
-
-export type SDKCompactBoundaryMessage = {
-  type: 'system';
-  subtype: 'compact_boundary';
-  compact_metadata: {
-    trigger: 'manual' | 'auto';
-    pre_tokens: number;
-    post_tokens?: number;
-    duration_ms?: number;
-    preserved_segment?: unknown;
-    preserved_messages?: unknown;
-  };
-  uuid: UUID;
-  session_id: string;
-};
-
-/** The messages outrider writes, of the SDK's union `SDKMessage`. */
-export type SDKMessage =
-  SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKResultMessage | SDKAPIRetryMessage | SDKCompactBoundaryMessage;
 
 // Runtime checks of the same shapes, for lines read off a real run. Each schema's inferred
 // type must be assignable to the SDK type above (checked at the end of this file by tsc),

@@ -56,7 +56,8 @@ export function childGate(options: ChildGateOptions): ToolGate {
     const request = { toolName: tool.name, kind: tool.kind, args, paths };
     // Under the definition's limit a hook may only narrow: its ask counts, its allow does not.
     const hook = call.hook?.decision === 'ask' ? call.hook : undefined;
-    const decision = withHookHint(decide(mode, request), hook);
+    // The session's rules hold here too: a deny rule refuses, an ask rule asks, an allow rule answers an ask.
+    const decision = withHookHint(session.withRules(decide(mode, request), request), hook);
     if (decision.decision === 'allow') return decision.sandbox ? { allowed: true, sandbox: decision.sandbox } : { allowed: true };
     if (decision.decision === 'deny') {
       // Denied in the session's own mode too (a path outside the workspace): that reason is the one to fix.

@@ -1,3 +1,4 @@
+import { ANTHROPIC_ALIASES, aliasTarget, modelFamily } from '../config/model-aliases.js';
 import type { ProviderName } from '../providers/types.js';
 
 /**
@@ -9,13 +10,7 @@ import type { ProviderName } from '../providers/types.js';
  * the user is told once.
  */
 
-/** Claude Code's aliases, as current Anthropic ids (the newest of each family in models.ts). */
-export const ANTHROPIC_ALIASES: Readonly<Record<string, string>> = {
-  opus: 'claude-opus-5-5',
-  opusplan: 'claude-opus-5-5',
-  sonnet: 'claude-sonnet-5',
-  haiku: 'claude-haiku-5-5',
-};
+export { ANTHROPIC_ALIASES };
 
 export interface ModelContext {
   provider: ProviderName;
@@ -37,10 +32,8 @@ export function resolveModel(requested: string | undefined, context: ModelContex
   if (asked === '' || asked.toLowerCase() === 'inherit' || asked.toLowerCase() === 'default') {
     return { model: context.parentModel };
   }
-  const name = asked.toLowerCase().replace(/\[1m\]$/, '');
-  const userAlias = lookup(context.aliases, name) ?? lookup(context.aliases, asked);
-  const id = userAlias ?? lookup(ANTHROPIC_ALIASES, name) ?? asked;
-  const family = familyOf(id);
+  const id = aliasTarget(asked, context.aliases) ?? asked;
+  const family = modelFamily(id);
   const serves = context.provider === 'anthropic' ? family === 'anthropic' : family !== 'anthropic';
   if (serves) return { model: id };
   const via = id === asked ? '' : ` (${asked} means ${id})`;
@@ -52,17 +45,6 @@ export function resolveModel(requested: string | undefined, context: ModelContex
     model: context.parentModel,
     refused: `model "${asked}"${via} is not served by the ${context.provider} provider; running on ${context.parentModel} instead (${fix})`,
   };
-}
-
-/** Which vendor's naming an id follows; OpenAI-compatible servers (Ollama, vLLM) name theirs freely. */
-function familyOf(id: string): 'anthropic' | 'openai' | 'other' {
-  if (/^claude-/i.test(id)) return 'anthropic';
-  if (/^(gpt-|chatgpt-|o\d(-|$))/i.test(id)) return 'openai';
-  return 'other';
-}
-
-function lookup(table: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
-  return table && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /**

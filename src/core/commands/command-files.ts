@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { claudeAllowed, splitToolList } from '../agents/claude-compat.js';
+import { parseRule, ruleProblem, ruleTarget } from '../permissions/rules.js';
 import { readDefinitionFolder } from '../agents/definition-files.js';
 import { parseFrontMatter } from '../agents/front-matter.js';
 import { oneLine } from '../platform/text.js';
@@ -167,6 +168,14 @@ function firstLine(body: string): string {
   return (body.split('\n').find((line) => line.trim()) ?? '').replace(/^#+\s*/, '').trim();
 }
 
+/** A rule with a specifier a rule can be limited by (a command, a path, a domain), not a whole tool. */
+function isNarrowRule(name: string): boolean {
+  if (ruleProblem(name)) return false;
+  const rule = parseRule(name);
+  const target = ruleTarget(rule.tool);
+  return rule.specifier !== undefined && target.kind === 'tools' && target.family !== 'plain' && target.family !== 'agent';
+}
+
 /** `allowed-tools`: a comma string or a list, Claude Code's names or outrider's. */
 function toolsOf(
   value: unknown,
@@ -188,6 +197,11 @@ function toolsOf(
   const dropped: string[] = [];
   for (const name of names) {
     if (name.startsWith('mcp__') || knownTools?.includes(name)) {
+      allowed.push(name);
+      continue;
+    }
+    // `Bash(git status:*)`, `Edit(src/**)`: a permission rule, applied as written (permissions/rule-match.ts).
+    if (isNarrowRule(name)) {
       allowed.push(name);
       continue;
     }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type CommandSummary, type CustomCommand, loadCommands } from './command-files.js';
-import { expandCommand } from './expand.js';
+import { type DirectiveRunner, expandDirectives } from './body-directives.js';
+import { expandCommand, parseCommandCall, substituteArguments } from './expand.js';
 import { type Skill, loadSkills } from './skills.js';
 
 /** A session's custom commands and skills, from Claude Code's folders and outrider's. */
@@ -55,6 +56,23 @@ export function commandSummaries(commands: ReadonlyMap<string, CustomCommand>): 
       ...(argumentHint ? { argumentHint } : {}),
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The prompt for what the user typed, its command's body directives carried out (`` !`cmd` ``,
+ * `@path`: body-directives.ts) before the arguments go in. Run it while the command's
+ * `allowed-tools` are allowed, so a `Bash(git status:*)` there lets `` !`git status` `` run.
+ */
+export async function preparePrompt(
+  text: string,
+  commands: ReadonlyMap<string, CustomCommand>,
+  runner: DirectiveRunner,
+  signal: AbortSignal,
+): Promise<string> {
+  const call = parseCommandCall(text);
+  const command = call ? commands.get(call.name) : undefined;
+  if (!call || !command) return text;
+  return substituteArguments(await expandDirectives(command.body, runner, signal), call.args);
 }
 
 /** The prompt to send for what the user typed, and the tools its command allows (none for a plain prompt). */

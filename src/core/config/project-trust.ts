@@ -60,11 +60,16 @@ export function resolveSettings(layers: SettingsLayers, options: { trusted: bool
       continue;
     }
     if (rule.kind === 'guarded') {
-      // A flag replaces the value whole: the project's does not matter.
-      if (layers.flags[key] !== undefined) continue;
+      // A flag replaces the value whole (rule lists join it): the project's does not matter.
+      if (layers.flags[key] !== undefined && !rule.narrowing) continue;
       if (!isWithin(rule, value, yours[key])) {
         guarded.push({ key, value, why: rule.why, yours: yours[key] });
-        if (!options.trusted) continue;
+        if (!options.trusted) {
+          // What only narrows (deny and ask rules) applies all the same.
+          const narrowing = rule.narrowing?.(value as never);
+          if (narrowing !== undefined) taken[key] = narrowing;
+          continue;
+        }
       }
     }
     taken[key] = value;

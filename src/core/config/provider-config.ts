@@ -1,4 +1,5 @@
 import type { ProviderName } from '../providers/types.js';
+import { resolveMainModel } from './model-aliases.js';
 
 /** Everything needed to talk to a model, resolved from flags, settings and environment. */
 export interface ProviderConfig {
@@ -8,12 +9,22 @@ export interface ProviderConfig {
   baseURL?: string;
   toolMode: 'native' | 'text';
   maxRetries: number;
+  /** The model asked for was an alias this provider cannot serve: what was done instead. */
+  modelWarning?: string;
 }
 
 /** The layers a provider config is resolved from; flags win over settings, settings over env. */
 export interface ProviderConfigInput {
   flags: { provider?: string; model?: string; baseURL?: string; toolMode?: string };
-  settings: { provider?: ProviderName; model?: string; baseURL?: string; toolMode?: 'native' | 'text'; maxRetries?: number };
+  settings: {
+    provider?: ProviderName;
+    model?: string;
+    baseURL?: string;
+    toolMode?: 'native' | 'text';
+    maxRetries?: number;
+    /** Names (`sonnet`, `fast`) → model ids; Claude Code's aliases are known without it. */
+    modelAliases?: Record<string, string>;
+  };
   env: NodeJS.ProcessEnv;
 }
 
@@ -38,14 +49,28 @@ export function resolveProviderConfig({ flags, settings, env }: ProviderConfigIn
   if (toolMode !== 'native' && toolMode !== 'text') {
     throw new ConfigError(`unknown tool mode "${toolMode}": use native or text`);
   }
-  const model = nonEmpty(flags.model) ?? nonEmpty(settings.model) ?? nonEmpty(env.OUTRIDER_MODEL) ?? DEFAULT_MODELS[provider];
+  const asked = nonEmpty(flags.model) ?? nonEmpty(settings.model) ?? nonEmpty(env.OUTRIDER_MODEL) ?? DEFAULT_MODELS[provider];
+  // `--model sonnet` (Claude Code's aliases, and the user's modelAliases) names a model id.
+  const { model, warning: modelWarning } = resolveMainModel(asked, {
+    provider,
+    aliases: settings.modelAliases,
+    fallback: DEFAULT_MODELS[provider],
+  });
   let apiKey = nonEmpty(env[KEY_VARIABLE[provider]]);
   if (!apiKey) {
     // Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) take any key.
     if (provider === 'openai' && baseURL && !isOpenAIHost(baseURL)) apiKey = 'no-key';
     else throw new ConfigError(missingKeyMessage(provider));
   }
-  return { provider, model, apiKey, baseURL, toolMode, maxRetries: settings.maxRetries ?? 4 };
+  return {
+    provider,
+    model,
+    apiKey,
+    baseURL,
+    toolMode,
+    maxRetries: settings.maxRetries ?? 4,
+    ...(modelWarning ? { modelWarning } : {}),
+  };
 }
 
 function pickProvider(named: string | undefined, baseURL: string | undefined, env: NodeJS.ProcessEnv): ProviderName {

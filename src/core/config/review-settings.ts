@@ -1,10 +1,29 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson } from '../platform/canonical-json.js';
+import {
+  type ClaudeSettingsFile,
+  SETTING_SOURCES,
+  type SettingSource,
+  claudeSettingsPaths,
+  parseClaudeSettings,
+  readClaudeSettings,
+} from './claude-settings.js';
+import { parseJsonc } from './jsonc.js';
 import { type McpServerEntries, readMcpFile } from './mcp-files.js';
 import { outriderPaths, projectPaths } from './paths.js';
+import { ConfigFileError, readConfigFile } from './read-config-file.js';
 import { type GuardedSetting, type ResolvedSettings, guardedFingerprint, resolveSettings } from './project-trust.js';
-import { SETTINGS_DEFAULTS, type Settings, type SettingsFiles, SettingsError, readSettingsFiles } from './settings.js';
+import {
+  MAX_SETTINGS_BYTES,
+  SETTINGS_DEFAULTS,
+  type Settings,
+  type SettingsFiles,
+  SettingsError,
+  mergeSettings,
+  readSettingsFiles,
+  settingsSchema,
+} from './settings.js';
 import { type FolderTrust, folderTrust, readTrustStore, recordFolderAnswer } from './trusted-folders.js';
 
 /**
@@ -25,6 +44,10 @@ export interface SettingsReview {
   mcpJson: ProjectMcpServers;
   fingerprint: string;
   stored: FolderTrust;
+  /** What the Claude Code settings files (and `--settings`) held that outrider leaves out, one line each. */
+  notes?: string[];
+  /** Every project file read (outrider's and Claude Code's), for the line naming what was left out. */
+  projectFiles?: string[];
 }
 
 /** The servers of the project's `.mcp.json`, as read at start. */
@@ -37,12 +60,58 @@ export interface ProjectMcpServers {
   error?: string;
 }
 
-/** Reads the settings files and, when the project holds guarded keys, the user's answer for this folder. */
-export function reviewSettings(input: { cwd: string; env: NodeJS.ProcessEnv; flags: Settings }): SettingsReview {
+/** What a run reads settings from, beyond the working directory and environment. */
+export interface ReviewInput {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  flags: Settings;
+  /** `--setting-sources`: which of the user's, the project's and the local files are read (default: all). */
+  sources?: readonly SettingSource[];
+  /** `--settings`: a file or JSON text of settings (outrider's or Claude Code's keys), the user's word. */
+  settingsArg?: string;
+}
+
+/**
+ * Reads the settings files and, when the project holds guarded keys, the user's answer for
+ * this folder. Claude Code's files join the layers as they would for Claude Code: its user
+ * file under outrider's, its project files (`settings.json`, then `settings.local.json`) under
+ * outrider's project file, so the project's keys meet the same trust rules whichever file
+ * holds them. `--settings` joins the flags.
+ */
+export function reviewSettings(input: ReviewInput): SettingsReview {
   const home = outriderPaths(input.env);
-  const projectFile = projectPaths(input.cwd).settings;
-  const files = readSettingsFiles({ userPath: home.userSettings, projectPath: projectFile });
-  const { guarded } = resolveSettings({ defaults: SETTINGS_DEFAULTS, ...files, flags: input.flags }, { trusted: false });
+  const sources = new Set(input.sources ?? SETTING_SOURCES);
+  const outriderProject = projectPaths(input.cwd).settings;
+  // outrider's own user file holds the provider's setup: it is read whatever the sources.
+  const own = readSettingsFiles({
+    userPath: home.userSettings,
+    projectPath: sources.has('project') ? outriderProject : undefined,
+  });
+  const claudePaths = claudeSettingsPaths(input.cwd, input.env.HOME || undefined);
+  const claude = (source: SettingSource): ClaudeSettingsFile | undefined => {
+    const file = claudePaths[source];
+    return file && sources.has(source) ? readClaudeSettings(file) : undefined;
+  };
+  const claudeUser = claude('user');
+  const claudeProject = [claude('project'), claude('local')].filter((f): f is ClaudeSettingsFile => f !== undefined);
+  const fromFlag = input.settingsArg !== undefined ? readSettingsArg(input.settingsArg, input.cwd) : undefined;
+  const notes = [claudeUser, ...claudeProject, fromFlag].flatMap((f) => f?.warnings ?? []);
+  const files: SettingsFiles = {
+    user: mergeSettings(claudeUser?.settings, own.user),
+    project: mergeSettings(...claudeProject.map((f) => f.settings), own.project),
+    sources: [
+      ...(claudeUser ? [claudeUser.file] : []),
+      ...own.sources.filter((f) => f !== outriderProject),
+      ...claudeProject.map((f) => f.file),
+      ...own.sources.filter((f) => f === outriderProject),
+    ],
+  };
+  const flags = fromFlag ? mergeSettings(fromFlag.settings, input.flags) : input.flags;
+  // The file a trust prompt names: outrider's own when it holds settings, else the Claude file that does.
+  const claudeFiles = claudeProject.filter((f) => Object.keys(f.settings).length).map((f) => f.file);
+  const projectFile = own.sources.includes(outriderProject) || claudeFiles.length === 0 ? outriderProject : claudeFiles[0];
+  const projectFiles = [...claudeFiles, ...own.sources.filter((f) => f === outriderProject)];
+  const { guarded } = resolveSettings({ defaults: SETTINGS_DEFAULTS, ...files, flags }, { trusted: false });
   const mcpJson = readProjectMcp(projectPaths(input.cwd).mcpJson, files.user);
   const folder = realFolder(input.cwd);
   const fingerprint = guardedFingerprint(
@@ -57,12 +126,41 @@ export function reviewSettings(input: { cwd: string; env: NodeJS.ProcessEnv; fla
     projectFile,
     trustFile: home.trustedFolders,
     files,
-    flags: input.flags,
+    flags,
     guarded,
     mcpJson,
     fingerprint,
     stored,
+    notes,
+    projectFiles,
   };
+}
+
+/**
+ * `--settings`: a file, or JSON text starting with `{`, of outrider's settings or Claude Code's.
+ * A missing file or broken JSON stops the start; text that is outrider's settings whole is
+ * read as such; otherwise Claude Code's keys are taken and the others named.
+ */
+function readSettingsArg(value: string, cwd: string): ClaudeSettingsFile {
+  const inline = value.trimStart().startsWith('{');
+  const file = inline ? '--settings' : path.resolve(cwd, value);
+  let text: string | undefined = value;
+  if (!inline) {
+    try {
+      text = readConfigFile(file, { maxBytes: MAX_SETTINGS_BYTES, what: 'settings file' });
+    } catch (error) {
+      if (error instanceof ConfigFileError) throw new SettingsError(error.message, file);
+      throw error;
+    }
+    if (text === undefined)
+      throw new SettingsError(`--settings ${value}: no such file; give a settings file or the JSON itself`, value);
+  }
+  const parsed = parseJsonc(text.replace(/^\uFEFF/, ''));
+  if (!parsed.ok)
+    throw new SettingsError(`${file}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, file);
+  const own = settingsSchema.safeParse(parsed.value ?? {});
+  if (own.success) return { file, settings: own.data, warnings: [] };
+  return parseClaudeSettings(text, file);
 }
 
 /**
@@ -109,16 +207,20 @@ export function recordTrustAnswer(review: SettingsReview, answer: 'trusted' | 'u
 export function settingsFromReview(
   review: SettingsReview,
   options: { trusted?: boolean } = {},
-): ResolvedSettings & { warning?: string; mcpJson: { servers: McpServerEntries; warning?: string } } {
+): ResolvedSettings & { warning?: string; notes: string[]; mcpJson: { servers: McpServerEntries; warning?: string } } {
   const trusted = options.trusted === true || review.stored === 'trusted';
   const resolved = resolveSettings({ defaults: SETTINGS_DEFAULTS, ...review.files, flags: review.flags }, { trusted });
   const mcpJson = projectMcpServers(review, trusted);
-  if (resolved.ignored.length === 0) return { ...resolved, mcpJson };
-  return {
-    ...resolved,
-    mcpJson,
-    warning: `ignored ${resolved.ignored.join(', ')} from ${review.projectFile}: ${whyIgnored(review)}`,
-  };
+  const notes = review.notes ?? [];
+  if (resolved.ignored.length === 0) return { ...resolved, notes, mcpJson };
+  const from = review.projectFiles?.length ? review.projectFiles.join(', ') : review.projectFile;
+  // Deny and ask rules apply untrusted: say so, so "ignored permissions" is not read as "no rules".
+  const { ask, deny } = review.files.project.permissions ?? {};
+  const narrowing = (ask?.length ?? 0) + (deny?.length ?? 0) > 0;
+  const keys = resolved.ignored.map((key) =>
+    key === 'permissions' && narrowing ? 'permissions (its deny and ask rules still apply)' : key,
+  );
+  return { ...resolved, notes, mcpJson, warning: `ignored ${keys.join(', ')} from ${from}: ${whyIgnored(review)}` };
 }
 
 /** The `.mcp.json` servers that start: all of them in a trusted folder, else only those that are yours already. */

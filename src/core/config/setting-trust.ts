@@ -16,7 +16,13 @@ export type TrustRule<V> =
    * Taken only from a trusted folder, unless the project's value is `within` the user's own
    * (default: equal to it), so a project can always narrow. `why` is what the trust prompt says.
    */
-  | { kind: 'guarded'; why: string; within?: (project: NonNullable<V>, user: V | undefined) => boolean }
+  | {
+      kind: 'guarded';
+      why: string;
+      within?: (project: NonNullable<V>, user: V | undefined) => boolean;
+      /** The part of the project's value that only narrows (deny rules), taken even from an untrusted folder. */
+      narrowing?: (project: NonNullable<V>) => NonNullable<V> | undefined;
+    }
   /**
    * Numbers that bound how much the agent does, or what its cost counts (setting-limits.ts):
    * each number of the project's applies when it is as strict as the user's (default included),
@@ -91,12 +97,18 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
       ),
   },
   mcp: limits({ entries: MCP_BOUNDS }),
+  // Allow rules widen what runs unasked; ask and deny rules only narrow, so they apply from any
+  // folder, trusted or not (a repository may always ask for more care, as Claude Code lets it).
   permissions: {
     kind: 'guarded',
     why: 'lets these tools run without asking you',
     within: (project, user) =>
       (project.allow ?? []).every((pattern) => (user?.allow ?? []).includes(pattern)) &&
       (project.mcpReadOnlyHints !== true || user?.mcpReadOnlyHints === true),
+    narrowing: (project) => {
+      const part = { ...(project.ask ? { ask: project.ask } : {}), ...(project.deny ? { deny: project.deny } : {}) };
+      return Object.keys(part).length ? part : undefined;
+    },
   },
   hooks: {
     kind: 'guarded',

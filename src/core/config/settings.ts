@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { concatHooks, hooksSchema } from '../hooks/hook-settings.js';
+import { ruleProblem } from '../permissions/rules.js';
 import { parseJsonc } from './jsonc.js';
 import { mcpServersSchema } from './mcp-servers.js';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
@@ -72,13 +73,28 @@ const mcpShape = {
   toolTimeoutMs: wholeNumber({ min: 1 }).optional(),
 };
 
+/** A list of permission rules in Claude Code's grammar; a rule that cannot be read stops the start, naming it. */
+const ruleList = (example: string) =>
+  z
+    .array(
+      z.string({ error: 'a rule (a string) such as "Bash(npm run test:*)"' }).superRefine((rule, ctx) => {
+        const problem = ruleProblem(rule);
+        if (problem) ctx.addIssue({ code: 'custom', message: `a permission rule: ${problem}` });
+      }),
+      { error: `a list of rules such as ${example}` },
+    )
+    .optional();
+
 const permissionsShape = {
-  /** Tool name patterns (picomatch) that run without asking where the mode would ask: `mcp__github__*`. */
-  allow: z
-    .array(z.string({ error: 'a tool name or pattern (a string)' }), {
-      error: 'a list of tool names or patterns such as ["mcp__github__*"]',
-    })
-    .optional(),
+  /**
+   * Rules (Claude Code's grammar) for calls that run without asking where the mode would ask:
+   * `Bash(npm run test:*)`, `Edit(src/**)`, `mcp__github`, or a tool name pattern `mcp__github__*`.
+   */
+  allow: ruleList('["Bash(npm run test:*)", "mcp__github__*"]'),
+  /** Rules for calls that ask every time, whatever the mode. */
+  ask: ruleList('["Bash(git push:*)"]'),
+  /** Rules for calls that are refused in every mode, yolo included: `Read(./secrets/**)`, `Bash(rm:*)`. */
+  deny: ruleList('["Read(./secrets/**)", "Bash(curl:*)"]'),
   /** Believe an MCP tool's own `readOnlyHint`: such a tool then runs without asking, like read_file. */
   mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
 };
@@ -243,6 +259,9 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
       if (key === 'hooks') {
         // Every layer's hooks run, as in Claude Code: a project's PreToolUse adds to yours.
         merged[key] = concatHooks([merged[key] as Settings['hooks'], value as Settings['hooks']]);
+      } else if (key === 'permissions') {
+        // Rule lists join across layers, as in Claude Code: a project's deny cannot drop yours.
+        merged[key] = mergePermissions(merged[key] as PermissionSettings | undefined, value as PermissionSettings);
       } else if (MERGED_BY_ENTRY.has(key)) {
         const own = Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined));
         merged[key] = { ...(merged[key] as object | undefined), ...structuredClone(own) };
@@ -252,6 +271,16 @@ export function mergeSettings(...layers: Array<Settings | undefined>): Settings 
     }
   }
   return merged as Settings;
+}
+
+function mergePermissions(lower: PermissionSettings | undefined, upper: PermissionSettings): PermissionSettings {
+  const merged: PermissionSettings = { ...structuredClone(lower ?? {}) };
+  for (const list of ['allow', 'ask', 'deny'] as const) {
+    const rules = [...(lower?.[list] ?? []), ...(upper[list] ?? [])];
+    if (upper[list] !== undefined || lower?.[list] !== undefined) merged[list] = [...new Set(rules)];
+  }
+  if (upper.mcpReadOnlyHints !== undefined) merged.mcpReadOnlyHints = upper.mcpReadOnlyHints;
+  return merged;
 }
 
 function readSettingsFile(file: string): string | undefined {

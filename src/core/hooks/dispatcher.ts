@@ -1,9 +1,9 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { PermissionMode } from '../permissions/types.js';
-import type { Timers } from '../platform/timers.js';
-import { type HookDecision, type HookVerdict, combineVerdicts, interpretRun, outcomeOf } from './decision.js';
+import { type Timers, realTimers } from '../platform/timers.js';
+import { type HookDecision, type HookRun, type HookVerdict, combineVerdicts, interpretRun, outcomeOf } from './decision.js';
 import type { HookEventName } from './hook-settings.js';
-import { type HookTable, hasHooks, hooksFor } from './matcher.js';
+import { type HookCommand, type HookTable, hasHooks, hooksFor } from './matcher.js';
 import { type SpawnHook, runHook } from './runner.js';
 
 /** The `hook` event of the loop's union. */
@@ -23,7 +23,12 @@ export interface HookDispatcherOptions {
   timers?: Timers;
   /** Applied to a hook's output before anything reads it: what it says may reach the model (the session's key scrubber). */
   scrub?: (text: string) => string;
+  /** Runs an Agent SDK hook callback (`hook_callback`): its answer is the hook's JSON output. */
+  callback?: HookCallback;
 }
+
+/** Asks the Agent SDK to run hook callback `id` with the event's input; resolves with its JSON output. */
+export type HookCallback = (id: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
 
 /** What running one event's hooks came to, and an event per hook for the stream. */
 export interface DispatchResult {
@@ -73,16 +78,18 @@ export class HookDispatcher {
     const env = { ...this.options.env, CLAUDE_PROJECT_DIR: cwd, OUTRIDER_PROJECT_DIR: cwd };
     const runs = await Promise.all(
       commands.map((command) =>
-        runHook({
-          command: command.command,
-          input,
-          cwd,
-          env,
-          timeoutMs: command.timeoutMs,
-          signal: request.signal,
-          spawn: this.options.spawn,
-          timers: this.options.timers,
-        }),
+        command.callback !== undefined
+          ? runCallback(this.options.callback, command, input, request.signal, this.options.timers)
+          : runHook({
+              command: command.command,
+              input,
+              cwd,
+              env,
+              timeoutMs: command.timeoutMs,
+              signal: request.signal,
+              spawn: this.options.spawn,
+              timers: this.options.timers,
+            }),
       ),
     );
     const scrub = this.options.scrub ?? ((text: string) => text);
@@ -90,6 +97,37 @@ export class HookDispatcher {
       .filter((run) => !run.aborted)
       .map((run) => interpretRun(event, { ...run, stdout: scrub(run.stdout), stderr: scrub(run.stderr) }));
     return { decision: combineVerdicts(verdicts), events: verdicts.map((verdict) => hookEvent(event, verdict, request.tool)) };
+  }
+}
+
+/** An SDK hook callback as a run: its answer is the JSON a command would print; no answer in time is a timeout. */
+async function runCallback(
+  callback: HookCallback | undefined,
+  command: HookCommand,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  timers: Timers = realTimers,
+): Promise<HookRun> {
+  const base = { command: command.command, stdout: '', stderr: '' };
+  if (!callback) return { ...base, exitCode: null, spawnError: 'no Agent SDK is connected to run it' };
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = timers.setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, command.timeoutMs);
+  try {
+    const output = await callback(command.callback!, input, stop.signal);
+    return { ...base, exitCode: 0, stdout: JSON.stringify(output ?? {}) };
+  } catch (error) {
+    if (timedOut) return { ...base, exitCode: null, timedOut: { afterMs: command.timeoutMs } };
+    if (signal.aborted) return { ...base, exitCode: null, aborted: true };
+    return { ...base, exitCode: 1, stderr: error instanceof Error ? error.message : String(error) };
+  } finally {
+    timers.clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

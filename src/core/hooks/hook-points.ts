@@ -1,6 +1,6 @@
 import type { LoopEvent } from '../loop/events.js';
 import type { LoopHooks } from '../loop/loop-hooks.js';
-import { claudeToolName, hookToolInput, matchableNames } from './claude-tools.js';
+import { claudeToolName, claudeToolResponse, hookToolInput, matchableNames } from './claude-tools.js';
 import type { HookDispatcher, HookEvent } from './dispatcher.js';
 
 // Each moment outrider runs hooks at, as the part of the code that owns that moment asks for
@@ -53,6 +53,7 @@ export function loopHooks(dispatcher: HookDispatcher, agent?: HookAgent): LoopHo
             is_error: result.isError,
             success: !result.isError,
             ...(typeof filePath === 'string' ? { filePath } : {}),
+            ...claudeToolResponse(call.name, result),
           },
           ...who,
         },
@@ -144,6 +145,34 @@ export async function notificationHooks(
     input: { message: notification.message, notification_type: notification.type },
     signal,
   });
+  publish(events, emit);
+}
+
+/** PreCompact: before the history is summarized (`auto` near the window, `manual` for /compact). Nothing it says stops it. */
+export async function preCompactHooks(
+  dispatcher: HookDispatcher,
+  trigger: 'auto' | 'manual',
+  signal: AbortSignal,
+  emit: (event: LoopEvent) => void,
+): Promise<void> {
+  if (!dispatcher.has('PreCompact')) return;
+  const { events } = await dispatcher.dispatch('PreCompact', {
+    subjects: [trigger],
+    input: { trigger, custom_instructions: '' },
+    signal,
+  });
+  publish(events, emit);
+}
+
+/** SessionEnd: the session closes (`other`, or `prompt_input_exit` when the user left the TUI). Its output changes nothing. */
+export async function sessionEndHooks(
+  dispatcher: HookDispatcher,
+  reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other',
+  signal: AbortSignal,
+  emit: (event: LoopEvent) => void,
+): Promise<void> {
+  if (!dispatcher.has('SessionEnd')) return;
+  const { events } = await dispatcher.dispatch('SessionEnd', { subjects: [reason], input: { reason }, signal });
   publish(events, emit);
 }
 

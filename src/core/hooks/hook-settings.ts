@@ -9,7 +9,7 @@ export { HOOK_EVENTS, type HookEventName };
 //   { "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "…", "timeout": 60 }] }] }
 
 /** Claude Code events outrider has no moment for: their hooks are accepted and named in one warning, not run. */
-export const UNSUPPORTED_HOOK_EVENTS: readonly string[] = ['PreCompact', 'SessionEnd', 'PermissionRequest', 'PostToolUseFailure'];
+export const UNSUPPORTED_HOOK_EVENTS: readonly string[] = ['PermissionRequest', 'PostToolUseFailure'];
 
 /** Longest a hook may be given to run, in seconds (Claude Code's unit). */
 export const MAX_HOOK_TIMEOUT_S = 600;

@@ -11,6 +11,8 @@ import {
 export interface HookCommand {
   command: string;
   timeoutMs: number;
+  /** An Agent SDK hook callback's id: the SDK runs it (control request `hook_callback`), not a shell. */
+  callback?: string;
 }
 
 interface CompiledGroup {
@@ -39,7 +41,10 @@ const MATCHED_EVENTS: ReadonlySet<HookEventName> = new Set([
  * outrider has no moment for, a hook type other than `command`, a matcher that is not a
  * regular expression. Nothing here throws: another agent's settings must not stop a start.
  */
-export function compileHooks(settings: HookSettings | undefined): { table: HookTable; warnings: string[] } {
+export function compileHooks(
+  settings: HookSettings | undefined,
+  options: { callbacks?: boolean } = {},
+): { table: HookTable; warnings: string[] } {
   const events = new Map<HookEventName, CompiledGroup[]>();
   const warnings: string[] = [];
   const notRun: string[] = [];
@@ -60,6 +65,12 @@ export function compileHooks(settings: HookSettings | undefined): { table: HookT
       }
       const commands: HookCommand[] = [];
       for (const hook of group.hooks) {
+        // The Agent SDK's hooks (its `initialize`): run by the SDK, when one drives the session.
+        if (hook.type === 'callback' && options.callbacks && hook.command?.trim()) {
+          const timeoutMs = Math.round((hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000);
+          commands.push({ command: `SDK hook callback ${hook.command}`, callback: hook.command, timeoutMs });
+          continue;
+        }
         if (hook.type !== 'command' || !hook.command?.trim()) {
           warnings.push(
             `hooks: ${event} has a ${JSON.stringify(hook.type)} hook${hook.type === 'command' ? ' without a command' : ''}; outrider runs only "command" hooks`,

@@ -12,8 +12,18 @@ export function notifyingApprover(
 ): Approver | undefined {
   if (!approver || !hooks.has('Notification')) return approver;
   return (request, answerSignal) => {
-    const message = `outrider needs your permission to use ${request.toolName}${request.jobId ? ` (${request.jobId})` : ''}`;
-    notificationHooks(hooks, { message, type: 'permission_prompt' }, signal, emit).catch(() => {});
+    notifyHeadless(hooks, request, signal, emit);
     return approver(request, answerSignal);
   };
+}
+
+/** Fires the Notification hooks for one question (beside it: never delaying the answer). */
+export function notifyHeadless(
+  hooks: HookDispatcher,
+  request: { toolName: string; jobId?: string },
+  signal: AbortSignal,
+  emit: (event: LoopEvent) => void,
+): void {
+  const message = `outrider needs your permission to use ${request.toolName}${request.jobId ? ` (${request.jobId})` : ''}`;
+  notificationHooks(hooks, { message, type: 'permission_prompt' }, signal, emit).catch(() => {});
 }

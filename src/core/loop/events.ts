@@ -13,6 +13,8 @@ export const HOOK_EVENTS = [
   'SubagentStop',
   'SessionStart',
   'Notification',
+  'PreCompact',
+  'SessionEnd',
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];

@@ -83,13 +83,24 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
   }
   if (before.block !== undefined) return result({ content: `Blocked by a PreToolUse hook: ${before.block}`, isError: true });
   let sandbox: 'read-only' | undefined;
+  let args = prepared.args;
   if (env.gate) {
-    const call = { tool: prepared.tool, args: prepared.args, label: prepared.label };
+    const call = { tool: prepared.tool, args: prepared.args, label: prepared.label, id: prepared.call.id };
     const verdict = await env.gate(before.permission ? { ...call, hook: before.permission } : call, env.signal);
     if (!verdict.allowed) return result({ content: verdict.message, isError: true });
     sandbox = verdict.sandbox;
+    if (verdict.args !== undefined) {
+      // A permission prompt (the SDK's canUseTool) may change the input: it is checked like the model's.
+      const parsed = env.tools.parseArgs(prepared.tool, verdict.args);
+      if (!parsed.ok)
+        return result({
+          content: `The permission prompt changed the input into one that is not valid: ${parsed.error}`,
+          isError: true,
+        });
+      args = parsed.args;
+    }
   }
-  const output = await executeTool(prepared.tool, prepared.args, {
+  const output = await executeTool(prepared.tool, args, {
     signal: env.signal,
     workspace: env.workspace,
     onUpdate: env.onUpdate,

@@ -14,6 +14,21 @@ export interface McpToolInfo {
   annotations?: { readOnlyHint?: boolean; title?: string };
 }
 
+/** A resource as a server lists it. */
+export interface McpResourceInfo {
+  uri: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A prompt as a server lists it: its name and the arguments it takes, in order. */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
 /** One live connection to a server. */
 export interface McpConnection {
   callTool(
@@ -21,6 +36,16 @@ export interface McpConnection {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; onProgress?: (text: string) => void },
   ): Promise<CallResult>;
+  /** What the server offers beside tools (its capabilities at initialize). */
+  offers: { resources: boolean; prompts: boolean };
+  listResources(signal: AbortSignal): Promise<McpResourceInfo[]>;
+  readResource(uri: string, signal: AbortSignal): Promise<{ contents: Array<Record<string, unknown>> }>;
+  listPrompts(signal: AbortSignal): Promise<McpPromptInfo[]>;
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ messages: Array<{ role: string; content: unknown }> }>;
   close(): Promise<void>;
 }
 
@@ -98,6 +123,28 @@ export async function connectServer(
             timeout: NO_SDK_TIMEOUT,
             ...(call.onProgress ? { onprogress: (p) => call.onProgress?.(progressText(p)) } : {}),
           })) as CallResult,
+        offers: {
+          resources: client.getServerCapabilities()?.resources !== undefined,
+          prompts: client.getServerCapabilities()?.prompts !== undefined,
+        },
+        listResources: (signal) =>
+          listAll(async (cursor) => {
+            const page = await client.listResources(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+            return { items: page.resources as McpResourceInfo[], next: page.nextCursor };
+          }),
+        readResource: async (uri, signal) =>
+          (await client.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT })) as {
+            contents: Array<Record<string, unknown>>;
+          },
+        listPrompts: (signal) =>
+          listAll(async (cursor) => {
+            const page = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+            return { items: page.prompts as McpPromptInfo[], next: page.nextCursor };
+          }),
+        getPrompt: async (name, args, signal) =>
+          (await client.getPrompt({ name, arguments: args }, { signal, timeout: NO_SDK_TIMEOUT })) as {
+            messages: Array<{ role: string; content: unknown }>;
+          },
         close: closeQuietly,
       },
     };
@@ -148,6 +195,19 @@ async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToo
     if (!cursor) break;
   }
   return tools;
+}
+
+/** Every page of a listing; a server that pages without end is cut off at a hundred pages. */
+async function listAll<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i += 1) {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.next;
+    if (!cursor) break;
+  }
+  return items;
 }
 
 function progressText(progress: { progress: number; total?: number; message?: string }): string {

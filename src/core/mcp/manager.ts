@@ -70,6 +70,13 @@ export class McpManager {
     return this.records.map((record) => record.status);
   }
 
+  /** The servers running now, with their connections (resources, prompts). */
+  live(): Array<{ name: string; connection: McpConnection }> {
+    return this.records.flatMap((record) =>
+      record.connection && record.status.state === 'ready' ? [{ name: record.spec.name, connection: record.connection }] : [],
+    );
+  }
+
   /** The tools of every running server, server by server in the order they were configured. */
   tools(): AnyTool[] {
     return this.records.flatMap((record) => record.tools);

@@ -5,6 +5,7 @@ import type { Timers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { McpManager } from './manager.js';
+import { expandMcpPrompt, resourceTools } from './mcp-resources.js';
 import { MCP_TOOL_PREFIX } from './names.js';
 import { failureWarning } from './warnings.js';
 import type { McpEvent, McpServerStatus } from './types.js';
@@ -19,6 +20,8 @@ export interface SessionMcp {
    * servers' tools changed since the last call, else undefined.
    */
   toolsForTurn(core: readonly AnyTool[]): ToolRegistry | undefined;
+  /** `/mcp__<server>__<prompt> args`: the server's prompt as the text to send; undefined when it names none. */
+  expandPrompt(text: string, signal: AbortSignal): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -77,8 +80,13 @@ export function startSessionMcp(options: {
     toolsForTurn(core) {
       if (version === applied) return undefined;
       applied = version;
-      return new ToolRegistry([...core, ...manager.tools()]);
+      // The resource tools are the parent's, while a running server offers resources.
+      const resources = manager.live().some((server) => server.connection.offers.resources)
+        ? resourceTools(() => manager.live())
+        : [];
+      return new ToolRegistry([...core, ...manager.tools(), ...resources]);
     },
+    expandPrompt: (text, signal) => expandMcpPrompt(text, manager.live(), signal),
     close: () => manager.close(),
   };
 }

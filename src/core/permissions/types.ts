@@ -33,6 +33,19 @@ export interface ApprovalRequest {
   jobId?: string;
 }
 
+/** A question for a program that answers for the user (`--permission-prompt-tool stdio`: the SDK's canUseTool). */
+export interface PermissionPromptRequest extends ApprovalRequest {
+  /** The model's id for the call. */
+  callId?: string;
+}
+
+/** A program's answer: allow (with the arguments it may have changed) or deny (with why, and whether to stop the turn). */
+export type PermissionPromptAnswer =
+  { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message?: string; interrupt?: boolean };
+
+/** Asks a program instead of a person. */
+export type PermissionPrompt = (request: PermissionPromptRequest, signal: AbortSignal) => Promise<PermissionPromptAnswer>;
+
 /** The user's answer: once, for the rest of the session, or no. */
 export type ApprovalAnswer = 'allow' | 'allow-always' | 'deny';
 
@@ -44,9 +57,12 @@ export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promis
  * with `sandbox` reaches the tool as `ToolContext.sandbox`.
  */
 export type ToolGate = (
-  call: { tool: AnyTool; args: unknown; label: string; hook?: HookPermissionHint },
+  call: { tool: AnyTool; args: unknown; label: string; hook?: HookPermissionHint; id?: string },
   signal: AbortSignal,
-) => Promise<{ allowed: true; sandbox?: 'read-only' } | { allowed: false; message: string }>;
+) => Promise<
+  /** `args`: the arguments a permission prompt changed (validated again before the call runs). */
+  { allowed: true; sandbox?: 'read-only'; args?: unknown } | { allowed: false; message: string }
+>;
 
 /** A PreToolUse hook's `allow` or `ask` for one call (its `deny` never reaches the gate: the call is refused first). */
 export interface HookPermissionHint {

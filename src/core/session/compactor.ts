@@ -19,6 +19,8 @@ export interface CompactorOptions {
   transcript: TranscriptWriter;
   /** The state of every sub-agent job, carried into the summary so none is forgotten. */
   jobState: () => string | undefined;
+  /** Told before each compaction starts (the PreCompact hooks): `auto` near the window, `manual` for /compact. */
+  beforeCompact?: (trigger: 'auto' | 'manual', signal: AbortSignal) => Promise<void>;
 }
 
 /** When and how a session's history is compacted: near the window, on demand, on a too-long error. */
@@ -42,7 +44,12 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const counted = new WeakMap<Message, number>();
   let countedSchemas: unknown;
 
-  async function compact(history: readonly Message[], signal: AbortSignal): Promise<{ event: LoopEvent; history: Message[] }> {
+  async function compact(
+    history: readonly Message[],
+    signal: AbortSignal,
+    trigger: 'auto' | 'manual' = 'auto',
+  ): Promise<{ event: LoopEvent; history: Message[] }> {
+    await options.beforeCompact?.(trigger, signal);
     const result = await compactHistory(
       {
         history,
@@ -103,7 +110,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     },
     async compactNow(signal) {
       try {
-        const { event, history } = await compact(conversation.messages(), signal);
+        const { event, history } = await compact(conversation.messages(), signal, 'manual');
         conversation.replaceHistory(history);
         return event;
       } catch (error) {

@@ -55,7 +55,10 @@ export const INSTRUCTION_LIMITS: Readonly<InstructionLimits> = Object.freeze({
 const MAX_LEFT_OUT_LINES = 10;
 
 export interface LoadedInstructions {
-  /** In prompt order: the user's file, then the repository root's down to the working directory's, each followed by its imports. */
+  /**
+   * In prompt order: the user's files, then each level's (AGENTS.md, CLAUDE.md, CLAUDE.local.md)
+   * from the repository root down to the working directory, each followed by its imports.
+   */
   files: InstructionFile[];
   info: InstructionFileInfo[];
   /** Lines for the user at start: imports refused, files left out. */
@@ -188,20 +191,29 @@ export function loadInstructionFiles(
     return found.values();
   };
 
-  const user = firstFile([
+  // Every file of each level, each once (one linked to another, or imported by it, is read once):
+  // outrider's and Claude Code's names side by side, and Claude Code's personal CLAUDE.local.md.
+  const user = existingFiles([
     path.join(sources.outriderHome, 'AGENTS.md'),
     ...(sources.home ? [path.join(sources.home, '.claude', 'CLAUDE.md')] : []),
   ]);
-  if (user) visit(user, 'user', []);
+  for (const file of user) visit(file, 'user', []);
   for (const dir of levels(root, path.resolve(sources.cwd))) {
-    const file = firstFile([path.join(dir, 'AGENTS.md'), path.join(dir, 'CLAUDE.md')]);
-    if (file) visit(file, 'project', []);
+    for (const file of existingFiles(LEVEL_FILES.map((name) => path.join(dir, name)))) visit(file, 'project', []);
   }
   if (leftOut.length > 0) {
     const shown = leftOut.slice(0, 3).join(', ') + (leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : '');
     out.warnings.push(`instruction files left out, over the ${formatSize(limits.totalBytes)} budget: ${shown}`);
   }
   return out;
+}
+
+/** The instruction files of one folder, in prompt order. */
+const LEVEL_FILES = ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md'];
+
+/** The paths that are files (links followed), in order. */
+function existingFiles(candidates: string[]): string[] {
+  return candidates.filter((file) => firstFile([file]) !== undefined);
 }
 
 /** Folders from `root` down to `cwd`, both included. */

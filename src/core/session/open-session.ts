@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { childGate } from '../agents/child-gate.js';
 import { SessionLedger } from '../jobs/ledger.js';
@@ -8,6 +9,8 @@ import { createSessionAgents, jobsParticipant } from '../agents/session-agents.j
 import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import type { Job, JobEvent } from '../jobs/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
+import { claudeJsonServers } from '../config/claude-json.js';
+import { resolveMainModel } from '../config/model-aliases.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
@@ -15,20 +18,24 @@ import type { Settings } from '../config/settings.js';
 import { HookDispatcher } from '../hooks/dispatcher.js';
 import { hookLine } from '../hooks/hook-line.js';
 import { userHooksParticipant } from '../hooks/hook-participant.js';
-import { loopHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { loopHooks, preCompactHooks, sessionEndHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
 import { Conversation } from '../loop/conversation.js';
 import { mcpParticipant } from '../mcp/mcp-participant.js';
-import { notifyingApprover } from '../hooks/notifying-approver.js';
+import { notifyHeadless, notifyingApprover } from '../hooks/notifying-approver.js';
 import { compileHooks } from '../hooks/matcher.js';
+import { concatHooks } from '../hooks/hook-settings.js';
 import type { Limits } from '../loop/limits.js';
 import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
 import { ApprovalGate } from '../permissions/approvals.js';
+import { PermissionRules } from '../permissions/rule-match.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { createProvider } from '../providers/create.js';
+import { withFallbackModel } from '../providers/fallback-model.js';
 import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import { sessionProbe } from '../sandbox/probe.js';
-import { commandSummaries, loadSessionCommands, promptFor } from '../commands/session-commands.js';
+import { gatedDirectiveRunner } from '../commands/body-directives.js';
+import { commandSummaries, loadSessionCommands, preparePrompt, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import { withoutSecrets } from '../platform/child-env.js';
 import type { BashSandbox } from '../tools/bash.js';
@@ -46,21 +53,30 @@ import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
 import { costOf, modelInfo } from '../providers/models.js';
 import { Session } from './session.js';
-import { agentTranscriptPath, createSessionFolder, newSessionId } from './store.js';
+import { SessionLookupError, agentTranscriptPath, createSessionFolder, newSessionId, sessionPaths } from './store.js';
 import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
 import type { OpenedSession, SessionSetup } from './opened-session.js';
 import { loadResumedSession } from './resume.js';
 import { TranscriptWriter, transcriptParticipant } from './transcript.js';
+import { readTurnEnds, recordTurnEnds } from './turn-ends.js';
 
 const DEFAULT_MAX_TOKENS = 8192;
 /** Model calls per prompt in headless mode when no limit is set. */
 export const HEADLESS_MAX_TURNS = 100;
 
 /** Reads the settings files for this setup, and what the user said about trusting its folder. */
-export function reviewSetup(setup: Pick<SessionSetup, 'cwd' | 'env' | 'flags'>): SettingsReview {
+export function reviewSetup(
+  setup: Pick<SessionSetup, 'cwd' | 'env' | 'flags' | 'settingSources' | 'settingsArg'>,
+): SettingsReview {
   const { continue: _continue, resume: _resume, ...flags } = setup.flags;
-  return reviewSettings({ cwd: setup.cwd, env: setup.env, flags });
+  return reviewSettings({
+    cwd: setup.cwd,
+    env: setup.env,
+    flags,
+    ...(setup.settingSources ? { sources: setup.settingSources } : {}),
+    ...(setup.settingsArg !== undefined ? { settingsArg: setup.settingsArg } : {}),
+  });
 }
 
 /** Builds a session from flags, settings and environment: the composition root of the core. */
@@ -70,18 +86,32 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const { continue: continueNewest, resume } = setup.flags;
   // The project file's guarded keys (mode, dirs, provider, URL) apply only in a trusted folder.
   const review = setup.review ?? reviewSetup(setup);
-  const { settings, warning, mcpJson } = settingsFromReview(review, { trusted: setup.trustProject });
+  const { settings, warning, notes, mcpJson } = settingsFromReview(review, { trusted: setup.trustProject });
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
-  const warnings: string[] = [...(warning ? [warning] : []), ...(mcpJson.warning ? [mcpJson.warning] : [])];
+  const warnings: string[] = [...(warning ? [warning] : []), ...(mcpJson.warning ? [mcpJson.warning] : []), ...notes];
+  if (providerConfig.modelWarning) warnings.push(providerConfig.modelWarning);
+  // --strict-mcp-config: only the servers of --mcp-config start.
+  // `claude mcp add`'s servers (user and local scope): the user's own file, read unless --setting-sources leaves the user out.
+  const claudeJson =
+    setup.strictMcpConfig || (setup.settingSources && !setup.settingSources.includes('user'))
+      ? { servers: undefined, warnings: [] }
+      : claudeJsonServers(setup.env.HOME || undefined, setup.cwd);
+  warnings.push(...claudeJson.warnings);
   const mcpSpecs = mcpServerSpecs([
-    { source: 'settings', servers: settings.mcpServers },
-    { source: '.mcp.json', servers: mcpJson.servers },
+    { source: '~/.claude.json', servers: claudeJson.servers },
+    { source: 'settings', servers: setup.strictMcpConfig ? undefined : settings.mcpServers },
+    { source: '.mcp.json', servers: setup.strictMcpConfig ? undefined : mcpJson.servers },
     { source: '--mcp-config', servers: setup.mcpConfig?.length ? readMcpConfigArgs(setup.mcpConfig, setup.cwd) : undefined },
   ]);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? await loadResumedSession(home.sessionsDir, setup.cwd, resume, setup.env) : undefined;
-  const id = resumed?.id ?? newSessionId();
+  if (setup.sessionId && !resumed && existsSync(sessionPaths(home.sessionsDir, setup.sessionId).transcript)) {
+    throw new SessionLookupError(
+      `session id ${setup.sessionId} is already in use: resume it with --resume ${setup.sessionId}, or give another id`,
+    );
+  }
+  const id = resumed?.id ?? setup.sessionId ?? newSessionId();
   const paths = createSessionFolder(home.sessionsDir, id);
   if (resumed) warnings.push(...resumed.warnings);
 
@@ -106,7 +136,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
         ),
   };
   if (known) warnings.push(...sandboxWarnings(sandboxConfig, known));
-  const stream =
+  const provided =
     setup.stream ??
     createProvider({
       provider: providerConfig.provider,
@@ -120,6 +150,17 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       // The SDK compiles while the session is put together, not after the first prompt.
       preload: true,
     });
+  // --fallback-model: an overloaded model hands the rest of the session to the fallback.
+  const fallback = setup.fallbackModel
+    ? resolveMainModel(setup.fallbackModel, {
+        provider: providerConfig.provider,
+        aliases: settings.modelAliases,
+        fallback: setup.fallbackModel,
+      }).model
+    : undefined;
+  const stream = fallback
+    ? withFallbackModel(provided, fallback, (text) => events.publish({ type: 'notice', level: 'warn', text }))
+    : provided;
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
   // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
@@ -140,7 +181,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     readResultTool(results),
   ]);
   // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.
-  const compiledHooks = compileHooks(settings.hooks);
+  // The Agent SDK's hooks (its `initialize`) join yours; the SDK runs them through `hookCallback`.
+  const compiledHooks = setup.sdkHooks
+    ? compileHooks(concatHooks([settings.hooks, setup.sdkHooks]), { callbacks: setup.hookCallback !== undefined })
+    : compileHooks(settings.hooks);
   warnings.push(...compiledHooks.warnings);
   const hooks = new HookDispatcher({
     table: compiledHooks.table,
@@ -151,13 +195,27 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     permissionMode: () => gate.mode,
     scrub,
     ...(setup.spawnHook ? { spawn: setup.spawnHook } : {}),
+    ...(setup.hookCallback ? { callback: setup.hookCallback } : {}),
   });
   const approver = notifyingApprover(setup.approver, hooks, lifetime.signal, (event) => events.publish(event));
-  const gate = new ApprovalGate({
+  // Permission rules (settings, Claude Code's files, --allowedTools/--disallowedTools), paths read from the project's root.
+  const rules = new PermissionRules(settings.permissions ?? {}, {
+    roots: [path.resolve(setup.cwd), workspace.root],
+    home: setup.env.HOME || undefined,
+  });
+  warnings.push(...rules.warnings);
+  const gate: ApprovalGate = new ApprovalGate({
     mode: permissionMode(settings),
     approver,
     headless: setup.headless,
-    allow: settings.permissions?.allow,
+    rules,
+    // Headless has no approver to wrap: the Notification hooks hear of each question here.
+    ...(setup.headless && hooks.has('Notification')
+      ? {
+          onAsk: (request: { toolName: string; jobId?: string }) =>
+            notifyHeadless(hooks, request, lifetime.signal, (event) => events.publish(event)),
+        }
+      : {}),
   });
   const ledger = new SessionLedger();
 
@@ -199,7 +257,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const loaded = loadInstructionFiles({ cwd: setup.cwd, outriderHome: home.home, home: setup.env.HOME || undefined });
   const instructions = resumed?.system ? { files: loaded.files, info: resumed.instructionFiles, warnings: [] } : loaded;
   warnings.push(...instructions.warnings);
-  const system = resumed?.system ?? buildSystemPrompt(facts, instructions.files);
+  // --system-prompt replaces the prompt, --append-system-prompt is added once; a resumed session keeps its own.
+  const system =
+    resumed?.system ?? withAppended(setup.systemPrompt ?? buildSystemPrompt(facts, instructions.files), setup.appendSystemPrompt);
   // The parent's conversation, before its tools are complete: a fork snapshot reads it (no fork
   // can start before the first turn), and its tools are set once assembled, below.
   const conversation = new Conversation(
@@ -276,6 +336,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   });
   warnings.push(...conventions.warnings);
   const skills = conventions.skills.size ? [skillTool(conventions.skills)] : [];
+  const directives = gatedDirectiveRunner({
+    gate: toolGate(gate, workspace),
+    tools: baseTools,
+    workspace,
+    limitOutput,
+    notify: (text) => events.publish({ type: 'notice', level: 'info', text }),
+  });
   const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
   const transcript = new TranscriptWriter(
@@ -284,6 +351,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { env: setup.env },
   );
   if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
+  // A resumed session's cost goes on from where it stood, and its unfinished turns are drawn again.
+  const earlier = resumed ? readTurnEnds(paths.transcript) : undefined;
+  if (earlier) ledger.addParent(earlier.parentUsage);
+  for (const stored of resumed?.storedJobs ?? []) ledger.addJob(stored.job.id, stored.job.usage);
+  recordTurnEnds(events, transcript, () => ledger.parent());
 
   // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
   // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
@@ -314,6 +386,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     contextWindow: info.contextWindow,
     transcript,
     jobState: () => describeJobs(agents.manager.list()),
+    beforeCompact: (trigger, signal) => preCompactHooks(hooks, trigger, signal, (event) => events.publish(event)),
   });
   // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
   const started = await sessionStartHooks(hooks, resumed ? 'resume' : 'startup', lifetime.signal);
@@ -342,6 +415,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     session,
     provider: providerConfig.provider,
     model: providerConfig.model,
+    ...(providerConfig.baseURL ? { baseURL: providerConfig.baseURL } : {}),
+    sandbox: `${sandboxConfig.mode}${sandboxConfig.network ? ', network allowed' : ''}`,
     contextWindow: info.contextWindow,
     paths,
     gate,
@@ -367,23 +442,35 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
+    earlierTurnEnds: earlier?.ends ?? [],
     modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
     agentNames: [...definitions.keys()],
     commands: commandSummaries(conventions.commands),
     skillNames: [...conventions.skills.keys()],
     submitPrompt: (text, signal) => {
-      const { prompt, allow } = promptFor(text, conventions.commands);
-      return gate.allowWhile(allow, () => session.submit(prompt, signal));
+      const { allow } = promptFor(text, conventions.commands);
+      // A command's `allowed-tools` hold while its body's `!`cmd` and `@file` are carried out, and for its turn.
+      // `/mcp__<server>__<prompt> args`: a server's prompt, as Claude Code offers them.
+      return gate.allowWhile(allow, async () => {
+        const fromMcp = mcp && text.trimStart().startsWith('/mcp__') ? await mcp.expandPrompt(text, signal) : undefined;
+        return session.submit(fromMcp ?? (await preparePrompt(text, conventions.commands, directives, signal)), signal);
+      });
     },
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
     moveToBackground: () => foreground.detach(),
     close: async () => {
+      // SessionEnd runs while the session still stands (its hook reads the transcript), bounded by its timeout.
+      await sessionEndHooks(hooks, 'other', new AbortController().signal, (event) => events.publish(event));
       lifetime.abort();
       await agents.manager.close();
       await mcp?.close();
     },
   };
+}
+
+function withAppended(system: string, appended: string | undefined): string {
+  return appended?.trim() ? `${system}\n\n${appended.trim()}` : system;
 }
 
 function permissionMode(settings: Settings): PermissionMode {

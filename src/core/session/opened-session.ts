@@ -1,10 +1,14 @@
 /** What openSession takes (a front end's setup) and gives back (a ready session and the machinery around it). */
+import type { EarlierTurnEnd } from './turn-ends.js';
 import type { Job } from '../jobs/job-manager.js';
 import type { SessionAgents } from '../agents/session-agents.js';
 import type { CommandSummary } from '../commands/command-files.js';
+import type { SettingSource } from '../config/claude-settings.js';
 import type { SettingsReview } from '../config/review-settings.js';
 import type { QueueSettings } from '../remote/session-queue.js';
 import type { Settings } from '../config/settings.js';
+import type { HookCallback } from '../hooks/dispatcher.js';
+import type { HookSettings } from '../hooks/hook-settings.js';
 import type { SpawnHook } from '../hooks/runner.js';
 import type { LoopResult } from '../loop/agent-loop.js';
 import type { McpServerStatus } from '../mcp/types.js';
@@ -42,6 +46,24 @@ export interface SessionSetup {
   sandboxProbe?: SandboxProbe;
   /** Starts hook commands (default: `sh -c`); tests may pass their own. */
   spawnHook?: SpawnHook;
+  /** `--setting-sources`: which settings files are read (user, project, local); all when absent. */
+  settingSources?: SettingSource[];
+  /** `--settings`: a file or JSON text of settings (outrider's or Claude Code's keys). */
+  settingsArg?: string;
+  /** `--system-prompt`: the whole system prompt, instead of outrider's. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: text added once at the end of the system prompt. */
+  appendSystemPrompt?: string;
+  /** `--session-id`: the new session's id (a UUID not in use). */
+  sessionId?: string;
+  /** `--fallback-model`: the model the session moves to when its own is overloaded. */
+  fallbackModel?: string;
+  /** `--strict-mcp-config`: only the `mcpConfig` servers start (not settings' or `.mcp.json`'s). */
+  strictMcpConfig?: boolean;
+  /** The Agent SDK's hooks (`initialize`), as `{ Event: [{ matcher, hooks: [{ type: 'callback', command: <id> }] }] }`. */
+  sdkHooks?: HookSettings;
+  /** Runs one of those callbacks in the SDK (control request `hook_callback`). */
+  hookCallback?: HookCallback;
 }
 
 /** A ready session and the machinery around it. */
@@ -75,6 +97,12 @@ export interface OpenedSession {
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
   storedJobs: StoredJob[];
+  /** The provider's base URL when one is set (flag, settings or its variable); /status shows it. */
+  baseURL?: string;
+  /** How bash commands are fenced: `off`, `read-only`, … (/status). */
+  sandbox: string;
+  /** A resumed session's turns that ended interrupted or failed, where its history stood then (drawn again). */
+  earlierTurnEnds: EarlierTurnEnd[];
   /** The model's context window and output cap (settings' `models` included). */
   modelLimits: { contextWindow: number; maxOutput: number };
   /** The agent definitions a sub-agent can be started as. */

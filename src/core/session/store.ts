@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { draftBlock } from '../providers/normalize.js';
@@ -36,15 +36,19 @@ export class SessionLookupError extends Error {
   }
 }
 
-/** `20261202-112233-k3x9qa`: UTC time then 6 random base-36 characters, so ids sort by creation. */
+/**
+ * A new session's id: a UUID (version 7), as Claude Code's session ids are UUIDs and programs
+ * written for it (the Agent SDK) pass them back; its first 48 bits are the time in
+ * milliseconds, so ids still sort by creation. Older sessions keep their `20261202-112233-k3x9qa`.
+ */
 export function newSessionId(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
-  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  const random = randomInt(36 ** 6)
-    .toString(36)
-    .padStart(6, '0');
-  return `${date}-${time}-${random}`;
+  const bytes = randomBytes(16);
+  const ms = BigInt(now.getTime());
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function sessionPaths(sessionsDir: string, id: string): SessionPaths {

@@ -64,7 +64,7 @@ describe('MCP server entries as Claude Code writes them', () => {
       's: mcpServers.a.url: expected a URL (a string), got 5',
     );
     expect(() => validateSettings({ permissions: { allow: 'mcp__x__*' } }, 's')).toThrow(
-      's: permissions.allow: expected a list of tool names',
+      's: permissions.allow: expected a list of rules',
     );
     expect(() => validateSettings({ mcp: { toolTimeout: 5 } }, 's')).toThrow(
       's: mcp.toolTimeout: unknown setting (did you mean "toolTimeoutMs"?); expected one of startupTimeoutMs, toolTimeoutMs',

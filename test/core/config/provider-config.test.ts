@@ -298,3 +298,38 @@ describe('resolveProviderConfig: bad values', () => {
     expect(resolve({ flags: { baseURL: '  ' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY } }).provider).toBe('anthropic');
   });
 });
+
+describe("the main model: Claude Code's aliases", () => {
+  it.each([
+    ['sonnet', 'claude-sonnet-5'],
+    ['opus', 'claude-opus-5-5'],
+    ['haiku', 'claude-haiku-5-5'],
+    ['sonnet[1m]', 'claude-sonnet-5'],
+    ['Opus[1M]', 'claude-opus-5-5'],
+    ['opusplan', 'claude-opus-5-5'],
+    ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5-20250929'],
+  ])('--model %s on anthropic is %s', (asked, id) => {
+    const config = resolve({ flags: { model: asked }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY } });
+    expect(config.model).toBe(id);
+    expect(config.modelWarning).toBeUndefined();
+  });
+
+  it("reads the alias from settings too, and the user's modelAliases first", () => {
+    expect(resolve({ settings: { model: 'haiku' }, env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY } }).model).toBe('claude-haiku-5-5');
+    const mapped = resolve({
+      flags: { model: 'sonnet', baseURL: LOCAL },
+      settings: { modelAliases: { sonnet: 'qwen3-coder' } },
+      env: {},
+    });
+    expect(mapped).toMatchObject({ provider: 'openai', model: 'qwen3-coder' });
+    expect(mapped.modelWarning).toBeUndefined();
+  });
+
+  it('an alias the provider cannot serve is never sent: the default runs, and the warning says how to map it', () => {
+    const config = resolve({ flags: { model: 'opus', baseURL: LOCAL }, env: {} });
+    expect(config.model).toBe(DEFAULT_MODELS.openai);
+    expect(config.modelWarning).toBe(
+      'model "opus" means claude-opus-5-5, which the openai provider does not serve; running on gpt-4.1 (map "opus" to a model of your server in modelAliases in settings)',
+    );
+  });
+});

@@ -73,7 +73,7 @@ describe('matchers over tool names', () => {
 describe('compileHooks warnings: nothing another agent wrote stops a start', () => {
   it('names events outrider does not run, unknown events, other hook types and bad regexes, and skips them', () => {
     const { table, warnings } = compileHooks({
-      PreCompact: [{ hooks: [cmd('a')] }],
+      PermissionRequest: [{ hooks: [cmd('a')] }],
       PreToolUze: [{ hooks: [cmd('b')] }],
       Stop: [{ hooks: [{ type: 'prompt' }, cmd('kept')] }],
       PreToolUse: [{ matcher: '(', hooks: [cmd('c')] }],
@@ -82,7 +82,7 @@ describe('compileHooks warnings: nothing another agent wrote stops a start', () 
       'hooks: Stop has a "prompt" hook; outrider runs only "command" hooks',
       'hooks: PreToolUse matcher "(" is not a regular expression; its hooks do not run',
       expect.stringMatching(
-        /^hooks for PreCompact, PreToolUze \(not a hook event; expected one of PreToolUse, .*\) are not run by outrider$/,
+        /^hooks for PermissionRequest, PreToolUze \(not a hook event; expected one of PreToolUse, .*\) are not run by outrider$/,
       ),
     ]);
     expect(hooksFor(table, 'Stop').map((c) => c.command)).toEqual(['kept']);

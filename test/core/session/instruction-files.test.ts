@@ -36,24 +36,49 @@ function layout(options: { git?: boolean } = {}) {
 const paths = (loaded: ReturnType<typeof loadInstructionFiles>) => loaded.files.map((f) => f.path);
 
 describe('which files are read', () => {
-  it('reads from the repository root down to the working directory, AGENTS.md or else CLAUDE.md at each level', () => {
+  it('reads from the repository root down to the working directory: AGENTS.md, CLAUDE.md and CLAUDE.local.md at each level', () => {
     const { repo, app, sources } = layout();
     const root = write(path.join(repo, 'AGENTS.md'), 'ROOT RULES');
-    write(path.join(repo, 'CLAUDE.md'), 'never read: the root has AGENTS.md');
+    const rootClaude = write(path.join(repo, 'CLAUDE.md'), 'ROOT CLAUDE RULES');
+    const local = write(path.join(repo, 'CLAUDE.local.md'), 'MY OWN NOTES');
     const pkg = write(path.join(repo, 'pkg', 'CLAUDE.md'), 'PKG RULES (Claude only)');
     const own = write(path.join(app, 'AGENTS.md'), 'APP RULES');
     const loaded = loadInstructionFiles(sources());
     expect(loaded.files).toEqual([
       { path: root, content: 'ROOT RULES' },
+      { path: rootClaude, content: 'ROOT CLAUDE RULES' },
+      { path: local, content: 'MY OWN NOTES' },
       { path: pkg, content: 'PKG RULES (Claude only)' },
       { path: own, content: 'APP RULES' },
     ]);
     expect(loaded.info.map((i) => [i.path, i.scope, i.size, i.included, i.notes])).toEqual([
       [root, 'project', 10, 10, []],
+      [rootClaude, 'project', 17, 17, []],
+      [local, 'project', 12, 12, []],
       [pkg, 'project', 23, 23, []],
       [own, 'project', 9, 9, []],
     ]);
     expect(loaded.warnings).toEqual([]);
+  });
+
+  it('a CLAUDE.md that imports the AGENTS.md beside it (a common bridge) reads that file once', () => {
+    const { repo, sources } = layout();
+    const agents = write(path.join(repo, 'AGENTS.md'), 'SHARED RULES');
+    const claude = write(path.join(repo, 'CLAUDE.md'), '@AGENTS.md');
+    const loaded = loadInstructionFiles(sources(repo));
+    expect(loaded.files).toEqual([
+      { path: agents, content: 'SHARED RULES' },
+      { path: claude, content: '@AGENTS.md' },
+    ]);
+  });
+
+  it("CLAUDE.local.md is the repository's file like the others: a link out of it is refused", () => {
+    const { base, repo, sources } = layout();
+    const secret = write(path.join(base, 'secret.txt'), 'TOKEN=1');
+    symlinkSync(secret, path.join(repo, 'CLAUDE.local.md'));
+    const loaded = loadInstructionFiles(sources(repo));
+    expect(loaded.files).toEqual([]);
+    expect(loaded.warnings[0]).toContain('CLAUDE.local.md: not read: it leads outside the repository');
   });
 
   it('outside a repository reads only the working directory', () => {
@@ -64,30 +89,31 @@ describe('which files are read', () => {
     expect(repositoryRoot(app)).toBeUndefined();
   });
 
-  it("reads the user's ~/.outrider/AGENTS.md first, else ~/.claude/CLAUDE.md; none without HOME", () => {
+  it("reads the user's ~/.outrider/AGENTS.md, then ~/.claude/CLAUDE.md; none without HOME", () => {
     const { repo, home, sources } = layout();
     const project = write(path.join(repo, 'AGENTS.md'), 'project');
     const claude = write(path.join(home, '.claude', 'CLAUDE.md'), 'claude user');
     expect(paths(loadInstructionFiles(sources(repo)))).toEqual([claude, project]);
     const own = write(path.join(home, '.outrider', 'AGENTS.md'), 'outrider user');
     const loaded = loadInstructionFiles(sources(repo));
-    expect(paths(loaded)).toEqual([own, project]);
+    expect(paths(loaded)).toEqual([own, claude, project]);
     expect(loaded.info[0]).toMatchObject({ scope: 'user' });
+    expect(loaded.info[1]).toMatchObject({ scope: 'user' });
     // OUTRIDER_HOME elsewhere, no HOME: only outrider's own folder is looked at.
     const elsewhere = path.join(home, 'elsewhere');
     expect(paths(loadInstructionFiles({ cwd: repo, outriderHome: elsewhere }))).toEqual([project]);
   });
 
-  it('skips a folder or FIFO named AGENTS.md (no hang) and takes CLAUDE.md there; an empty AGENTS.md still counts', () => {
+  it('skips a folder or FIFO named AGENTS.md (no hang) and takes CLAUDE.md there; an empty AGENTS.md is noted', () => {
     const { repo, app, sources } = layout();
     execFileSync('mkfifo', [path.join(repo, 'AGENTS.md')]);
     const claude = write(path.join(repo, 'CLAUDE.md'), 'from CLAUDE.md');
     mkdirSync(path.join(repo, 'pkg', 'AGENTS.md'));
     const empty = write(path.join(app, 'AGENTS.md'), ' \n\n');
-    write(path.join(app, 'CLAUDE.md'), 'not read: AGENTS.md exists here');
+    const beside = write(path.join(app, 'CLAUDE.md'), 'read too: beside AGENTS.md');
     const loaded = loadInstructionFiles(sources());
-    expect(paths(loaded)).toEqual([claude]);
-    expect(loaded.info.at(-1)).toEqual({ path: empty, scope: 'project', size: 3, included: 0, notes: ['empty'] });
+    expect(paths(loaded)).toEqual([claude, beside]);
+    expect(loaded.info.at(-2)).toEqual({ path: empty, scope: 'project', size: 3, included: 0, notes: ['empty'] });
   });
 
   it('drops a BOM, reads CRLF as LF, and trims', () => {

@@ -38,9 +38,10 @@ function store(dir: string, id: string, options: { cwd: string; messages?: Messa
 }
 
 describe('session ids and folders', () => {
-  it('makes ids that read as UTC time and sort by it', () => {
+  it('makes UUIDs (version 7) that sort by their time', () => {
     const id = newSessionId(new Date('2026-12-02T11:22:33Z'));
-    expect(id).toMatch(/^20261202-112233-[0-9a-z]{6}$/);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(Date.parse('2026-12-02T11:22:33Z'));
     const later = newSessionId(new Date('2026-12-02T11:22:34Z'));
     const nextYear = newSessionId(new Date('2027-01-01T00:00:00Z'));
     expect([nextYear, later, id].sort()).toEqual([id, later, nextYear]);

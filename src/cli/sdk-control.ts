@@ -1,0 +1,198 @@
+/**
+ * The Claude Agent SDK's control requests as outrider answers them (on the channel of
+ * stream-control.ts): `initialize` (its system prompt, appended text and agents shape the
+ * session), `interrupt` (ends the running turn), `set_permission_mode`, `mcp_status`, and
+ * `can_use_tool`, which outrider asks the SDK (its `canUseTool`) under
+ * `--permission-prompt-tool stdio`. See docs/claude-code.md.
+ */
+import {
+  claudeToolInput,
+  claudeToolName,
+  fromClaudeToolInput,
+  type OpenedSession,
+  type PermissionMode,
+  type PermissionPrompt,
+  type SessionSetup,
+} from '../core/index.js';
+import type { StreamChannel } from './stream-control.js';
+
+/** What an `initialize` request changes in the session to open, and what of it outrider does not do. */
+export interface InitializeSetup {
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** The request's agents, as `--agents` JSON (Claude Code's format, the same). */
+  agentsJson?: string;
+  /** The SDK's hook callbacks as hook settings (`type: "callback"`, the callback id as `command`). */
+  sdkHooks?: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout?: number }> }>>;
+  warnings: string[];
+}
+
+/** Reads an `initialize` request: the fields outrider honours, and a warning naming the others. */
+export function initializeSetup(request: Record<string, unknown>): InitializeSetup {
+  const setup: InitializeSetup = { warnings: [] };
+  const { systemPrompt, appendSystemPrompt, agents } = request;
+  if (typeof systemPrompt === 'string') setup.systemPrompt = systemPrompt;
+  // The SDK sends `[""]` for its default (Claude Code's own prompt): outrider's own then.
+  else if (Array.isArray(systemPrompt) && systemPrompt.join('').trim() !== '') setup.systemPrompt = systemPrompt.join('\n\n');
+  if (typeof appendSystemPrompt === 'string' && appendSystemPrompt.trim()) setup.appendSystemPrompt = appendSystemPrompt;
+  if (agents && typeof agents === 'object' && Object.keys(agents).length) setup.agentsJson = JSON.stringify(agents);
+  const hooks = sdkHooks(request.hooks);
+  if (hooks) setup.sdkHooks = hooks;
+  const unhonoured = [
+    Array.isArray(request.sdkMcpServers) && request.sdkMcpServers.length > 0 && 'sdkMcpServers (in-process MCP servers)',
+    request.jsonSchema !== undefined && 'jsonSchema',
+  ].filter((item): item is string => typeof item === 'string');
+  if (unhonoured.length)
+    setup.warnings.push(`initialize: outrider does not honour ${unhonoured.join(', ')} (see docs/claude-code.md)`);
+  return setup;
+}
+
+/** The session setup with what the SDK's `initialize` asked for (flags given on the command line win). */
+export function withInitialize<T extends SessionSetup>(setup: T, init: InitializeSetup | undefined, channel?: StreamChannel): T {
+  if (!init) return setup;
+  const agents =
+    init.agentsJson && setup.agentsJson ? joinAgents(init.agentsJson, setup.agentsJson) : (setup.agentsJson ?? init.agentsJson);
+  return {
+    ...setup,
+    ...(setup.systemPrompt === undefined && init.systemPrompt !== undefined ? { systemPrompt: init.systemPrompt } : {}),
+    ...(init.appendSystemPrompt !== undefined
+      ? { appendSystemPrompt: [setup.appendSystemPrompt, init.appendSystemPrompt].filter(Boolean).join('\n\n') }
+      : {}),
+    ...(agents !== undefined ? { agentsJson: agents } : {}),
+    // The SDK's hooks run in the SDK: each a `hook_callback` control request, answered with the hook's output.
+    ...(init.sdkHooks && channel
+      ? {
+          sdkHooks: init.sdkHooks,
+          hookCallback: (id: string, input: Record<string, unknown>, signal: AbortSignal) =>
+            channel.request(
+              {
+                subtype: 'hook_callback',
+                callback_id: id,
+                input,
+                ...(typeof input.tool_use_id === 'string' ? { tool_use_id: input.tool_use_id } : {}),
+              },
+              signal,
+            ),
+        }
+      : {}),
+  };
+}
+
+/** The SDK's agents and `--agents`' (the flag's win a name); a flag that is not JSON is left for openSession to refuse. */
+function joinAgents(fromInit: string, fromFlag: string): string {
+  try {
+    return JSON.stringify({ ...(JSON.parse(fromInit) as object), ...(JSON.parse(fromFlag) as object) });
+  } catch {
+    return fromFlag;
+  }
+}
+
+/** The success payload of `initialize` (the SDK's SDKControlInitializeResponse). */
+export function initializeResponse(opened: OpenedSession, version: string): Record<string, unknown> {
+  return {
+    commands: opened.commands.map((command) => ({
+      name: command.name,
+      description: command.description ?? '',
+      argumentHint: command.argumentHint ?? '',
+    })),
+    agents: opened.agentNames.map((name) => ({ name, description: '' })),
+    output_style: 'default',
+    available_output_styles: ['default'],
+    models: [{ value: opened.model, displayName: opened.model, description: `${opened.provider} model` }],
+    account: { apiProvider: 'firstParty' },
+    claude_code_version: version,
+    pid: process.pid,
+  };
+}
+
+const SDK_MODES: Readonly<Record<string, PermissionMode>> = {
+  default: 'default',
+  acceptEdits: 'accept-edits',
+  plan: 'plan',
+  bypassPermissions: 'yolo',
+};
+const CLAUDE_MODE: Readonly<Record<PermissionMode, string>> = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  plan: 'plan',
+  yolo: 'bypassPermissions',
+};
+
+/** Answers the control requests that do not wait in line: interrupt, mode, MCP status; the model cannot change. */
+export function answerControlRequests(channel: StreamChannel, opened: OpenedSession, interrupt: () => void): void {
+  channel.on('interrupt', () => {
+    interrupt();
+    return { still_queued: [] };
+  });
+  channel.on('set_permission_mode', (request) => {
+    const mode = typeof request.mode === 'string' ? SDK_MODES[request.mode] : undefined;
+    if (!mode)
+      throw new Error(
+        `outrider has no permission mode ${JSON.stringify(request.mode)}; use default, acceptEdits, plan or bypassPermissions`,
+      );
+    opened.gate.setMode(mode);
+    return { mode: CLAUDE_MODE[mode] };
+  });
+  channel.on('set_model', () => {
+    throw new Error(`outrider keeps one model a session (${opened.model}); start a new query with options.model`);
+  });
+  channel.on('mcp_status', () => ({
+    mcpServers: opened.mcp.statuses().map((server) => ({
+      name: server.name,
+      status: server.state === 'ready' ? 'connected' : server.state === 'failed' ? 'failed' : 'pending',
+    })),
+  }));
+}
+
+/**
+ * `--permission-prompt-tool stdio`: each question goes to the SDK as `can_use_tool`, with
+ * Claude Code's tool name and fields (`Bash`, `file_path`); its answer allows (with the input
+ * it may have changed, mapped back to outrider's fields) or denies, and a deny with
+ * `interrupt` ends the turn.
+ */
+export function stdioPermissionPrompt(channel: StreamChannel, cwd: string, interrupt: () => void): PermissionPrompt {
+  return async (request, signal) => {
+    const input = claudeToolInput(request.toolName, request.args, cwd);
+    const answer = await channel.request(
+      {
+        subtype: 'can_use_tool',
+        tool_name: claudeToolName(request.toolName),
+        input,
+        tool_use_id: request.callId ?? '',
+        decision_reason: request.reason,
+        ...(request.jobId ? { agent_id: request.jobId } : {}),
+      },
+      signal,
+    );
+    if (answer.behavior === 'allow') {
+      const updated = answer.updatedInput;
+      return updated && typeof updated === 'object'
+        ? { behavior: 'allow', updatedInput: fromClaudeToolInput(request.toolName, updated as Record<string, unknown>, input) }
+        : { behavior: 'allow' };
+    }
+    if (answer.interrupt === true) interrupt();
+    return {
+      behavior: 'deny',
+      message: typeof answer.message === 'string' && answer.message ? answer.message : `The user denied ${request.toolName}.`,
+    };
+  };
+}
+
+/** `{ PreToolUse: [{ matcher, hookCallbackIds: ["hook_0"], timeout }] }` → hook settings of callbacks. */
+function sdkHooks(value: unknown): InitializeSetup['sdkHooks'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const out: NonNullable<InitializeSetup['sdkHooks']> = {};
+  for (const [event, matchers] of Object.entries(value as Record<string, unknown>)) {
+    if (!Array.isArray(matchers)) continue;
+    for (const entry of matchers as Array<{ matcher?: unknown; hookCallbackIds?: unknown; timeout?: unknown }>) {
+      const ids = Array.isArray(entry?.hookCallbackIds) ? entry.hookCallbackIds.filter((id) => typeof id === 'string') : [];
+      if (ids.length === 0) continue;
+      const timeout = typeof entry.timeout === 'number' && entry.timeout > 0 ? Math.min(entry.timeout, 600) : undefined;
+      (out[event] ??= []).push({
+        ...(typeof entry.matcher === 'string' ? { matcher: entry.matcher } : {}),
+        hooks: ids.map((id: string) => ({ type: 'callback', command: id, ...(timeout ? { timeout } : {}) })),
+      });
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}

@@ -1,0 +1,34 @@
+import { ProviderError, type StreamEvent, type StreamFn } from './types.js';
+
+/**
+ * `--fallback-model` (Claude Code's flag): when the model stays overloaded after the
+ * provider's own retries, and nothing of the answer has been streamed yet, the same request
+ * goes to `fallback`, and every later call of the session goes there too. `notify` is told
+ * once, when the switch happens.
+ */
+export function withFallbackModel(stream: StreamFn, fallback: string, notify: (text: string) => void): StreamFn {
+  let switched = false;
+  return async function* (request, signal): AsyncGenerator<StreamEvent> {
+    if (switched || request.model === fallback) {
+      yield* stream({ ...request, model: fallback }, signal);
+      return;
+    }
+    let streamed = false;
+    try {
+      for await (const event of stream(request, signal)) {
+        if (event.type !== 'retry') streamed = true;
+        yield event;
+      }
+    } catch (error) {
+      if (streamed || signal.aborted || !isOverloaded(error)) throw error;
+      switched = true;
+      notify(`${request.model} is overloaded (${(error as Error).message}); using the fallback model ${fallback} from now on`);
+      yield* stream({ ...request, model: fallback }, signal);
+    }
+  };
+}
+
+function isOverloaded(error: unknown): boolean {
+  if (!(error instanceof ProviderError)) return false;
+  return error.options.status === 529 || /overloaded/i.test(error.message);
+}
