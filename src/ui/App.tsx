@@ -26,6 +26,7 @@ import { useUiStore } from './bindings/use-ui-store.js';
 import { useWakeOnComplete } from './bindings/use-wake-on-complete.js';
 import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
+import { runningJobsText } from './state/job-status.js';
 import { liveBudget } from './state/live-layout.js';
 import { historyEntries } from './state/history-entries.js';
 import { approvalView, readForPreview } from './state/approval-view.js';
@@ -58,6 +59,8 @@ export interface AppProps {
   historyFile?: string;
   /** Switches to another stored session (/resume <id>); resolves with an error message when it cannot. */
   onResume?: (id: string) => Promise<string | undefined>;
+  /** Starts a new session here (/clear); resolves with an error message when it cannot. */
+  onClear?: () => Promise<string | undefined>;
 }
 
 /** `~/code/app` for a path under the user's home. */
@@ -75,7 +78,11 @@ function startState(session: UiSession): UiState {
   const intro: EntryBody[] = [
     { kind: 'header', model: session.model, cwd: homeRelative(session.root), mode: session.permissionMode() },
     // A resumed session shows where the conversation stood.
-    ...historyEntries(session.earlier, { root: session.root }),
+    ...historyEntries(session.earlier, {
+      root: session.root,
+      jobs: session.storedJobs.map((stored) => stored.job),
+      ends: session.earlierEnds ?? [],
+    }),
     ...(session.resumedMessages > 0
       ? [
           {
@@ -117,6 +124,7 @@ function AppScreen({
   clock = realClock,
   historyFile,
   onResume,
+  onClear,
 }: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
   const { store, state, say, sent } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
@@ -161,6 +169,7 @@ function AppScreen({
     mcpServers: () => store.snapshot().mcp,
     quit,
     resume: onResume,
+    clear: onClear,
     activeJobs: runningJobs,
   });
 
@@ -244,15 +253,19 @@ function AppScreen({
       const what = `${approvalShown?.what ?? request.toolName}${request.jobId ? ` for ${request.jobId}` : ''}`;
       // "Always" is remembered per tool, and per exact command for bash (the gate's rule).
       const always = request.toolName === 'bash' ? 'this command' : request.toolName;
+      // A denial of the parent's call ends its turn, as Claude Code's does: the model does not carry on
+      // around it, and what the user types next (why, what instead) is what it reads.
+      const stops = choice === 'deny' && !request.jobId;
       const text =
         choice === 'deny'
-          ? `denied: ${what}`
+          ? `denied: ${what}${stops ? ' · the turn stopped: tell the agent what to do instead' : ''}`
           : choice === 'allow-always'
             ? `allowed: ${what} (${always} from now on, this session)`
             : `allowed: ${what}`;
       say({ kind: 'info', text });
+      if (stops) interrupt();
     },
-    [approval, approvals, approvalShown, say],
+    [approval, approvals, approvalShown, say, interrupt],
   );
 
   const waiting = useMemo(
@@ -266,7 +279,7 @@ function AppScreen({
   );
 
   const message = ctrlC.armed
-    ? 'press Ctrl+C again to quit (stops every sub-agent)'
+    ? `press Ctrl+C again to quit${runningJobs > 0 ? ` (stops ${runningJobsText(rows.map((v) => v.job))})` : ''}`
     : ctrlK.armed
       ? `press Ctrl+K again to stop ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}`
       : undefined;

@@ -4,10 +4,19 @@ import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli } from '../start/session-setup.js';
 import type { EarlyInput } from '../start/early-input.js';
 import { stderrLines } from '../start/stderr-lines.js';
-import { type OpenedSession, openSession, outriderPaths, type SessionSetup, terminateOwned } from '../core/index.js';
+import path from 'node:path';
+import {
+  listSessions,
+  type OpenedSession,
+  openSession,
+  outriderPaths,
+  type SessionSetup,
+  terminateOwned,
+} from '../core/index.js';
 import { App } from './App.js';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './bindings/use-notify.js';
 import { historyFile } from './state/prompt-history.js';
+import { resumeTarget } from './state/resume-target.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { settleTrust } from './ask-trust.js';
 import { uiSessionFrom } from './ui-session.js';
@@ -51,20 +60,27 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   const history = historyFile(outriderPaths(env).home, opened.session.workspace.root);
   // /resume <id>: the other session opens first (a bad id changes nothing), then the app starts
   // afresh on it, keyed by its id; what the first one printed stays above.
-  const resume = async (id: string): Promise<string | undefined> => {
-    if (opened.session.id.startsWith(id)) return `${opened.session.id} is this session`;
-    let next: OpenedSession;
+  const resume = async (wanted: string): Promise<string | undefined> => {
+    const target = resumeTarget(
+      wanted,
+      opened.session.id,
+      listSessions(path.dirname(opened.paths.dir)).map((s) => s.id),
+    );
+    if ('error' in target) return target.error;
+    return switchTo({ ...setup, flags: { ...setup.flags, continue: undefined, resume: target.id } });
+  };
+  // /clear: a new session in the same directory (Claude Code's /clear); the old one stays stored, for /resume.
+  const clear = () =>
+    switchTo({ ...setup, sessionId: undefined, flags: { ...setup.flags, continue: undefined, resume: undefined } });
+  const switchTo = async (next: SessionSetup): Promise<string | undefined> => {
+    let opening: OpenedSession;
     try {
-      next = await openSession({
-        ...setup,
-        flags: { ...setup.flags, continue: undefined, resume: id },
-        approver: approvals.approver,
-      });
+      opening = await openSession({ ...next, approver: approvals.approver });
     } catch (error) {
       return describeStartupError(error, options.debug);
     }
     const previous = opened;
-    opened = next;
+    opened = opening;
     instance.rerender(app());
     await previous.close();
     return undefined;
@@ -77,6 +93,7 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
       onQuit: () => requestQuit(),
       historyFile: history,
       onResume: resume,
+      onClear: clear,
     });
   const instance = render(app(), { exitOnCtrlC: false });
   // Bracketed paste: the terminal marks pasted text, so its line breaks stay in the input.

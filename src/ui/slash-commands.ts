@@ -12,6 +12,14 @@ export type SlashCommand =
   | { name: 'resume'; id?: string }
   | { name: 'memory' }
   | { name: 'mcp' }
+  | { name: 'status' }
+  | { name: 'clear' }
+  | { name: 'diff' }
+  | { name: 'init' }
+  /** Without a number: list the "allow always" answers; with one: forget it. */
+  | { name: 'permissions'; remove?: number }
+  /** The conversation as Markdown, into `file` (a name in the workspace by default). */
+  | { name: 'export'; file?: string }
   | { name: 'quit' }
   /** Known command, wrong arguments: `message` says how to call it. */
   | { name: 'usage'; message: string }
@@ -35,6 +43,12 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/resume [id]', does: "list this directory's sessions, or switch to one (its conversation is shown again)" },
   { usage: '/memory', does: 'the instruction files in the prompt (AGENTS.md, CLAUDE.md, imports) and their sizes' },
   { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
+  { usage: '/diff', does: "the agent's file edits this session, file by file, with their diffs" },
+  { usage: '/permissions [remove <n>]', does: 'the "allow always" answers of this session; remove one so it asks again' },
+  { usage: '/init', does: 'have the agent read the repository and write (or improve) its AGENTS.md' },
+  { usage: '/clear', does: 'start a new conversation here (this one stays stored for /resume)' },
+  { usage: '/status', does: 'model, provider, base URL, mode, sandbox, MCP, session id and folder, version' },
+  { usage: '/export [file]', does: 'write the conversation as Markdown (default: outrider-<session>.md here)' },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
 ];
 
@@ -45,6 +59,12 @@ export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'compact', does: 'summarize earlier conversation to free context' },
   { name: 'cost', does: 'tokens and cost' },
   { name: 'resume', does: 'list sessions, or switch to one' },
+  { name: 'clear', does: 'a new conversation' },
+  { name: 'diff', does: "the agent's edits this session" },
+  { name: 'init', does: 'write AGENTS.md for this repository' },
+  { name: 'permissions', does: 'the "allow always" answers (add "remove <n>")' },
+  { name: 'status', does: 'model, provider, mode, session' },
+  { name: 'export', does: 'the conversation as Markdown' },
   { name: 'quit', does: 'stop every sub-agent and quit' },
 ];
 /** The `/` menu: the built-in commands, then the custom ones with their descriptions (a built-in name wins). */
@@ -87,6 +107,24 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'memory' };
     case 'mcp':
       return { name: 'mcp' };
+    case 'status':
+      return { name: 'status' };
+    case 'clear':
+      return { name: 'clear' };
+    case 'diff':
+      return { name: 'diff' };
+    case 'init':
+      return { name: 'init' };
+    case 'permissions':
+    case 'allowed-tools': {
+      if (args.length === 0) return { name: 'permissions' };
+      const n = Number(args[1]);
+      if (args[0] === 'remove' && args.length === 2 && Number.isInteger(n) && n > 0) return { name: 'permissions', remove: n };
+      return { name: 'usage', message: 'usage: /permissions, or /permissions remove <n> (n from the list)' };
+    }
+    case 'export':
+      if (args.length > 1) return { name: 'usage', message: 'usage: /export, or /export <file> (a path without spaces)' };
+      return args[0] ? { name: 'export', file: args[0] } : { name: 'export' };
     case 'quit':
     case 'exit':
       return { name: 'quit' };
@@ -119,3 +157,14 @@ function agentsCommand(args: string[], line: string): SlashCommand {
       'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents send <id> <message>, /agents merge <id>, /agents discard <id>',
   };
 }
+
+/**
+ * What /init asks of the agent (Claude Code's /init is a prompt too): read the repository,
+ * then write the instructions file every later session starts with.
+ */
+export const INIT_PROMPT = [
+  '/init: read this repository and write AGENTS.md at its root (if one exists, improve it rather than start over).',
+  'Look at the README, the build and package files, the CI configuration, the layout of the source and test folders, and any CLAUDE.md, .cursorrules or similar.',
+  'AGENTS.md is for an agent working here later: the commands to build, lint, type-check and test (a single test too), the architecture in a few lines, the conventions the code follows, and what to avoid.',
+  'Keep it short and specific to this repository; do not invent commands you did not see.',
+].join('\n');

@@ -106,3 +106,25 @@ export function wrapCells(text: string, width: number): string[] {
   }
   return out;
 }
+
+/**
+ * Wraps one line of a listing (`  /agents [id]   open the sub-agents …`) with a hanging indent:
+ * the rows after the first start under its description (the text after the first run of two or
+ * more spaces), or under its own indent when that column is past half the width.
+ */
+export function hangingWrap(line: string, width: number): string[] {
+  if (cells(line) <= width) return [line];
+  const lead = /^ */.exec(line)![0].length;
+  const column = /^ *\S.*?\S {2,}(?=\S)/.exec(line)?.[0];
+  const indent = column && cells(column) <= width / 2 ? cells(column) : Math.min(lead + 2, Math.floor(width / 2));
+  const head = column && cells(column) === indent ? column : line.slice(0, Math.min(lead, indent));
+  const body = line.slice(head.length);
+  const [first = '', ...rest] = wrapCells(body, Math.max(1, width - indent));
+  return [`${head}${first}`, ...rest.map((row) => `${' '.repeat(indent)}${row}`)];
+}
+
+/** Ink wraps a Text keeping the space it broke at as the next row's first cell; this drops it (a row's transform, after any colour codes). */
+export function dropWrapSpace(row: string, index: number): string {
+  // eslint-disable-next-line no-control-regex
+  return index === 0 ? row : row.replace(/^((?:\u001B\[[\d;]*m)*) /, '$1');
+}

@@ -1,5 +1,6 @@
 import {
   type CommandSummary,
+  type EarlierTurnEnd,
   estimateTokens,
   type EventStream,
   type InstructionFileInfo,
@@ -46,6 +47,8 @@ export interface UiSession {
   sessions(): { id: string; updatedAt: string; firstPrompt: string }[];
   /** The jobs of a resumed session's earlier runs. */
   readonly storedJobs: readonly StoredJob[];
+  /** A resumed session's turns that ended interrupted or failed, and after how many of `earlier`'s messages. */
+  readonly earlierEnds?: readonly EarlierTurnEnd[];
   /** The session's one ordered stream of turn and job events. */
   readonly events: Pick<EventStream, 'subscribe'>;
   readonly jobs: JobControl;
@@ -55,6 +58,15 @@ export interface UiSession {
   readonly wakeOnComplete: boolean;
   /** How to tell an unfocused terminal that a turn or a sub-agent finished (setting `notify`). */
   readonly notify: 'bell' | 'osc9' | 'off';
+  /** What /status shows of the session: provider, base URL, sandbox, where it is stored. */
+  about?(): { provider: string; baseURL?: string; sandbox: string; folder: string };
+  /** The conversation as it stands (/export). */
+  messages?(): readonly Message[];
+  /** The "allow always" answers of this session (/permissions), and forgetting one. */
+  permissions?: {
+    remembered(): { tools: string[]; commands: string[] };
+    forget(kind: 'tool' | 'command', value: string): boolean;
+  };
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   /** The parent, then each job; `total` covers all of them. */
   costs(): { rows: CostRow[]; total: CostRow };
@@ -94,6 +106,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     sessionId: session.id,
     sessions: () => listSessions(path.dirname(opened.paths.dir), { cwd: session.workspace.root }),
     storedJobs: opened.storedJobs,
+    earlierEnds: opened.earlierTurnEnds,
     events: opened.events,
     jobs: opened.agents.manager,
     // A typed prompt may name a custom command: the core expands it (and scopes its allowed-tools).
@@ -119,5 +132,16 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     permissionMode: () => opened.gate.mode,
     setPermissionMode: (mode) => opened.gate.setMode(mode),
     contextWindow: opened.contextWindow,
+    about: () => ({
+      provider: opened.provider,
+      ...(opened.baseURL ? { baseURL: opened.baseURL } : {}),
+      sandbox: opened.sandbox,
+      folder: opened.paths.dir,
+    }),
+    messages: () => session.messages(),
+    permissions: {
+      remembered: () => opened.gate.remembered(),
+      forget: (kind, value) => opened.gate.forget(kind, value),
+    },
   };
 }

@@ -69,7 +69,7 @@ describe('model calls that never finish', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/connection refused by the base URL .*; retry 1\/1 in 0\.3s$/);
     expect(lines[1]).toMatch(
-      /Anthropic failed after 1 retry: connection refused .*: check --base-url \(http:\/\/127\.0\.0\.1:\d+\) and that the server there is running\.$/,
+      /Anthropic failed after 1 retry: connection refused .*: check the base URL http:\/\/127\.0\.0\.1:\d+ \(set by --base-url, the baseURL setting or ANTHROPIC_BASE_URL\) and that the server there is running\.$/,
     );
   });
 });

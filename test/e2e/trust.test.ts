@@ -51,7 +51,7 @@ describe('the trust prompt', () => {
     // Default mode: the model's bash call waits for the user instead of running.
     touch();
     pane.type('make a file');
-    await pane.screen(/The agent asks to run touch pwned\?/);
+    await pane.screen(/Allow the agent to run touch pwned\?/);
     expect(existsSync(path.join(dirs.project, 'pwned'))).toBe(false);
   });
 

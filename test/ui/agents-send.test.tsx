@@ -126,7 +126,7 @@ describe('a line to a background shell from the TUI (a real process)', () => {
     const s = session;
     const { rendered, until } = await mountApp(s);
     await keys(rendered, 'go', KEY.enter);
-    await until(() => frame(rendered).includes('The agent asks to run read line'));
+    await until(() => frame(rendered).includes('Allow the agent to run read line'));
     await keys(rendered, 'y');
     await until(() => frame(rendered).includes('Waiting for it.') && s.opened.agents.manager.get('sh-1').state === 'running');
 

@@ -49,11 +49,11 @@ describe('the working line', () => {
     const { rendered, clock, until } = await mountApp(session);
     await keys(rendered, 'think hard', KEY.enter);
     const first = await until(
-      () => frame(rendered).match(/^(.) waiting for the model (\d+)s · \d+s · Esc to interrupt$/m) ?? false,
+      () => frame(rendered).match(/^(.) waiting for the model · turn (\d+)s · Esc to interrupt$/m) ?? false,
     );
     clock.advance(1000);
     await settle();
-    const second = frame(rendered).match(/^(.) waiting for the model (\d+)s/m)!;
+    const second = frame(rendered).match(/^(.) waiting for the model · turn (\d+)s/m)!;
     expect(Number(second[2])).toBe(Number(first[2]) + 1);
     clock.advance(200);
     await settle();

@@ -138,16 +138,21 @@ describe('the app', () => {
     ]);
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'write two files');
-    await until(() => frame(rendered).includes('The agent asks to write notes.txt (new file)?'));
+    await until(() => frame(rendered).includes('Allow the agent to write notes.txt (new file)?'));
     // What it would write is shown before the question is answered.
     expect(frame(rendered)).toMatch(/\+hello/);
     await keys(rendered, 'y');
-    await until(() => frame(rendered).includes('The agent asks to write other.txt (new file)?'));
+    await until(() => frame(rendered).includes('Allow the agent to write other.txt (new file)?'));
     await keys(rendered, KEY.escape);
-    const text = await until(() => frame(rendered).includes('Done writing.') && frame(rendered));
+    // A denial ends the turn: the model does not carry on around it, the user says what instead.
+    const text = await until(() => frame(rendered).includes('■ interrupted') && frame(rendered));
     expect(text).toContain('· allowed: write notes.txt (new file)');
-    expect(text).toContain('· denied: write other.txt (new file)');
-    expect(text).toMatch(/⎿ error: The user denied write_file/);
+    expect(text).toContain('· denied: write other.txt (new file) · the turn stopped: tell the agent what to do instead');
+    expect(text).not.toContain('Done writing.');
+    expect(text).not.toContain('Esc to interrupt');
+    await send(rendered, 'write it as notes2.txt instead');
+    // The next prompt reaches the model (its third reply), after the denied call.
+    await until(() => frame(rendered).includes('Done writing.'));
   });
 
   it('shows which sub-agent asks for approval, and its row says it waits', async () => {
@@ -164,7 +169,7 @@ describe('the app', () => {
     );
     const { rendered, until } = await mountApp(s);
     await send(rendered, 'delegate a write');
-    await until(() => frame(rendered).includes('sub-1 asks to write child.txt (new file)?'));
+    await until(() => frame(rendered).includes('Allow sub-1 to write child.txt (new file)?'));
     await until(() => frame(rendered).includes('sub-1  waiting for approval: write_file child.txt'));
     await keys(rendered, 'a');
     const text = await until(() => frame(rendered).includes('◆ sub-1 finished: write child.txt') && frame(rendered));

@@ -26,9 +26,10 @@ describe('/memory', () => {
     session = await openTestSession([], { dir });
     const { rendered, until } = await mountApp(session);
     await keys(rendered, '/memory', KEY.enter);
-    const text = await until(() => frame(rendered).includes('Memory') && frame(rendered).replace(/\n/g, ' '));
+    const text = await until(() => frame(rendered).includes('Memory') && frame(rendered).replace(/\n */g, ' '));
     expect(text).toContain(`${path.join(dir, 'CLAUDE.md')}  27 B `);
-    // The frame wraps at the terminal width: compare with the line breaks read as spaces.
+    // The frame wraps at the terminal width (rows after the first hang under the description):
+    // compare with each line break and the indent after it read as one space.
     expect(text).toContain(`${path.join(dir, 'docs', 'big.md')}  40.0 KB · imported by ${path.join(dir, 'CLAUDE.md')}`);
     expect(text).toContain('· cut at 32.0 KB of 40.0 KB: one instruction file is limited to 32.0 KB');
   });

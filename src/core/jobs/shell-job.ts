@@ -49,13 +49,15 @@ export function newShellJob(
     number: number;
     owner?: { id: string; depth: number };
     now: () => number;
+    /** How long it already ran before it became a job. */
+    ranForMs?: number;
     onLine: (line: string) => void;
     /** Applied to each line before it is shown or kept as the last line. */
     scrub?: (text: string) => string;
     onExit: () => void;
   },
 ): JobRecord {
-  const startedAt = spec.now();
+  const startedAt = spec.now() - (spec.ranForMs ?? 0);
   const job = newRecord({
     id: `sh-${spec.number}`,
     number: spec.number,

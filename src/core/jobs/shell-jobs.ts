@@ -37,6 +37,7 @@ export class ShellJobs {
       number: this.ctx.numbers.forShell(),
       owner: owner && { id: owner.id, depth: owner.depth ?? depthOfId(owner.id) },
       now: this.ctx.now,
+      ...(start.ranForMs ? { ranForMs: start.ranForMs } : {}),
       onLine: (line) => table.emitEvent(job, { type: 'tool_update', id: job.id, name: 'bash', text: line }),
       ...(start.scrub ? { scrub: start.scrub } : {}),
       onExit: () => {

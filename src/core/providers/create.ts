@@ -56,9 +56,9 @@ export interface ProviderOptions {
 /** The SDK's own timeout stays behind ours, so the watchdog's message is the one users see. */
 const SDK_TIMEOUT_SLACK_MS = 30_000;
 
-const labels: Record<ProviderName, { label: string; keyEnv: string }> = {
-  anthropic: { label: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY' },
-  openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY' },
+const labels: Record<ProviderName, { label: string; keyEnv: string; urlEnv: string }> = {
+  anthropic: { label: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY', urlEnv: 'ANTHROPIC_BASE_URL' },
+  openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY', urlEnv: 'OPENAI_BASE_URL' },
 };
 
 /** A StreamFn for the chosen provider: valid output only. Throws ProviderError on a failure it gave up on. */
@@ -77,7 +77,7 @@ export function createProvider(options: ProviderOptions): StreamFn {
   };
   const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
   if (options.preload) backend.preload();
-  const { label, keyEnv } = labels[options.provider];
+  const { label, keyEnv, urlEnv } = labels[options.provider];
   const delays = {
     ...DEFAULT_DELAYS,
     ...(options.retryBaseDelayMs !== undefined ? { baseMs: options.retryBaseDelayMs } : {}),
@@ -87,7 +87,14 @@ export function createProvider(options: ProviderOptions): StreamFn {
   const sleep = options.sleep ?? clockSleep(clock);
 
   const stream: StreamFn = (request, signal) => {
-    const context: ErrorContext = { label, keyEnv, model: request.model, baseURL: options.baseURL, apiKey: options.apiKey };
+    const context: ErrorContext = {
+      label,
+      keyEnv,
+      urlEnv,
+      model: request.model,
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+    };
     // Each attempt on its own signal, linked to the caller's and unlinked after (timeouts.ts).
     const attempt = (budget: AttemptBudget) =>
       watchAttempt((own, progress) => backend.stream(request, own, progress), signal, { timeouts, clock, budget });

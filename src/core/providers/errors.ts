@@ -16,6 +16,8 @@ export interface ErrorContext {
   model: string;
   /** The custom base URL, if any. */
   baseURL?: string;
+  /** The environment variable a base URL may come from (`ANTHROPIC_BASE_URL`), named in hints beside the flag and setting. */
+  urlEnv?: string;
   /** Scrubbed from every message. */
   apiKey: string;
 }
@@ -189,7 +191,7 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
       kind: 'retry',
       reason: `connection refused by ${endpoint(ctx)}`,
       hint: ctx.baseURL
-        ? `check --base-url (${ctx.baseURL}) and that the server there is running.`
+        ? `check the base URL ${ctx.baseURL} (${urlSources(ctx)}) and that the server there is running.`
         : 'check your network connection.',
       // Nothing listens on this machine's port: one quick look in case it was restarting, then say so.
       ...(isLoopback(ctx.baseURL) ? { maxRetries: 1, delayMs: LOOPBACK_RETRY_MS } : {}),
@@ -199,7 +201,9 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
     const where = ctx.baseURL ? `the host of ${ctx.baseURL}` : `the ${ctx.label} API host`;
     return {
       kind: 'fatal',
-      error: new ProviderError(`Cannot resolve ${where} (ENOTFOUND): check --base-url and your network connection.`),
+      error: new ProviderError(
+        `Cannot resolve ${where} (ENOTFOUND): check ${ctx.baseURL ? `the base URL (${urlSources(ctx)})` : 'your proxy settings'} and your network connection.`,
+      ),
     };
   }
   // fetch refuses some ports outright (1, 22, 25, 6000…): no retry can help.
@@ -222,6 +226,11 @@ function networkError(err: unknown, ctx: ErrorContext): Classified | undefined {
 }
 
 const LOOPBACK_RETRY_MS = 250;
+
+/** Where a base URL is set: the flag, the setting, or the provider's variable (whichever the user used). */
+function urlSources(ctx: ErrorContext): string {
+  return `set by --base-url, the baseURL setting or ${ctx.urlEnv ?? "the provider's BASE_URL variable"}`;
+}
 
 /** True for a URL on this machine: localhost, 127.0.0.0/8, ::1, 0.0.0.0. */
 export function isLoopback(url: string | undefined): boolean {

@@ -147,6 +147,8 @@ function runBash(
 ): Promise<ToolOutput> {
   ctx.signal.throwIfAborted();
   const shell = spawnShell(plan, { cwd: ctx.workspace.root, env, timers });
+  // How long it ran in the foreground, so a job it becomes counts its time from its start, not the move.
+  const began = performance.now();
   const output = new HeadTailBuffer(BASH_OUTPUT_CAP);
   const updates = lineSplitter(ctx.onUpdate);
   const onData = (chunk: string): void => {
@@ -178,7 +180,12 @@ function runBash(
           shell.offOutput(onData);
           let id: string;
           try {
-            id = host.adopt(shell, { command, ...(ctx.jobId ? { owner: ctx.jobId } : {}), ...(scrub ? { scrub } : {}) });
+            id = host.adopt(shell, {
+              command,
+              ranForMs: Math.max(0, Math.round(performance.now() - began)),
+              ...(ctx.jobId ? { owner: ctx.jobId } : {}),
+              ...(scrub ? { scrub } : {}),
+            });
           } catch {
             shell.onOutput(onData);
             return undefined;

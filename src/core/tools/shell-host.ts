@@ -7,6 +7,8 @@ export interface ShellStart {
   owner?: string;
   /** Applied to each line it prints before the line is shown or kept (the session's key scrubber). */
   scrub?: (text: string) => string;
+  /** How long the command already ran (in the foreground, before Ctrl+B moved it): the job's time counts from its start. */
+  ranForMs?: number;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { formatSize, type InstructionFileInfo, JobError } from '../../core/index.js';
 import { helpLines } from '../keymap.js';
-import type { SlashCommand } from '../slash-commands.js';
+import { diffOf, exportConversation, permissionsCommand, statusOf } from './session-commands.js';
+import { INIT_PROMPT, type SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
 import { userSentText } from '../state/job-status.js';
 import type { SentMessage } from '../state/jobs.js';
@@ -22,12 +23,25 @@ export interface CommandContext {
   quit: () => void;
   /** Switches to another stored session; resolves with an error message when it cannot. */
   resume?: (id: string) => Promise<string | undefined>;
+  /** Starts a new session (/clear); resolves with an error message when it cannot. */
+  clear?: () => Promise<string | undefined>;
   /** Sub-agents still queued or running (a switch would stop them). */
   activeJobs: number;
 }
 
 /** Runs slash commands; each answers in the transcript or opens a view. */
-export function useCommands({ session, runner, say, sent, openAgents, mcpServers, quit, resume, activeJobs }: CommandContext) {
+export function useCommands({
+  session,
+  runner,
+  say,
+  sent,
+  openAgents,
+  mcpServers,
+  quit,
+  resume,
+  clear,
+  activeJobs,
+}: CommandContext) {
   /** `/agents send` and the detail view's message line: the path agent_send takes, as from the user. True when it was sent. */
   const sendToJob = useCallback(
     (target: string, text: string): boolean => {
@@ -124,6 +138,33 @@ export function useCommands({ session, runner, say, sent, openAgents, mcpServers
           return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
         case 'mcp':
           return say({ kind: 'block', title: 'MCP servers', lines: mcpLines(mcpServers()) });
+        case 'clear': {
+          if (!clear) return say({ kind: 'error', text: 'a new session is not available here: quit, then start outrider again' });
+          if (runner.snapshot().busy !== undefined)
+            return say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /clear' });
+          // The jobs belong to this session: the user chooses to stop them or let them finish first.
+          if (activeJobs > 0)
+            return say({
+              kind: 'error',
+              text: `${activeJobs} job${activeJobs === 1 ? ' is' : 's are'} running: stop them (Ctrl+K twice) or wait for them, then /clear`,
+            });
+          say({ kind: 'info', text: `cleared: a new conversation (the last one is kept: /resume ${session.sessionId})` });
+          void clear().then((error) => {
+            if (error) say({ kind: 'error', text: error });
+          });
+          return undefined;
+        }
+        case 'permissions':
+          return say(permissionsCommand(session, command.remove));
+        case 'init':
+          runner.submit(INIT_PROMPT);
+          return undefined;
+        case 'diff':
+          return say({ kind: 'block', title: 'Changes this session', lines: diffOf(session) });
+        case 'status':
+          return say({ kind: 'block', title: 'Status', lines: statusOf(session, mcpServers()) });
+        case 'export':
+          return say(exportConversation(session, command.file));
         case 'quit':
           return quit();
         case 'usage':
@@ -136,7 +177,7 @@ export function useCommands({ session, runner, say, sent, openAgents, mcpServers
         }
       }
     },
-    [session, runner, say, openAgents, mcpServers, stopJobs, sendToJob, worktree, quit, resume, activeJobs],
+    [session, runner, say, openAgents, mcpServers, stopJobs, sendToJob, worktree, quit, resume, clear, activeJobs],
   );
 
   return { run, stopJobs, sendToJob, worktree };

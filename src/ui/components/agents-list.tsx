@@ -25,9 +25,15 @@ export function messagesText(view: Pick<JobView, 'messages' | 'unread'>): string
 
 /** `branch outrider/…/sub-1 · 1 file changed (+1 −1): a.txt`, or what stands in for it while the job runs. */
 export function worktreeText(record: WorktreeRecord, state: Job['state'] | undefined): string {
-  if (state !== undefined && !isEnded(state))
-    return `branch ${record.branch} · ${stateLabel(state)}: changes are counted when it ends`;
-  return record.changes ? describeChanges(record, record.changes) : `branch ${record.branch} · no changes recorded`;
+  const branch = shortBranch(record.branch);
+  if (state !== undefined && !isEnded(state)) return `branch ${branch} · ${stateLabel(state)}: changes are counted when it ends`;
+  if (!record.changes) return `branch ${branch} · no changes recorded`;
+  return describeChanges(record, record.changes).split(record.branch).join(branch);
+}
+
+/** `outrider/01a24059…/sub-1`: a session's UUID in a branch name takes a row's room; its start tells sessions apart. */
+export function shortBranch(branch: string): string {
+  return branch.replace(/\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '$1…');
 }
 
 /** Every job of the session: id, state, definition, label, elapsed, tokens, tool calls. */
@@ -86,7 +92,12 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
           : view.messages
             ? `${plural(view.messages, 'message')} · `
             : '';
-        const fixed = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
+        const full = `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]!.padEnd(widths[2]!)}  ${c[3]!.padStart(widths[3]!)}  ${c[4]!.padStart(widths[4]!)}  ${c[5]!.padStart(widths[5]!)}  `;
+        // On a narrow screen the task matters more than the figures (the opened job shows them all).
+        const fixed =
+          inner - full.length >= MIN_TASK
+            ? full
+            : `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[3]!.padStart(widths[3]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>
             {cutLine(`${fixed}${got}${delivery}${oneLine(job.task)}`, inner)}
@@ -100,6 +111,9 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
     </Box>
   );
 }
+
+/** Cells of the task a row keeps before its figures give way. */
+const MIN_TASK = 24;
 
 export function stateColor(state: Job['state']): string | undefined {
   switch (state) {

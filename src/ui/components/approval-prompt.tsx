@@ -27,7 +27,11 @@ export function approvalHeight(pending: PendingApproval | undefined, view: Appro
   return FIXED_LINES + (pending.request.reason ? 1 : 0) + view.preview.length;
 }
 
-/** Asks the user about one tool call: y allows once, a always, n or Esc denies. */
+/**
+ * Asks the user about one tool call as a question (`Allow the agent to write notes.txt?`): y allows
+ * once, a always, n or Esc denies; a denial of the parent's call also ends its turn (App.tsx), so
+ * what the user types next tells the model what to do instead.
+ */
 export function ApprovalPrompt({
   pending,
   view: given,
@@ -57,8 +61,8 @@ export function ApprovalPrompt({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text wrap="truncate-end">
-        <Text color="yellow" bold>{`${view.who} to `}</Text>
-        {cutLine(`${view.what}?`, Math.max(1, inner - view.who.length - 4))}
+        <Text color="yellow" bold>{`Allow ${view.who} to `}</Text>
+        {cutLine(`${view.what}?`, Math.max(1, inner - view.who.length - 10))}
       </Text>
       {view.preview.length && previewRoom > 0 ? <DiffView lines={view.preview} width={inner} max={previewRoom} /> : null}
       {reason ? (
@@ -68,6 +72,7 @@ export function ApprovalPrompt({
       ) : null}
       <Text wrap="truncate-end">
         <Text bold>y</Text> allow once · <Text bold>a</Text> allow always · <Text bold>n</Text>/<Text bold>Esc</Text> deny
+        {request.jobId ? '' : ' and stop (then tell it what to do instead)'}
         {more > 0 ? <Text dimColor>{`  (${more} more waiting)`}</Text> : null}
       </Text>
     </Box>

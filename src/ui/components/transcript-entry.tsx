@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink';
 import { cutLine } from '../format.js';
+import { hangingWrap } from '../text-cells.js';
+import { Prose } from './prose.js';
 import { Markdown } from '../markdown/markdown.js';
 import { DIFF_SHOWN, type DiffLine } from '../state/tool-text.js';
 import type { Entry } from '../state/transcript.js';
@@ -42,7 +44,7 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text color="cyan">{`› ${entry.text}`}</Text>
+          <Prose color="cyan">{`› ${entry.text}`}</Prose>
         </Box>
       );
     case 'wake':
@@ -60,6 +62,13 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
         </Box>
       );
     case 'tool':
+      if (entry.single && !entry.isError)
+        return (
+          <Text>
+            <Text color="green">● </Text>
+            {cutLine(entry.summary, width - 2)}
+          </Text>
+        );
       return (
         <Box flexDirection="column">
           <Text>
@@ -75,9 +84,13 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
     case 'retry':
       return <Text color="yellow">{`↻ ${entry.text}`}</Text>;
     case 'injected':
-      return <Text dimColor>{`↳ to the model: ${entry.text}`}</Text>;
+      return <Prose dimColor>{`↳ to the model: ${entry.text}`}</Prose>;
     case 'notice':
-      return entry.level === 'warn' ? <Text color="yellow">{`! ${entry.text}`}</Text> : <Text dimColor>{`· ${entry.text}`}</Text>;
+      return entry.level === 'warn' ? (
+        <Prose color="yellow">{`! ${entry.text}`}</Prose>
+      ) : (
+        <Prose dimColor>{`· ${entry.text}`}</Prose>
+      );
     case 'jobs':
       return (
         <Box flexDirection="column">
@@ -88,18 +101,22 @@ export function TranscriptEntry({ entry, width }: { entry: Entry; width: number 
         </Box>
       );
     case 'end':
-      return <Text color={entry.isError ? 'red' : 'yellow'}>{`■ ${entry.text}`}</Text>;
+      return <Prose color={entry.isError ? 'red' : 'yellow'}>{`■ ${entry.text}`}</Prose>;
     case 'info':
-      return <Text dimColor>{`· ${entry.text}`}</Text>;
+      return <Prose dimColor>{`· ${entry.text}`}</Prose>;
     case 'error':
-      return <Text color="red">{`✗ ${entry.text}`}</Text>;
+      return <Prose color="red">{`✗ ${entry.text}`}</Prose>;
     case 'block':
       return (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{entry.title}</Text>
-          {entry.lines.map((line, i) => (
-            <Text key={i}>{line}</Text>
-          ))}
+          {entry.lines.flatMap((line, i) =>
+            hangingWrap(line, width).map((row, j) => (
+              <Text key={`${i}:${j}`} wrap="truncate-end">
+                {row}
+              </Text>
+            )),
+          )}
         </Box>
       );
     default: {

@@ -31,9 +31,31 @@ export interface LiveRegionProps {
   toolLines?: number;
 }
 
-/** The streamed text as screen lines at this width. */
+/** The streamed text as screen lines at this width (a code fence still open shown as the code block it becomes). */
 export function liveTextLines(text: string, width: number): string[] {
-  return text ? wrapCells(text.replace(/\n+$/, ''), width) : [];
+  return text ? wrapCells(withoutFences(text.replace(/\n+$/, '')), width) : [];
+}
+
+/**
+ * A streaming block's fences (```` ```ts ````) dropped and its code indented, as the finished
+ * block renders (markdown.tsx's Code): markup never shows while the block is still open.
+ */
+export function withoutFences(text: string): string {
+  let fence: string | undefined;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const mark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined && mark) {
+      fence = mark;
+      continue;
+    }
+    if (fence !== undefined && mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) {
+      fence = undefined;
+      continue;
+    }
+    out.push(fence !== undefined ? `  ${line}` : line);
+  }
+  return out.join('\n');
 }
 
 /** Lines the running tools take: the call, and its last output line when it has one. */

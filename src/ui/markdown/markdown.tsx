@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { ReactNode } from 'react';
 import { cells, cutCells } from '../text-cells.js';
+import { Prose } from '../components/prose.js';
 import { highlightCode, knownLanguage } from './highlight.js';
 
 /**
@@ -49,15 +50,15 @@ function Block({ token, width }: { token: Token; width: number }): ReactNode {
     case 'heading': {
       const { depth, tokens } = token as Tokens.Heading;
       return (
-        <Text bold underline={depth === 1} color={depth <= 2 ? 'cyan' : undefined}>
+        <Prose bold underline={depth === 1} color={depth <= 2 ? 'cyan' : undefined}>
           {inline(tokens)}
-        </Text>
+        </Prose>
       );
     }
     case 'paragraph':
-      return <Text>{inline((token as Tokens.Paragraph).tokens)}</Text>;
+      return <Prose>{inline((token as Tokens.Paragraph).tokens)}</Prose>;
     case 'text':
-      return <Text>{t.tokens ? inline(t.tokens as Token[]) : String(t.text)}</Text>;
+      return <Prose>{t.tokens ? inline(t.tokens as Token[]) : String(t.text)}</Prose>;
     case 'list':
       return <List list={token as Tokens.List} width={width} />;
     case 'code':

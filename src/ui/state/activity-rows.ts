@@ -41,7 +41,19 @@ export function formatRow(view: JobView, now: number, width: number, options: Ro
   for (let keep = figures.length; keep > 0; keep -= 1) {
     const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;
     const room = width - lineLength(head) - lineLength(tail);
-    if (room >= Math.min(lineLength(action), MIN_ACTION)) return `${head}${cutLine(action, room)}${tail}`;
+    if (room >= Math.min(lineLength(action), MIN_ACTION)) {
+      const row = `${head}${cutLine(action, room)}${tail}`;
+      return job.kind === 'shell' ? row : withTask(row, job.task, width);
+    }
   }
   return cutLine(`${head}${action}`, width);
 }
+
+/** The task a row ends with, in what room is left (`… · 0 tok · map the config loader`): which job is which. */
+function withTask(row: string, task: string, width: number): string {
+  const room = width - lineLength(row) - lineLength(SEP);
+  return room >= MIN_TASK ? `${row}${SEP}${cutLine(oneLine(task), room)}` : row;
+}
+
+/** A task gets its place at the end of a row only with this many cells for it. */
+const MIN_TASK = 10;

@@ -5,6 +5,7 @@ import { type DiffLine, addedLines, diffLines, displayPath } from './tool-text.j
 
 /** What an approval prompt shows: who asks, for what (naming the file or command), and what would change. */
 export interface ApprovalView {
+  /** `the agent`, `sub-2`: the question reads `Allow sub-2 to run npm test?`. */
   who: string;
   /** `write notes.txt (new file)`, `edit src/a.ts`, `run npm test`. */
   what: string;
@@ -30,7 +31,7 @@ export const readForPreview: ReadText = (absolute) => {
 };
 
 export function approvalView(request: ApprovalRequest, options: { root?: string; read?: ReadText } = {}): ApprovalView {
-  const who = request.jobId ? `${request.jobId} asks` : 'The agent asks';
+  const who = request.jobId ?? 'the agent';
   const args = (request.args ?? {}) as Record<string, unknown>;
   const str = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
   const file = str('path');

@@ -78,7 +78,11 @@ export function inputAction(
   // Other control keys (Ctrl+C, Ctrl+K, Esc, Tab, Shift+Tab) belong to someone else.
   if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown) return { type: 'none' };
   if (!input) return { type: 'none' };
-  if (/^[^\r\n]+\r$/.test(input)) return { type: 'insertThenSubmit', text: input.slice(0, -1) };
+  if (/^[^\r\n]+\r$/.test(input)) {
+    // `\` then Enter typed fast (one chunk): the new line it asks for, as when typed key by key.
+    if (input.endsWith('\\\r')) return edit({ type: 'insert', text: `${input.slice(0, -2)}\n` });
+    return { type: 'insertThenSubmit', text: input.slice(0, -1) };
+  }
   // A chunk with line breaks inside is a paste (a terminal without bracketed paste): its lines stay lines.
   return edit({ type: 'insert', text: input.replace(/(\r\n|\r|\n)$/, '') });
 }

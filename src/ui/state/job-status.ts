@@ -75,19 +75,48 @@ export function completionLine(job: Job): string {
 
 /**
  * The status segment: `subagents: 2 running (oldest 1m20s), 1 queued, 3 done`, and a short
- * form for narrow terminals (`2 running · 1 queued · 3 done`). Empty when there are no jobs.
+ * form for narrow terminals (`2 running · 1 queued · 3 done`); shells are counted apart
+ * (`shells: 1 running`), as they are no sub-agents. Empty when there are no jobs.
  */
-export function statusSegment(jobs: readonly Pick<Job, 'state' | 'startedAt'>[], now: number): { text: string; short: string } {
-  if (jobs.length === 0) return { text: '', short: '' };
+export function statusSegment(
+  jobs: readonly Pick<Job, 'state' | 'startedAt' | 'kind'>[],
+  now: number,
+): { text: string; short: string } {
+  const agents = jobs.filter((j) => j.kind !== 'shell');
+  const shells = jobs.filter((j) => j.kind === 'shell');
+  const agentPart = countsOf(agents, now, true);
+  const shellPart = countsOf(shells, now, false);
+  return {
+    text: [
+      agentPart.length ? `subagents: ${agentPart.join(', ')}` : '',
+      shellPart.length ? `shells: ${shellPart.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    short: [countsOf(agents, now, false).join(' · '), shellPart.length ? `sh ${shellPart.join(' · ')}` : '']
+      .filter(Boolean)
+      .join(' · '),
+  };
+}
+
+function countsOf(jobs: readonly Pick<Job, 'state' | 'startedAt'>[], now: number, oldest: boolean): string[] {
+  if (jobs.length === 0) return [];
   const running = jobs.filter((j) => j.state === 'running');
-  const oldest = Math.min(...running.map((j) => j.startedAt ?? now));
   const counts: string[] = [];
   for (const state of ['running', 'queued', 'done', 'error', 'aborted'] as const) {
     const n = jobs.filter((j) => j.state === state).length;
     if (n) counts.push(`${n} ${stateLabel(state)}`);
   }
-  const text = running.length ? [`${counts[0]} (oldest ${formatDuration(now - oldest)})`, ...counts.slice(1)] : counts;
-  return { text: `subagents: ${text.join(', ')}`, short: counts.join(' · ') };
+  if (!oldest || !running.length) return counts;
+  const first = Math.min(...running.map((j) => j.startedAt ?? now));
+  return [`${counts[0]} (oldest ${formatDuration(now - first)})`, ...counts.slice(1)];
+}
+
+/** `the running sub-agent`, `2 sub-agents and 1 shell`: what quitting would stop. */
+export function runningJobsText(jobs: readonly Pick<Job, 'kind'>[]): string {
+  const agents = jobs.filter((j) => j.kind !== 'shell').length;
+  const shells = jobs.length - agents;
+  return [agents ? plural(agents, 'sub-agent') : '', shells ? plural(shells, 'shell') : ''].filter(Boolean).join(' and ');
 }
 
 /** What the user's message to a job did, in the words `agent_send` answers the model with, but for a resume (no agent_poll to call). */

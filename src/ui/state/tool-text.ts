@@ -83,6 +83,14 @@ export function addedLines(content: string, max = DIFF_SHOWN): DiffLine[] {
 export interface ToolResultView {
   summary: string;
   diff?: DiffLine[];
+  /** The summary says all (agent_start's `started sub-1 · explore · "…"`): one line, no call line above it. */
+  single?: boolean;
+}
+
+/** What the model is told in words meant for it (`Call agent_poll with id sub-1 …`), without the sentences naming its tools. */
+export function forPeople(text: string): string {
+  const kept = text.replace(/[^.\n]*\b(?:agent_(?:poll|start|send|stop|merge)|read_result)\b[^.\n]*\.?\s*/g, '').trim();
+  return kept || text;
 }
 
 /** Facts about jobs a tool result may name (agent_start reports the job it started). */
@@ -104,10 +112,19 @@ export function toolResultView(options: {
   const { name, args, content, isError } = options;
   const first = (content.split('\n').find((line) => line.trim() !== '') ?? '').trim();
   if (!isError && name === 'agent_start') {
-    const id = /\bsub-\d+\b/.exec(content)?.[0];
+    const id = /\bsub-\d+(?:\.\d+)*\b/.exec(content)?.[0];
     const job = id ? options.job?.(id) : undefined;
-    if (job) return { summary: `started ${job.id} · ${job.definition} · ${JSON.stringify(oneLine(job.task, 80))}` };
+    if (job) return { summary: `started ${job.id} · ${job.definition} · ${JSON.stringify(oneLine(job.task, 80))}`, single: true };
+    // A resumed history's start (its job not known here): the task from the call, never the text meant for the model.
+    const task = (args as { task?: unknown } | undefined)?.task;
+    if (id)
+      return {
+        summary: `started ${id}${typeof task === 'string' ? ` · ${JSON.stringify(oneLine(task, 80))}` : ''}`,
+        single: true,
+      };
   }
+  // Plan mode's refusal is worded for the model (a flag to rerun with); the user switches with a key.
+  if (isError && /^plan mode: /.test(first)) return { summary: `error: ${first.split(';')[0]} · Shift+Tab switches the mode` };
   if (!isError && (name === 'write_file' || name === 'edit_file')) {
     const rest = content.slice(content.indexOf('\n') + 1);
     if (content.includes('\n') && /^(Updated|Edited)\b/.test(first)) return { summary: first, diff: diffLines(rest) };
@@ -115,5 +132,5 @@ export function toolResultView(options: {
     if (name === 'write_file' && /^Created\b/.test(first) && typeof body === 'string')
       return { summary: first, diff: addedLines(body, 8) };
   }
-  return { summary: resultSummary(content, isError) };
+  return { summary: resultSummary(isError ? content : forPeople(content), isError) };
 }

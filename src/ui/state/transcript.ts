@@ -1,7 +1,7 @@
 import { hookLine, messageText, type SessionEvent } from '../../core/index.js';
 import { causeText, retryText } from '../format.js';
 import { splitFinishedBlocks } from './stream-blocks.js';
-import { type DiffLine, type JobLookup, toolAction, toolResultView } from './tool-text.js';
+import { type DiffLine, type JobLookup, forPeople, toolAction, toolResultView } from './tool-text.js';
 
 /** One finished line (or block) of the transcript: once added it never changes. */
 export type EntryBody =
@@ -13,7 +13,7 @@ export type EntryBody =
   /** Assistant text (Markdown); `continued` when an earlier part of the same message printed before it. */
   | { kind: 'assistant'; text: string; continued?: boolean }
   /** A finished tool call: what it did (`action`), its result for people, and for edits the diff. */
-  | { kind: 'tool'; name: string; action: string; summary: string; isError: boolean; diff?: DiffLine[] }
+  | { kind: 'tool'; name: string; action: string; summary: string; isError: boolean; diff?: DiffLine[]; single?: boolean }
   | { kind: 'retry'; text: string }
   | { kind: 'injected'; text: string }
   | { kind: 'notice'; level: 'info' | 'warn'; text: string }
@@ -53,6 +53,11 @@ export interface TranscriptState {
   jobsBatch: number;
   /** A parent turn is running (from its `submit` to its `run_end`). */
   turnRunning: boolean;
+  /**
+   * Completion lines of jobs that ended while a message streamed: committed after that message, so
+   * scrollback never has them between a prompt and the answer that was already on its way.
+   */
+  held?: { ids: string[]; lines: string[] };
 }
 
 export const initialTranscript: TranscriptState = {
@@ -89,12 +94,26 @@ function settleLive(state: TranscriptState): TranscriptState {
 
 /** A job that ended done or error gets a line; which one reads how is the caller's (`line`). */
 export function jobEnded(state: TranscriptState, id: string, line: string): TranscriptState {
+  if (state.liveText !== '' || state.livePrinted !== '') {
+    const held = state.held ?? { ids: [], lines: [] };
+    return { ...state, held: { ids: [...held.ids, id], lines: [...held.lines, line] } };
+  }
   const last = state.entries[state.entries.length - 1];
   if (last?.kind === 'jobs' && state.jobsBatch === state.batch) {
     const merged: Entry = { ...last, ids: [...last.ids, id], lines: [...last.lines, line] };
     return { ...state, entries: [...state.entries.slice(0, -1), merged] };
   }
   return { ...append(state, { kind: 'jobs', ids: [id], lines: [line], idle: false }), jobsBatch: state.batch };
+}
+
+/** Commits the completion lines held while a message streamed, once it has ended. */
+function releaseHeld(state: TranscriptState): TranscriptState {
+  if (!state.held || state.liveText !== '' || state.livePrinted !== '') return state;
+  const { held } = state;
+  return {
+    ...append({ ...state, held: undefined }, { kind: 'jobs', ids: held.ids, lines: held.lines, idle: false }),
+    jobsBatch: state.batch,
+  };
 }
 
 /** Marks this batch's completion entry as waiting for the next prompt (the caller knows what is still owed). */
@@ -123,6 +142,10 @@ const noJobFacts: JobFacts = { owed: [], running: 0 };
  * compile here. Job events are the job reducer's, except the ones the caller turns into lines.
  */
 export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts = noJobFacts): TranscriptState {
+  return releaseHeld(applyEvent(state, event, jobs));
+}
+
+function applyEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts): TranscriptState {
   switch (event.type) {
     case 'submit': {
       const entry: EntryBody =
@@ -171,7 +194,7 @@ export function applyTranscriptEvent(state: TranscriptState, event: SessionEvent
       );
     }
     case 'injected':
-      return append(state, { kind: 'injected', text: messageText(event.message) });
+      return append(state, { kind: 'injected', text: forPeople(messageText(event.message)) });
     case 'compact':
       return append(state, {
         kind: 'info',

@@ -8,6 +8,10 @@ export interface TurnActivity {
   since: number;
   /** Tokens the turn has used so far (the model's own counts). */
   tokens: number;
+  /** Output tokens the model's answers counted so far this turn (its own counts, at each call's end). */
+  output: number;
+  /** Characters streamed since the last count: the call still answering, estimated at four a token. */
+  streamed: number;
   /** Tools running now, by call id, in start order (the phase names the latest). */
   tools: readonly { id: string; name: string }[];
 }
@@ -21,15 +25,16 @@ const phaseAt = (turn: TurnActivity, phase: Phase, now: number): TurnActivity =>
 
 /** One event into the turn's activity: a turn begins at `submit` and is over at `run_end`. */
 export function applyTurnActivity(turn: TurnActivity | undefined, event: SessionEvent, now: number): TurnActivity | undefined {
-  if (event.type === 'submit') return { startedAt: now, phase: { kind: 'model' }, since: now, tokens: 0, tools: [] };
+  if (event.type === 'submit')
+    return { startedAt: now, phase: { kind: 'model' }, since: now, tokens: 0, output: 0, streamed: 0, tools: [] };
   if (!turn) return undefined;
   switch (event.type) {
     case 'turn_start':
       return phaseAt(turn, { kind: 'model' }, now);
     case 'thinking_delta':
-      return phaseAt(turn, { kind: 'thinking' }, now);
+      return phaseAt({ ...turn, streamed: turn.streamed + event.text.length }, { kind: 'thinking' }, now);
     case 'text_delta':
-      return phaseAt(turn, { kind: 'writing' }, now);
+      return phaseAt({ ...turn, streamed: turn.streamed + event.text.length }, { kind: 'writing' }, now);
     case 'retry':
       return phaseAt(turn, { kind: 'model' }, now);
     case 'tool_start':
@@ -44,7 +49,7 @@ export function applyTurnActivity(turn: TurnActivity | undefined, event: Session
       return phaseAt({ ...turn, tools }, latest ? { kind: 'tool', name: latest.name } : { kind: 'model' }, now);
     }
     case 'usage':
-      return { ...turn, tokens: totalTokens(event.total) };
+      return { ...turn, tokens: totalTokens(event.total), output: event.total.output, streamed: 0 };
     case 'run_end':
       return undefined;
     default:
@@ -61,18 +66,17 @@ export function spinnerFrame(now: number): string {
   return SPINNER[Math.floor(now / WORKING_TICK_MS) % SPINNER.length]!;
 }
 
-/** `running bash 3s`, `waiting for the model 12s`. */
+/** `running bash 3s`, `waiting for the model`: what the turn does now; a tool's own time, as a turn may run several. */
 export function phaseText(turn: TurnActivity, now: number): string {
-  const since = formatDuration(now - turn.since);
   switch (turn.phase.kind) {
     case 'model':
-      return `waiting for the model ${since}`;
+      return 'waiting for the model';
     case 'thinking':
-      return `thinking ${since}`;
+      return 'thinking';
     case 'writing':
-      return `writing ${since}`;
+      return 'writing';
     case 'tool':
-      return `running ${turn.phase.name} ${since}`;
+      return `running ${turn.phase.name} ${formatDuration(now - turn.since)}`;
     default: {
       const unhandled: never = turn.phase;
       return String(unhandled);
@@ -80,10 +84,27 @@ export function phaseText(turn: TurnActivity, now: number): string {
   }
 }
 
-/** The working line: `⠙ running bash 3s · 1m02s · 3.4k tok · Esc to interrupt`. */
+/** Output tokens so far: the model's counts, and an estimate (four characters a token) of what streams now. */
+export function outputTokens(turn: TurnActivity): number {
+  return turn.output + Math.ceil(turn.streamed / 4);
+}
+
+/** True while a foreground bash call runs: Ctrl+B would move it to the background. */
+export function bashRunning(turn: TurnActivity | undefined): boolean {
+  return turn?.tools.some((tool) => tool.name === 'bash') ?? false;
+}
+
+/**
+ * The working line: `⠙ running bash 3s · Ctrl+B to run in background · turn 1m02s · ↓ 850 tokens ·
+ * Esc to interrupt`. Each time is labelled (the tool's after its name, the turn's as `turn`);
+ * `↓` counts what the model wrote, streaming included.
+ */
 export function workingLine(turn: TurnActivity | undefined, now: number, what?: string): string {
   if (!turn) return `${spinnerFrame(now)} ${what ?? 'working'} · Esc to interrupt`;
-  const parts = [phaseText(turn, now), formatDuration(now - turn.startedAt)];
-  if (turn.tokens > 0) parts.push(`${formatTokens(turn.tokens)} tok`);
+  // The key comes right after what it acts on, so a narrow screen (the line is cut) still shows it.
+  const parts = [phaseText(turn, now), ...(bashRunning(turn) ? ['Ctrl+B to run in background'] : [])];
+  parts.push(`turn ${formatDuration(now - turn.startedAt)}`);
+  const output = outputTokens(turn);
+  if (output > 0) parts.push(`↓ ${formatTokens(output)} tokens`);
   return `${spinnerFrame(now)} ${parts.join(' · ')} · Esc to interrupt`;
 }

@@ -185,7 +185,7 @@ describe.each(['anthropic', 'openai'] as const)('%s fails fast', (name: Provider
     expect(result.error).toBeInstanceOf(ProviderError);
     const message = (result.error as Error).message;
     expect(message).toBe(
-      `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check --base-url (${baseURL}) and that the server there is running.`,
+      `${label} failed after 1 retry: connection refused by the base URL ${baseURL}: check the base URL ${baseURL} (set by --base-url, the baseURL setting or ${name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL'}) and that the server there is running.`,
     );
   });
 

@@ -200,7 +200,7 @@ describe.each(['anthropic', 'openai'] as const)('%s stream timeouts', (name) => 
     expect(result.retries.map((r) => [r.attempt, r.maxRetries])).toEqual([[1, 1]]);
     expect(recorder.delays).toEqual([250]);
     expect((result.error as Error).message).toBe(
-      `${label[name]} failed after 1 retry: connection refused by the base URL ${base}: check --base-url (${base}) and that the server there is running.`,
+      `${label[name]} failed after 1 retry: connection refused by the base URL ${base}: check the base URL ${base} (set by --base-url, the baseURL setting or ${name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL'}) and that the server there is running.`,
     );
   });
 });

@@ -37,7 +37,7 @@ describe('activity rows', () => {
     ].reduce(applyJobEvent, noJobs);
     const rendered = await mount(<ActivityRows jobs={activeJobs(jobs)} now={5000} width={100} />);
     const lines = frame(rendered).split('\n');
-    expect(lines[0]).toMatch(/^sub-1 {2}thinking… · 5s · 0 tools · 0 tok$/);
+    expect(lines[0]).toMatch(/^sub-1 {2}thinking… · 5s · 0 tools · 0 tok · task 1$/);
     expect(lines[1]).toMatch(/^sub-2 {2}list_dir src · 5s · 2 tools/);
     expect(lines[2]).toMatch(/^sub-10 {2}grep TODO/);
   });
@@ -50,9 +50,9 @@ describe('activity rows', () => {
       },
     );
     expect(formatRow(view, 81_000, 120, { cost: 0.0412, root: '/work/p' })).toBe(
-      'sub-2  grep "auth" src · 1m20s · 12 tools · 18k tok · $0.04',
+      'sub-2  grep "auth" src · 1m20s · 12 tools · 18k tok · $0.04 · task 2',
     );
-    expect(formatRow(view, 81_000, 120)).toBe('sub-2  grep "auth" /work/p/src/ · 1m20s · 12 tools · 18k tok');
+    expect(formatRow(view, 81_000, 120)).toBe('sub-2  grep "auth" /work/p/src/ · 1m20s · 12 tools · 18k tok · task 2');
   });
 
   it('keeps id, state and action at narrow widths and drops the figures from the end', () => {
@@ -87,14 +87,21 @@ describe('activity rows', () => {
 
   it("says when the user's message waits for the job's next step, then how many it got", () => {
     const waiting = jobView({ number: 1, toolCalls: 2 }, { activity: { kind: 'thinking' }, unread: 1, messages: 1 });
-    expect(formatRow(waiting, 3000, 100)).toBe('sub-1  thinking… · 3s · 1 message waiting · 2 tools · 0 tok');
+    expect(formatRow(waiting, 3000, 100)).toBe('sub-1  thinking… · 3s · 1 message waiting · 2 tools · 0 tok · task 1');
     expect(formatRow({ ...waiting, unread: 0, messages: 2 }, 3000, 100)).toBe(
-      'sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok',
+      'sub-1  thinking… · 3s · 2 messages · 2 tools · 0 tok · task 1',
     );
-    expect(formatRow({ ...waiting, unread: 0, messages: 0 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 tools · 0 tok');
+    expect(formatRow({ ...waiting, unread: 0, messages: 0 }, 3000, 100)).toBe('sub-1  thinking… · 3s · 2 tools · 0 tok · task 1');
     // A queued job's message joined its task.
     const queued = jobView({ number: 2, state: 'queued', createdAt: 0 }, { activity: { kind: 'queued' }, messages: 1 });
     expect(formatRow(queued, 3000, 100)).toBe('sub-2  queued · 3s · 1 message');
+  });
+
+  it('ends with the task, cut to the room left, so each row says which job it is', () => {
+    const view = jobView({ number: 1, task: 'map the config loader and every place that reads it' });
+    expect(formatRow(view, 3000, 80)).toBe('sub-1  thinking… · 3s · 0 tools · 0 tok · map the config loader and every place…');
+    // No room for ten cells of it: the row keeps its figures instead.
+    expect(formatRow(view, 3000, 45)).toBe('sub-1  thinking… · 3s · 0 tools · 0 tok');
   });
 
   it('says when a job waits for the user', async () => {

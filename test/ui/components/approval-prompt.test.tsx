@@ -17,7 +17,7 @@ describe('the approval prompt', () => {
       <ApprovalPrompt pending={{ key: 1, request: { ...request, jobId: 'sub-2' } }} more={1} onAnswer={() => {}} />,
     );
     const text = frame(rendered);
-    expect(text).toContain('sub-2 asks to run npm test?');
+    expect(text).toContain('Allow sub-2 to run npm test?');
     expect(text).toContain('bash can change files and run programs');
     expect(text).toContain('y allow once · a allow always · n/Esc deny');
     expect(text).toContain('(1 more waiting)');
@@ -25,7 +25,7 @@ describe('the approval prompt', () => {
 
   it('says the agent asks when the parent does', async () => {
     const rendered = await mount(<ApprovalPrompt pending={{ key: 1, request }} more={0} onAnswer={() => {}} />);
-    expect(frame(rendered)).toContain('The agent asks to run npm test?');
+    expect(frame(rendered)).toContain('Allow the agent to run npm test?');
   });
 
   it('names the file a write or an edit would change, and shows what it would write', async () => {
@@ -39,7 +39,7 @@ describe('the approval prompt', () => {
       <ApprovalPrompt pending={write} view={approvalView(write.request, { root: '/p', read })} more={0} onAnswer={() => {}} />,
     );
     let text = frame(rendered);
-    expect(text).toContain('The agent asks to overwrite a.txt?');
+    expect(text).toContain('Allow the agent to overwrite a.txt?');
     expect(text).toMatch(/-two[\s\S]*\+2/);
     const created = {
       key: 2,
@@ -70,7 +70,7 @@ describe('the approval prompt', () => {
       <ApprovalPrompt pending={edit} view={approvalView(edit.request, { root: '/p', read })} more={0} onAnswer={() => {}} />,
     );
     text = frame(rendered);
-    expect(text).toContain('sub-4 asks to edit a.txt?');
+    expect(text).toContain('Allow sub-4 to edit a.txt?');
     expect(text).toMatch(/-two[\s\S]*\+TWO/);
   });
 

@@ -117,7 +117,9 @@ describe('the transcript', () => {
       ),
     );
     const text = await show(state);
-    expect(text).toContain('⎿ started sub-1 · explore · "read f1.txt and report"');
+    // One line: the start says all the call line would (issue 25, item 9).
+    expect(text).toContain('● started sub-1 · explore · "read f1.txt and report"');
+    expect(text).not.toContain('agent_start "read f1.txt');
     expect(text).not.toContain('Call agent_poll');
     expect(text).toContain('⎿ Edited src/a.ts: 1 replacement (+1 -1)');
     expect(text).toMatch(/ {4}-const a = 1;\n {4}\+const b = 1;\n {4} keep\(\);/);

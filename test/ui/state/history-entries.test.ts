@@ -41,4 +41,61 @@ describe('a resumed conversation as transcript entries', () => {
     ]);
     expect(historyEntries([])).toEqual([]);
   });
+
+  it("draws sub-agents as they were live: one start line, their ends, the turn they woke; never the model's words", () => {
+    const messages: Message[] = [
+      user('delegate it'),
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'agent_start', input: { task: 'find the loader' } }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            toolUseId: 't1',
+            content: 'Sub-agent sub-1 started (running). Call agent_poll with id sub-1 to retrieve its summary.',
+          },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'Started.' }] },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'Sub-agent sub-1 completed. Call agent_poll with id sub-1 for its summary.' }],
+        noticeFor: ['sub-1'],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'It found it.' }] },
+    ];
+    const done = { ...job(1), state: 'done' as const, task: 'find the loader' };
+    const entries = historyEntries(messages, { jobs: [done] });
+    expect(entries.slice(1)).toEqual([
+      {
+        kind: 'tool',
+        name: 'agent_start',
+        action: 'agent_start "find the loader"',
+        isError: false,
+        single: true,
+        summary: 'started sub-1 · explore · "find the loader"',
+      },
+      { kind: 'assistant', text: 'Started.' },
+      { kind: 'jobs', ids: ['sub-1'], lines: ['sub-1 finished: find the loader'], idle: false },
+      { kind: 'wake', ids: ['sub-1'] },
+      { kind: 'assistant', text: 'It found it.' },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('agent_poll');
+  });
 });
+
+function job(number: number) {
+  return {
+    id: `sub-${number}`,
+    number,
+    state: 'running' as const,
+    definition: 'explore',
+    mode: 'typed' as const,
+    task: `task ${number}`,
+    createdAt: 0,
+    turns: 1,
+    toolCalls: 0,
+    contextTokens: 0,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+}
