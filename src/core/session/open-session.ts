@@ -10,35 +10,21 @@ import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import type { Job, JobEvent } from '../jobs/job-manager.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { claudeJsonServers } from '../config/claude-json.js';
-import { resolveMainModel } from '../config/model-aliases.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
 import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
-import type { Settings } from '../config/settings.js';
-import { HookDispatcher } from '../hooks/dispatcher.js';
 import { hookLine } from '../hooks/hook-line.js';
 import { userHooksParticipant } from '../hooks/hook-participant.js';
 import { loopHooks, preCompactHooks, sessionEndHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
 import { Conversation } from '../loop/conversation.js';
 import { mcpParticipant } from '../mcp/mcp-participant.js';
-import { notifyHeadless, notifyingApprover } from '../hooks/notifying-approver.js';
-import { compileHooks } from '../hooks/matcher.js';
-import { concatHooks } from '../hooks/hook-settings.js';
 import type { Limits } from '../loop/limits.js';
 import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
-import { ApprovalGate } from '../permissions/approvals.js';
-import { PermissionRules } from '../permissions/rule-match.js';
 import { toolGate } from '../permissions/tool-gate.js';
-import type { PermissionMode } from '../permissions/types.js';
-import { createProvider } from '../providers/create.js';
-import { withFallbackModel } from '../providers/fallback-model.js';
-import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
-import { sessionProbe } from '../sandbox/probe.js';
 import { gatedDirectiveRunner } from '../commands/body-directives.js';
 import { commandSummaries, loadSessionCommands, preparePrompt, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import { withoutSecrets } from '../platform/child-env.js';
-import type { BashSandbox } from '../tools/bash.js';
 import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../platform/paths.js';
 import { readResultTool } from '../tools/read-result.js';
@@ -53,6 +39,8 @@ import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
 import { costOf, modelInfo } from '../providers/models.js';
 import { Session } from './session.js';
+import { sessionGate } from './session-gate.js';
+import { sessionQueue, sessionSandbox, sessionStream } from './session-parts.js';
 import { SessionLookupError, agentTranscriptPath, createSessionFolder, newSessionId, sessionPaths } from './store.js';
 import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
@@ -120,47 +108,16 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const events = new EventStream();
   // Ends what outlives a turn: the sandbox probe, Notification hooks started while asking, SessionStart hooks on a slow start.
   const lifetime = new AbortController();
-  // The sandbox as the trust-resolved settings have it: a project file loosens it only in a trusted folder.
-  // Probed when a command first needs a fence (unless --debug already did); what the probe finds
-  // is said then, as a state event, so a front end that subscribes later still gets it.
-  const sandboxConfig = sandboxConfigFrom({ user: settings, flags: review.flags });
-  const known = setup.sandboxProbe;
-  const sandbox: BashSandbox = {
-    config: sandboxConfig,
-    probe: known
-      ? () => Promise.resolve(known)
-      : sessionProbe(workspace, lifetime.signal, (probe) =>
-          sandboxWarnings(sandboxConfig, probe).forEach((text, i) =>
-            events.publish({ type: 'notice', level: 'warn', text }, { state: `sandbox-warning-${i}` }),
-          ),
-        ),
-  };
-  if (known) warnings.push(...sandboxWarnings(sandboxConfig, known));
-  const provided =
-    setup.stream ??
-    createProvider({
-      provider: providerConfig.provider,
-      apiKey: providerConfig.apiKey,
-      baseURL: providerConfig.baseURL,
-      maxRetries: providerConfig.maxRetries,
-      toolMode: providerConfig.toolMode,
-      firstByteTimeoutMs: settings.firstByteTimeoutMs,
-      idleTimeoutMs: settings.idleTimeoutMs,
-      callDeadlineMs: settings.callDeadlineMs,
-      // The SDK compiles while the session is put together, not after the first prompt.
-      preload: true,
-    });
-  // --fallback-model: an overloaded model hands the rest of the session to the fallback.
-  const fallback = setup.fallbackModel
-    ? resolveMainModel(setup.fallbackModel, {
-        provider: providerConfig.provider,
-        aliases: settings.modelAliases,
-        fallback: setup.fallbackModel,
-      }).model
-    : undefined;
-  const stream = fallback
-    ? withFallbackModel(provided, fallback, (text) => events.publish({ type: 'notice', level: 'warn', text }))
-    : provided;
+  const { sandboxConfig, sandbox } = sessionSandbox({
+    settings,
+    flags: review.flags,
+    known: setup.sandboxProbe,
+    workspace,
+    events,
+    warnings,
+    signal: lifetime.signal,
+  });
+  const stream = sessionStream(setup, { providerConfig, settings, events });
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
   // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
@@ -180,42 +137,16 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     }),
     readResultTool(results),
   ]);
-  // The user's hooks (project hooks only in a trusted folder): their commands never see the provider key.
-  // The Agent SDK's hooks (its `initialize`) join yours; the SDK runs them through `hookCallback`.
-  const compiledHooks = setup.sdkHooks
-    ? compileHooks(concatHooks([settings.hooks, setup.sdkHooks]), { callbacks: setup.hookCallback !== undefined })
-    : compileHooks(settings.hooks);
-  warnings.push(...compiledHooks.warnings);
-  const hooks = new HookDispatcher({
-    table: compiledHooks.table,
-    cwd: setup.cwd,
-    env: withoutSecrets(setup.env, secrets, { credentials: false }),
-    sessionId: id,
-    transcriptPath: paths.transcript,
-    permissionMode: () => gate.mode,
+  const { hooks, approver, gate } = sessionGate(setup, {
+    settings,
+    id,
+    paths,
+    workspace,
+    secrets,
     scrub,
-    ...(setup.spawnHook ? { spawn: setup.spawnHook } : {}),
-    ...(setup.hookCallback ? { callback: setup.hookCallback } : {}),
-  });
-  const approver = notifyingApprover(setup.approver, hooks, lifetime.signal, (event) => events.publish(event));
-  // Permission rules (settings, Claude Code's files, --allowedTools/--disallowedTools), paths read from the project's root.
-  const rules = new PermissionRules(settings.permissions ?? {}, {
-    roots: [path.resolve(setup.cwd), workspace.root],
-    home: setup.env.HOME || undefined,
-  });
-  warnings.push(...rules.warnings);
-  const gate: ApprovalGate = new ApprovalGate({
-    mode: permissionMode(settings),
-    approver,
-    headless: setup.headless,
-    rules,
-    // Headless has no approver to wrap: the Notification hooks hear of each question here.
-    ...(setup.headless && hooks.has('Notification')
-      ? {
-          onAsk: (request: { toolName: string; jobId?: string }) =>
-            notifyHeadless(hooks, request, lifetime.signal, (event) => events.publish(event)),
-        }
-      : {}),
+    events,
+    warnings,
+    signal: lifetime.signal,
   });
   const ledger = new SessionLedger();
 
@@ -268,28 +199,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   );
   const worktrees = new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id });
   // --queue: sub-agent jobs go to workers; Redis and the git remote are checked now, not at the first job.
-  // Loaded only then: BullMQ and ioredis stay out of every other start.
-  // The flags' queue over the settings' (agents.queue: the user's, or a trusted folder's).
-  const queueSettings = setup.queue || settings.agents?.queue ? { ...settings.agents?.queue, ...setup.queue } : undefined;
-  const queue = queueSettings?.url
-    ? await (
-        await import('../remote/session-queue.js')
-      ).openSessionQueue({
-        settings: { ...queueSettings, url: queueSettings.url },
-        cwd: setup.cwd,
-        sessionId: id,
-        definitions: () => definitions,
-        secrets: [...secrets.values],
-        // No mode or sandbox of the session's travels: each worker's own is the ceiling, and a
-        // definition's narrower mode goes with its definition.
-        env: setup.env,
-        notice: (level, text) => events.publish({ type: 'notice', level, text }),
-        // A queue job's branch, fetched here, merges like a local worktree job's (agent_merge, /agents merge).
-        onBranch: (jobId, { repo, branch, base, changes }) => worktrees.adopt({ jobId, repo, path: '', branch, base, changes }),
-        onTranscript: (request, message) =>
-          jobRecords.transcriptFor(request.id, request.definition, request.task).append(message),
-      })
-    : undefined;
+  const queue = await sessionQueue(setup, { settings, id, definitions, secrets, worktrees, jobRecords, events });
   const agents = createSessionAgents({
     definitions,
     parentTools: baseTools,
@@ -471,10 +381,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
 
 function withAppended(system: string, appended: string | undefined): string {
   return appended?.trim() ? `${system}\n\n${appended.trim()}` : system;
-}
-
-function permissionMode(settings: Settings): PermissionMode {
-  return settings.permissionMode ?? 'default';
 }
 
 /** One line per job for the compaction summary, so running jobs survive it. */

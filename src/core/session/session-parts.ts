@@ -1,0 +1,118 @@
+/**
+ * Assemblies openSession puts a session together from, each from what it needs and nothing
+ * later: the sandbox commands run in, the provider stream, the queue jobs go to.
+ */
+import type { AgentDefinition } from '../agents/agent-definition.js';
+import { resolveMainModel } from '../config/model-aliases.js';
+import type { ProviderConfig } from '../config/provider-config.js';
+import type { Settings } from '../config/settings.js';
+import type { Workspace } from '../platform/paths.js';
+import { createProvider } from '../providers/create.js';
+import { withFallbackModel } from '../providers/fallback-model.js';
+import type { StreamFn } from '../providers/types.js';
+import type { SessionQueue } from '../remote/session-queue.js';
+import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
+import type { SandboxProbe } from '../sandbox/plan.js';
+import { sessionProbe } from '../sandbox/probe.js';
+import type { BashSandbox } from '../tools/bash.js';
+import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
+import type { EventStream } from './event-stream.js';
+import type { JobRecords } from './job-records.js';
+import type { SessionSetup } from './opened-session.js';
+import type { SessionSecrets } from './secrets.js';
+
+/**
+ * The sandbox as the trust-resolved settings have it: a project file loosens it only in a
+ * trusted folder. Probed when a command first needs a fence (unless --debug already did); what
+ * the probe finds is said then, as a state event, so a front end that subscribes later still
+ * gets it.
+ */
+export function sessionSandbox(options: {
+  settings: Settings;
+  flags: Parameters<typeof sandboxConfigFrom>[0]['flags'];
+  known: SandboxProbe | undefined;
+  workspace: Workspace;
+  events: EventStream;
+  warnings: string[];
+  signal: AbortSignal;
+}) {
+  const { known, events } = options;
+  const sandboxConfig = sandboxConfigFrom({ user: options.settings, flags: options.flags });
+  const sandbox: BashSandbox = {
+    config: sandboxConfig,
+    probe: known
+      ? () => Promise.resolve(known)
+      : sessionProbe(options.workspace, options.signal, (probe) =>
+          sandboxWarnings(sandboxConfig, probe).forEach((text, i) =>
+            events.publish({ type: 'notice', level: 'warn', text }, { state: `sandbox-warning-${i}` }),
+          ),
+        ),
+  };
+  if (known) options.warnings.push(...sandboxWarnings(sandboxConfig, known));
+  return { sandboxConfig, sandbox };
+}
+
+/** The provider as settings and flags have it (or the test's), handing over to --fallback-model when overloaded. */
+export function sessionStream(
+  setup: Pick<SessionSetup, 'stream' | 'fallbackModel'>,
+  parts: { providerConfig: ProviderConfig; settings: Settings; events: EventStream },
+): StreamFn {
+  const { providerConfig, settings, events } = parts;
+  const provided =
+    setup.stream ??
+    createProvider({
+      provider: providerConfig.provider,
+      apiKey: providerConfig.apiKey,
+      baseURL: providerConfig.baseURL,
+      maxRetries: providerConfig.maxRetries,
+      toolMode: providerConfig.toolMode,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      callDeadlineMs: settings.callDeadlineMs,
+      // The SDK compiles while the session is put together, not after the first prompt.
+      preload: true,
+    });
+  if (!setup.fallbackModel) return provided;
+  const fallback = resolveMainModel(setup.fallbackModel, {
+    provider: providerConfig.provider,
+    aliases: settings.modelAliases,
+    fallback: setup.fallbackModel,
+  }).model;
+  return withFallbackModel(provided, fallback, (text) => events.publish({ type: 'notice', level: 'warn', text }));
+}
+
+/**
+ * The queue jobs go to (--queue over agents.queue: the user's, or a trusted folder's), or none.
+ * Loaded only then: BullMQ and ioredis stay out of every other start.
+ */
+export async function sessionQueue(
+  setup: Pick<SessionSetup, 'queue' | 'cwd' | 'env'>,
+  parts: {
+    settings: Settings;
+    id: string;
+    definitions: Map<string, AgentDefinition>;
+    secrets: SessionSecrets;
+    worktrees: WorktreeJobs;
+    jobRecords: JobRecords;
+    events: EventStream;
+  },
+): Promise<SessionQueue | undefined> {
+  const { settings, worktrees, jobRecords, events } = parts;
+  const queueSettings = setup.queue || settings.agents?.queue ? { ...settings.agents?.queue, ...setup.queue } : undefined;
+  if (!queueSettings?.url) return undefined;
+  const { openSessionQueue } = await import('../remote/session-queue.js');
+  return openSessionQueue({
+    settings: { ...queueSettings, url: queueSettings.url },
+    cwd: setup.cwd,
+    sessionId: parts.id,
+    definitions: () => parts.definitions,
+    secrets: [...parts.secrets.values],
+    // No mode or sandbox of the session's travels: each worker's own is the ceiling, and a
+    // definition's narrower mode goes with its definition.
+    env: setup.env,
+    notice: (level, text) => events.publish({ type: 'notice', level, text }),
+    // A queue job's branch, fetched here, merges like a local worktree job's (agent_merge, /agents merge).
+    onBranch: (jobId, { repo, branch, base, changes }) => worktrees.adopt({ jobId, repo, path: '', branch, base, changes }),
+    onTranscript: (request, message) => jobRecords.transcriptFor(request.id, request.definition, request.task).append(message),
+  });
+}
