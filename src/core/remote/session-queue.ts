@@ -10,7 +10,7 @@ import type { ChildRunRequest, ChildRunner, Job } from '../jobs/job-types.js';
 import type { Message } from '../providers/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { SandboxMode } from '../sandbox/plan.js';
-import { snapshotCheckout } from '../worktrees/worktree.js';
+import { checkoutSnapshots } from '../worktrees/worktree.js';
 import type { RemoteBranch } from './channels.js';
 import type { RemoteWorkspace } from './payload.js';
 import { secretValues } from './build-payload.js';
@@ -80,6 +80,7 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
   const snapshots = new Map<string, { repo: string; commit: string }>();
   const branches = new Map<string, RemoteBranch>();
   let pending: ReturnType<typeof pushCheckout> | undefined;
+  let snapshotter: ReturnType<typeof checkoutSnapshots> | undefined;
   const runner = remoteChildRunner({
     redisUrl: settings.url,
     namespace: settings.namespace,
@@ -89,7 +90,8 @@ export async function openSessionQueue(options: SessionQueueOptions): Promise<Se
     workspaceFor: async (request) => {
       // Jobs started together (one tool batch) share one snapshot and one push: a snapshot
       // already under way when a job is sent is the checkout as that job found it.
-      pending ??= pushCheckout(options, remote, request.id).finally(() => (pending = undefined));
+      snapshotter ??= checkoutSnapshots(options.cwd);
+      pending ??= pushCheckout(options, remote, request.id, snapshotter).finally(() => (pending = undefined));
       const pushed = await pending;
       snapshots.set(request.id, pushed.snapshot);
       return pushed.workspace;
@@ -157,10 +159,11 @@ async function pushCheckout(
   options: SessionQueueOptions,
   remote: string,
   jobId: string,
+  snapshots: ReturnType<typeof checkoutSnapshots>,
 ): Promise<{ workspace: RemoteWorkspace; snapshot: { repo: string; commit: string } }> {
   let snapshot: { repo: string; commit: string };
   try {
-    snapshot = await snapshotCheckout(options.cwd, `outrider: the checkout as ${jobId} was sent to the queue`);
+    snapshot = await (await snapshots).take(`outrider: the checkout as ${jobId} was sent to the queue`);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new RemoteQueueError(`${jobId} cannot go to the queue: the checkout could not be snapshot (${why})`);

@@ -64,10 +64,15 @@ export class GitCache {
         ok(await git(repo, ['init', '--bare', '-q']), 'git init');
       }
       const has = async () => (await git(repo, ['cat-file', '-e', `${options.commit}^{commit}`])).code === 0;
-      // Jobs of one batch share their snapshot: only the first of them fetches it.
-      if (options.ref && !(await has()))
-        await git(repo, ['fetch', '--no-tags', '-q', options.remote, `+${options.ref}:${jobRef}`]);
-      if (!(await has())) {
+      // Jobs of one batch share their snapshot: only the first of them fetches it (its ref then
+      // names the commit already; the others mark it below).
+      let held = await has();
+      if (!held && options.ref) {
+        const fetched = await git(repo, ['fetch', '--no-tags', '-q', options.remote, `+${options.ref}:${jobRef}`]);
+        held = fetched.code === 0 && (await has());
+        if (held) return;
+      }
+      if (!held) {
         const fetched = await git(repo, ['fetch', '--no-tags', '-q', options.remote, options.commit]);
         if (fetched.code !== 0 || !(await has())) {
           const why = firstLine(fetched.stderr) ?? 'not found after fetching';

@@ -34,13 +34,17 @@ type Git = Awaited<ReturnType<typeof hardenedGit>>;
  * user's index, working tree and stash are left as they were.
  */
 async function snapshotCommit(git: Git, message: string, parent?: string): Promise<string> {
-  const head = (await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'])).stdout.trim();
+  // One git for three facts (each git costs a process): the index's path, HEAD and its tree.
+  // A repository without a commit yet fails it; its index path is then asked alone.
+  const probe = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index', 'HEAD^{commit}', 'HEAD^{tree}']);
+  const [indexPath, headCommit, headTree] = probe.code === 0 ? probe.stdout.trim().split('\n') : [];
+  const head = headCommit ?? '';
+  const userIndex = path.resolve(
+    indexPath ?? expectOk(await git(['rev-parse', '--path-format=absolute', '--git-path', 'index']), 'git rev-parse').trim(),
+  );
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'outrider-index-'));
   try {
     const index = path.join(scratch, 'index');
-    const userIndex = path.resolve(
-      expectOk(await git(['rev-parse', '--path-format=absolute', '--git-path', 'index']), 'git rev-parse').trim(),
-    );
     const env = { GIT_INDEX_FILE: index };
     // A copy of the user's index keeps git's stat cache: only changed files are hashed again.
     if (existsSync(userIndex)) copyFileSync(userIndex, index);
@@ -48,7 +52,7 @@ async function snapshotCommit(git: Git, message: string, parent?: string): Promi
     expectOk(await git(['add', '-A', '--', '.'], { env }), 'git add (snapshot)');
     const tree = expectOk(await git(['write-tree'], { env }), 'git write-tree').trim();
     const parents = parent ?? head;
-    if (!parent && head && tree === expectOk(await git(['rev-parse', `${head}^{tree}`]), 'git rev-parse').trim()) return head;
+    if (!parent && head && tree === headTree) return head;
     const args = ['commit-tree', tree, ...(parents ? ['-p', parents] : []), '-m', message];
     return expectOk(await git(args), 'git commit-tree').trim();
   } finally {
@@ -61,8 +65,19 @@ async function snapshotCommit(git: Git, message: string, parent?: string): Promi
  * repository; the user's index, working tree and branches are left as they were.
  */
 export async function snapshotCheckout(cwd: string, message: string): Promise<{ repo: string; commit: string }> {
+  return (await checkoutSnapshots(cwd)).take(message);
+}
+
+/**
+ * Snapshots of one checkout, taken again and again (a queue job each): the repository is found
+ * once. Its hardened git is made for each snapshot, as the repository's config may have changed
+ * since (a filter or hook added would otherwise run).
+ */
+export async function checkoutSnapshots(
+  cwd: string,
+): Promise<{ take(message: string): Promise<{ repo: string; commit: string }> }> {
   const repo = await repositoryRoot(cwd);
-  return { repo, commit: await snapshotCommit(await hardenedGit(repo), message) };
+  return { take: async (message) => ({ repo, commit: await snapshotCommit(await hardenedGit(repo), message) }) };
 }
 
 /** The top level of the git checkout holding `cwd`, or a clear error when there is none. */
