@@ -195,6 +195,11 @@ describe('--continue after kill -9 while sub-agents run', () => {
         ['sub-1', 'done'],
         ['sub-2', 'error'],
       ]);
+      // The JSON result says which ended with the session, and why.
+      expect(result.jobs[1]).toMatchObject({
+        interrupted: true,
+        error: expect.stringMatching(/^interrupted \(the session ended\)/),
+      });
 
       // The worktree job's file, never committed by it, is on its branch.
       const branch = git('for-each-ref', '--format=%(refname:short)', 'refs/heads/outrider').trim();

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { describeChanges, formatTokens, isEnded, type Job, oneLine, totalTokens, type WorktreeRecord } from '../../core/index.js';
 import { cutLine, plural } from '../format.js';
-import { deliveryText, elapsedOf, stateLabel } from '../state/job-status.js';
+import { deliveryText, elapsedOf, jobStateLabel, stateLabel } from '../state/job-status.js';
 import type { JobView } from '../state/jobs.js';
 
 export interface AgentsListProps {
@@ -67,7 +67,7 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
   const cells = jobs.map(({ job }) => [
     // Nested jobs sit indented under their owner.
     `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}`,
-    stateLabel(job.state),
+    jobStateLabel(job),
     job.definition,
     elapsedOf(job, now),
     `${formatTokens(totalTokens(job.usage))} tok`,

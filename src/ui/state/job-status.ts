@@ -28,6 +28,11 @@ export function stateLabel(state: JobState): string {
   }
 }
 
+/** A job's state for people: `interrupted` when the session ended under it (a crash, a closed terminal). */
+export function jobStateLabel(job: Pick<Job, 'state' | 'interrupted'>): string {
+  return job.interrupted && (job.state === 'error' || job.state === 'aborted') ? 'interrupted' : stateLabel(job.state);
+}
+
 /** Time since a job started (or was queued), frozen when it ended. */
 export function elapsedOf(job: Job, now: number): string {
   const since = job.state === 'queued' ? job.createdAt : (job.startedAt ?? job.createdAt);
@@ -55,9 +60,9 @@ export function figureParts(job: Job, now: number, cost?: number): string[] {
 
 /** `running 1m20s · 12 tools · 18k tok`: a job's state and figures, as /agents heads a job. */
 export function jobFigures(job: Job, now: number): string {
-  if (job.kind === 'shell') return `${stateLabel(job.state)} ${elapsedOf(job, now)}${job.error ? ` · ${job.error}` : ''}`;
+  if (job.kind === 'shell') return `${jobStateLabel(job)} ${elapsedOf(job, now)}${job.error ? ` · ${job.error}` : ''}`;
   const [elapsed, ...rest] = figureParts(job, now);
-  return [`${stateLabel(job.state)} ${elapsed}`, ...rest].join(' · ');
+  return [`${jobStateLabel(job)} ${elapsed}`, ...rest].join(' · ');
 }
 
 /** How the parent model heard of an ended job, for /agents; undefined when unknown (an earlier run's job). */
