@@ -26,7 +26,7 @@ import { useUiStore } from './bindings/use-ui-store.js';
 import { useWakeOnComplete } from './bindings/use-wake-on-complete.js';
 import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
-import { runningJobsText } from './state/job-status.js';
+import { quitEffects } from './state/job-status.js';
 import { liveBudget } from './state/live-layout.js';
 import { historyEntries } from './state/history-entries.js';
 import { approvalView, readForPreview } from './state/approval-view.js';
@@ -279,7 +279,7 @@ function AppScreen({
   );
 
   const message = ctrlC.armed
-    ? `press Ctrl+C again to quit${runningJobs > 0 ? ` (stops ${runningJobsText(rows.map((v) => v.job))})` : ''}`
+    ? `press Ctrl+C again to quit${runningJobs > 0 ? ` (${quitEffects(rows.map((v) => v.job))})` : ''}`
     : ctrlK.armed
       ? `press Ctrl+K again to stop ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}`
       : undefined;

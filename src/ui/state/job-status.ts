@@ -124,6 +124,21 @@ export function runningJobsText(jobs: readonly Pick<Job, 'kind'>[]): string {
   return [agents ? plural(agents, 'sub-agent') : '', shells ? plural(shells, 'shell') : ''].filter(Boolean).join(' and ');
 }
 
+/**
+ * What quitting does to the running jobs: `stops 2 sub-agents`, and of queue jobs, which go on
+ * on their workers (a resumed session follows them again), `1 goes on on its worker`.
+ */
+export function quitEffects(jobs: readonly Pick<Job, 'kind' | 'remoteId'>[]): string {
+  const remote = jobs.filter((j) => j.remoteId !== undefined).length;
+  const local = jobs.filter((j) => j.remoteId === undefined);
+  return [
+    local.length ? `stops ${runningJobsText(local)}` : '',
+    remote ? (remote === 1 ? '1 goes on on its worker' : `${remote} go on on their workers`) : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** What the user's message to a job did, in the words `agent_send` answers the model with, but for a resume (no agent_poll to call). */
 export function userSentText(sent: SendResult): string {
   if (sent.kind !== 'resumed') return sentText(sent);
