@@ -3,8 +3,7 @@
  * processes (their own homes and keys); the checkout travels through a bare repository (the
  * shared remote). The session is the built binary, headless, against the mock provider.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +12,8 @@ import { useMockProject } from '../support/e2e-project.js';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { exited } from '../support/process.js';
 import { useRedis } from '../support/redis.js';
+import { git } from '../support/git.js';
+import { startQueueWorker } from '../support/queue-worker.js';
 import { type LiveCli, runCli, startCli } from '../support/run-cli.js';
 import { until } from '../support/until.js';
 
@@ -22,14 +23,6 @@ const running: LiveCli[] = [];
 afterEach(() => {
   for (const cli of running.splice(0)) if (!exited(cli.pid)) cli.signal('SIGKILL');
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
-}
 
 /** The project as a git checkout with one commit and an uncommitted file, and an empty bare remote. */
 function projectAndRemote(): string {
@@ -44,21 +37,14 @@ function projectAndRemote(): string {
   return bare;
 }
 
-async function startWorker(redisUrl: string, name: string): Promise<LiveCli> {
-  const home = mkdtempSync(path.join(os.tmpdir(), `outrider-e2e-${name}-`));
-  mkdirSync(home, { recursive: true });
-  const worker = startCli(
-    ['worker', '--name', name, '--concurrency', '2', '--permission-mode', 'accept-edits', '--stalled-interval-ms', '500'],
-    { cwd: home, env: { ...t.env, OUTRIDER_HOME: home, OUTRIDER_QUEUE_URL: redisUrl } },
-  );
-  running.push(worker);
-  await until(() => worker.stderr().includes('stop with SIGTERM'), {
-    what: `worker ${name} to start`,
-    observe: () => worker.stderr(),
-    timeoutMs: 30_000,
+const startWorker = (redisUrl: string, name: string): Promise<LiveCli> =>
+  startQueueWorker({
+    env: t.env,
+    redisUrl,
+    name,
+    args: ['--concurrency', '2', '--permission-mode', 'accept-edits', '--stalled-interval-ms', '500'],
+    running,
   });
-  return worker;
-}
 
 const isChild = (r: RecordedRequest) => JSON.stringify(r.body.system ?? '').includes('You are a sub-agent');
 const jobOf = (r: RecordedRequest) => Number(/JOB (\d+)/.exec(JSON.stringify(r.body.messages[0]))?.[1] ?? 0);

@@ -3,8 +3,7 @@
  * jobs a session-side runner sends through a private Redis, fetch the job's commit from a bare
  * repository (the shared remote), let the mock model write a file, and push the branch back.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -20,7 +19,9 @@ import { useMockProject } from '../support/e2e-project.js';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { exited } from '../support/process.js';
 import { useRedis } from '../support/redis.js';
-import { type LiveCli, TEST_KEY, startCli } from '../support/run-cli.js';
+import { git } from '../support/git.js';
+import { startQueueWorker } from '../support/queue-worker.js';
+import { type LiveCli, TEST_KEY } from '../support/run-cli.js';
 import { until } from '../support/until.js';
 
 const t = useMockProject();
@@ -31,14 +32,6 @@ afterEach(async () => {
   await Promise.all(runners.splice(0).map((r) => r.close()));
   for (const worker of running.splice(0)) if (!exited(worker.pid)) worker.signal('SIGKILL');
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
-}
 
 /** A bare repository with one commit, pushed under the session's own ref. */
 function sharedRemote() {
@@ -55,21 +48,14 @@ function sharedRemote() {
 }
 
 /** Starts `outrider worker` in a home of its own; resolves once it says it takes jobs. */
-async function startWorker(redisUrl: string, name: string, extra: string[] = []): Promise<LiveCli> {
-  const home = mkdtempSync(path.join(os.tmpdir(), `outrider-e2e-${name}-`));
-  mkdirSync(home, { recursive: true });
-  const worker = startCli(['worker', '--name', name, '--concurrency', '1', '--permission-mode', 'accept-edits', ...extra], {
-    cwd: home,
-    env: { ...t.env, OUTRIDER_HOME: home, OUTRIDER_QUEUE_URL: redisUrl },
+const startWorker = (redisUrl: string, name: string, extra: string[] = []): Promise<LiveCli> =>
+  startQueueWorker({
+    env: t.env,
+    redisUrl,
+    name,
+    args: ['--concurrency', '1', '--permission-mode', 'accept-edits', ...extra],
+    running,
   });
-  running.push(worker);
-  await until(() => worker.stderr().includes('stop with SIGTERM'), {
-    what: `worker ${name} to start`,
-    observe: () => worker.stderr(),
-    timeoutMs: 30_000,
-  });
-  return worker;
-}
 
 function sessionRunner(
   redisUrl: string,

@@ -4,6 +4,7 @@
  * back as `outrider/<session>/<job>`. The worker's own git credentials fetch and push; only
  * plain transports are allowed (no `ext::`), no hook or fsmonitor runs, nothing prompts.
  */
+import { parseNumstat } from '../worktrees/worktree.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -110,7 +111,7 @@ export class GitCache {
           await after(worktree, ['push', '-q', '--force', options.remote, `${commit}:refs/heads/${branch}`]),
           `git push ${branch}`,
         );
-        return { name: branch, commit, ...countChanges(numstat) };
+        return { name: branch, commit, ...parseNumstat(numstat) };
       },
       remove: () =>
         this.serially(repo, async () => {
@@ -132,20 +133,6 @@ export class GitCache {
       .catch(() => undefined);
     return next;
   }
-}
-
-function countChanges(numstat: string): Omit<RemoteBranch, 'name' | 'commit'> {
-  const files: string[] = [];
-  let insertions = 0;
-  let deletions = 0;
-  for (const entry of numstat.split('\0')) {
-    const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(entry);
-    if (!match) continue;
-    insertions += match[1] === '-' ? 0 : Number(match[1]);
-    deletions += match[2] === '-' ? 0 : Number(match[2]);
-    files.push(match[3]!);
-  }
-  return { files, insertions, deletions };
 }
 
 function firstLine(text: string): string | undefined {

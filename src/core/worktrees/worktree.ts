@@ -123,7 +123,11 @@ export async function commitWorktree(info: WorktreeInfo, message: string): Promi
 }
 
 async function changesOf(git: Git, from: string, to: string): Promise<WorktreeChanges> {
-  const numstat = expectOk(await git(['diff', '--numstat', '-z', '--no-renames', from, to]), 'git diff');
+  return parseNumstat(expectOk(await git(['diff', '--numstat', '-z', '--no-renames', from, to]), 'git diff'));
+}
+
+/** What `git diff --numstat -z --no-renames` says changed: the files, and lines added and removed. */
+export function parseNumstat(numstat: string): WorktreeChanges {
   const files: string[] = [];
   let insertions = 0;
   let deletions = 0;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { createProvider } from '../../../src/core/providers/create.js';
 import type { RemoteBranch } from '../../../src/core/remote/channels.js';
 import { createWorkerJobRunner } from '../../../src/core/remote/worker-job.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
+import { git } from '../../support/git.js';
 import { useRedis } from '../../support/redis.js';
 import { recordingRequest, useQueue } from './remote-helpers.js';
 
@@ -21,14 +21,6 @@ beforeEach(() => mock.reset());
 
 const WORKER_KEY = 'sk-ant-worker-own-key-0123456789';
 const SESSION_KEY = 'sk-ant-session-key-9876543210';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
-}
 
 /** A bare repository as the shared remote, with one commit the session pushed under a ref of its own. */
 function sharedRemote() {

@@ -1,16 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotCheckout } from '../../../src/core/worktrees/worktree.js';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-  }).trim();
+import { git } from '../../support/git.js';
 
 function repo(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-snapshot-'));
