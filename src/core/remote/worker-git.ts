@@ -31,6 +31,14 @@ export interface JobCheckout {
   remove(): Promise<void>;
 }
 
+interface CheckoutOptions {
+  remote: string;
+  commit: string;
+  ref?: string;
+  remoteId: string;
+  signal?: AbortSignal;
+}
+
 /** A git command failed; the message names it and git's first line. */
 export class WorkerGitError extends Error {
   override name = 'WorkerGitError';
@@ -40,6 +48,8 @@ export class WorkerGitError extends Error {
 export class GitCache {
   /** Per cache repository, the tail of its chain of git work (fetches into it do not overlap). */
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Remotes whose last checkout failed: until one succeeds, a job's child waits for its files. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -47,15 +57,25 @@ export class GitCache {
   ) {}
 
   /** A fresh worktree of `commit` from `remote` (fetched under `ref` when given, else by id). */
-  async checkout(options: {
-    remote: string;
-    commit: string;
-    ref?: string;
-    remoteId: string;
-    signal?: AbortSignal;
-  }): Promise<JobCheckout> {
+  async checkout(options: CheckoutOptions): Promise<JobCheckout> {
+    try {
+      const checkout = await this.checkoutOnce(options);
+      this.failing.delete(options.remote);
+      return checkout;
+    } catch (error) {
+      if (!options.signal?.aborted) this.failing.add(options.remote);
+      throw error;
+    }
+  }
+
+  /** Whether the last checkout from `remote` succeeded (or none was tried yet). */
+  reaches(remote: string): boolean {
+    return !this.failing.has(remote);
+  }
+
+  private async checkoutOnce(options: CheckoutOptions): Promise<JobCheckout> {
     const repo = path.join(this.dir, 'repos', createHash('sha256').update(options.remote).digest('hex').slice(0, 16));
-    const worktree = path.join(this.dir, 'worktrees', options.remoteId);
+    const worktree = this.worktreePath(options.remoteId);
     const jobRef = `refs/outrider-jobs/${options.remoteId}`;
     const git = (cwd: string, args: string[]) => runGit(cwd, args, this.env, options.signal);
     const after = (cwd: string, args: string[]) => runGit(cwd, args, this.env);
@@ -120,6 +140,16 @@ export class GitCache {
           await runGit(repo, ['update-ref', '-d', jobRef], this.env);
         }),
     };
+  }
+
+  /**
+   * Where the job's worktree will be, known before it is made (its parent folder is made now, so
+   * the path resolves to the real one it will have): the child may start before its files are there.
+   */
+  worktreePath(remoteId: string): string {
+    const parent = path.join(this.dir, 'worktrees');
+    mkdirSync(parent, { recursive: true });
+    return path.join(parent, remoteId);
   }
 
   private serially<T>(repo: string, work: () => Promise<T>): Promise<T> {

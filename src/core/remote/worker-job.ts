@@ -47,15 +47,44 @@ export function createWorkerJobRunner(options: WorkerJobOptions): RemoteJobRunne
   const scrub = (text: string) => (forms.length ? scrubForms(text, forms) : text);
 
   return async (payload, context) => {
-    const checkout = await git.checkout({
+    // The child's first model request needs none of the job's files: it is sent while the
+    // worktree is fetched and made, and its first tool call waits for them (runChild's gate).
+    const checkingOut = git.checkout({
       remote: payload.workspace.remote,
       commit: payload.workspace.commit,
       ...(payload.workspace.ref ? { ref: payload.workspace.ref } : {}),
       remoteId: payload.remoteId,
       signal: context.signal,
     });
+    // A checkout that fails stops the child at once: the job ends with the checkout's error.
+    const stopChild = new AbortController();
+    const files = checkingOut.then(
+      () => undefined,
+      (error: unknown) => {
+        stopChild.abort();
+        return scrub(error instanceof Error ? error.message : String(error));
+      },
+    );
+    // From a remote whose last checkout failed (a worker without access to it, say), the child
+    // waits for its files, so a broken set-up costs one model request, not one per job.
+    if (!git.reaches(payload.workspace.remote) && (await files) !== undefined && !context.signal.aborted) {
+      throw await checkingOut.catch((error: unknown) => error);
+    }
+    const child = { ...context, signal: AbortSignal.any([context.signal, stopChild.signal]) };
+    const ran = await runChild(payload, child, git.worktreePath(payload.remoteId), files, { ...options, secrets, scrub }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const checkoutError = await files;
+    if (checkoutError !== undefined) {
+      // Stopped while its files were fetched: the child's own "stopped" outcome says so.
+      if (context.signal.aborted && 'result' in ran) return ran.result;
+      throw await checkingOut.catch((error: unknown) => error);
+    }
+    const checkout = await checkingOut;
     try {
-      const { outcome, usage } = await runChild(payload, context, checkout.path, { ...options, secrets, scrub });
+      if ('error' in ran) throw ran.error;
+      const { outcome, usage } = ran.result;
       let branch: RemoteBranch | undefined;
       try {
         branch = await checkout.pushChanges(
@@ -82,6 +111,8 @@ async function runChild(
   payload: RemoteJobPayload,
   context: RemoteJobContext,
   root: string,
+  /** Settles once the job's files are in `root`: undefined, or why they could not be. */
+  files: Promise<string | undefined>,
   parts: ChildParts,
 ): Promise<Omit<RemoteJobResult, 'branch'>> {
   const workspace = makeWorkspace(root);
@@ -115,7 +146,15 @@ async function runChild(
       maxTotalTokens: caps.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens,
       maxDuration: caps.maxDurationMs ?? CHILD_LIMITS.maxDuration,
     },
-    gateFor: (jobId, def, where) => childGate({ session: gate, workspace: where, jobId, definition: def, headless: true }),
+    gateFor: (jobId, def, where) => {
+      const childGated = childGate({ session: gate, workspace: where, jobId, definition: def, headless: true });
+      // Every tool call passes the gate: none is judged or run before the job's files are there.
+      return async (call, signal) => {
+        const missing = await files;
+        if (missing !== undefined) return { allowed: false, message: `Not run: the job's files could not be fetched (${missing}).` };
+        return childGated(call, signal);
+      };
+    },
     limitOutput: (output, toolName) => limiter({ ...output, content: parts.scrub(output.content) }, toolName),
     transcriptFor: () => ({ append: context.onMessage }),
     ...(parts.now ? { now: parts.now } : {}),

@@ -8,6 +8,7 @@ import { createWorkerJobRunner } from '../../../src/core/remote/worker-job.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
 import { git } from '../../support/git.js';
 import { useRedis } from '../../support/redis.js';
+import { until } from '../../support/until.js';
 import { recordingRequest, useQueue } from './remote-helpers.js';
 
 const startRedis = useRedis();
@@ -105,11 +106,60 @@ describe("a worker's job runner", () => {
       }),
     });
     const runner = queue.runner(redis.url, { workspaceFor: async () => ({ remote: remote.bare, commit: 'f'.repeat(40) }) });
+    mock.respond(() => ({ text: 'never read' }));
 
-    const outcome = await runner(recordingRequest('sub-1').request);
+    const first = await runner(recordingRequest('sub-1').request);
+    // The first job's child may have sent its first request while the commit was fetched (and
+    // been stopped when the fetch failed); from then on a job from that remote waits for its files.
+    const sentByFirst = mock.requests.length;
+    const second = await runner(recordingRequest('sub-2').request);
 
-    expect(outcome.status).toBe('error');
-    expect(outcome.error).toMatch(/^commit f{40} is not on .*shared\.git \(.*\): the session must push it there first$/);
-    expect(mock.requests).toHaveLength(0);
+    for (const outcome of [first, second]) {
+      expect(outcome.status).toBe('error');
+      expect(outcome.error).toMatch(/^commit f{40} is not on .*shared\.git \(.*\): the session must push it there first$/);
+    }
+    expect(sentByFirst).toBeLessThanOrEqual(1);
+    expect(mock.requests).toHaveLength(sentByFirst);
+  });
+
+  it("sends the child's first model request while the job's files are fetched; its tools wait for them", async () => {
+    const redis = await startRedis();
+    const remote = sharedRemote();
+    // The shared remote over "ssh": a stand-in ssh that holds the fetch until the test lets it go.
+    const release = path.join(remote.root, 'release');
+    const ssh = path.join(remote.root, 'held-ssh');
+    writeFileSync(ssh, `#!/bin/sh\nwhile [ ! -e '${release}' ]; do sleep 0.02; done\neval "exec $(eval echo \\\${$#})"\n`, {
+      mode: 0o755,
+    });
+    mock.script({ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'read it' });
+    const stream = createProvider({ provider: 'anthropic', apiKey: WORKER_KEY, baseURL: mock.anthropicBaseURL, maxRetries: 0 });
+    await queue.worker(redis.url, {
+      runJob: createWorkerJobRunner({
+        cacheDir: path.join(remote.root, 'worker-cache'),
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_SSH_COMMAND: ssh },
+        stream,
+        model: 'claude-sonnet-4-5',
+        maxTokens: 1000,
+      }),
+    });
+    const runner = queue.runner(redis.url, {
+      workspaceFor: async () => ({
+        remote: `ssh://held${remote.bare}`,
+        commit: remote.commit,
+        ref: 'refs/outrider-snapshots/sess1/sub-1',
+      }),
+    });
+    const { request, events } = recordingRequest('sub-1');
+
+    const running = runner(request);
+    await until(() => mock.requests.length === 1, { what: "the child's first request, its files still held" });
+    expect(events.some((e) => e.type === 'tool_end')).toBe(false);
+    writeFileSync(release, '');
+    const outcome = await running;
+
+    expect(outcome).toMatchObject({ status: 'done', text: 'read it' });
+    const read = events.find((e) => e.type === 'tool_end' && e.name === 'read_file');
+    expect(read).toMatchObject({ isError: false });
+    expect(JSON.stringify(mock.requests[1]!.body)).toContain('the project');
   });
 });
