@@ -49,7 +49,7 @@ export { type EventStream, type SequencedEvent, type SessionEvent } from './sess
 export { type InstructionFileInfo } from './session/instruction-files.js';
 export { type StoredJob } from './session/job-store.js';
 export { openSession, reviewSetup } from './session/open-session.js';
-export { type OpenedSession, type SessionSetup } from './session/opened-session.js';
+export { type OpenedSession, type SessionEndReason, type SessionSetup } from './session/opened-session.js';
 export { listSessions } from './session/store.js';
 export { unifiedDiff } from './tools/diff.js';
 export { type Todo } from './tools/todo-write.js';

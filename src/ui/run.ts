@@ -9,6 +9,7 @@ import {
   listSessions,
   type OpenedSession,
   openSession,
+  type SessionEndReason,
   outriderPaths,
   type SessionSetup,
   terminateOwned,
@@ -53,6 +54,8 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   const typed = early?.take();
   if (typed) process.stdin.unshift(typed, 'utf8');
 
+  // Why the session ends, for SessionEnd hooks: the user leaving the prompt, or a signal.
+  let endReason: SessionEndReason = 'prompt_input_exit';
   let requestQuit = () => {};
   const quitRequested = new Promise<void>((resolve) => {
     requestQuit = resolve;
@@ -67,12 +70,12 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
       listSessions(path.dirname(opened.paths.dir)).map((s) => s.id),
     );
     if ('error' in target) return target.error;
-    return switchTo({ ...setup, flags: { ...setup.flags, continue: undefined, resume: target.id } });
+    return switchTo({ ...setup, flags: { ...setup.flags, continue: undefined, resume: target.id } }, 'other');
   };
   // /clear: a new session in the same directory (Claude Code's /clear); the old one stays stored, for /resume.
   const clear = () =>
-    switchTo({ ...setup, sessionId: undefined, flags: { ...setup.flags, continue: undefined, resume: undefined } });
-  const switchTo = async (next: SessionSetup): Promise<string | undefined> => {
+    switchTo({ ...setup, sessionId: undefined, flags: { ...setup.flags, continue: undefined, resume: undefined } }, 'clear');
+  const switchTo = async (next: SessionSetup, reason: SessionEndReason): Promise<string | undefined> => {
     let opening: OpenedSession;
     try {
       opening = await openSession({ ...next, approver: approvals.approver });
@@ -82,7 +85,7 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
     const previous = opened;
     opened = opening;
     instance.rerender(app());
-    await previous.close();
+    await previous.close(reason);
     return undefined;
   };
   const app = () =>
@@ -101,7 +104,10 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   process.stdout.write(BRACKETED_PASTE_ON + FOCUS_REPORTING_ON);
   // A terminal closed or a `kill` must still stop the sub-agents' processes.
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
-  const onSignal = () => requestQuit();
+  const onSignal = () => {
+    endReason = 'other';
+    requestQuit();
+  };
   for (const signal of signals) process.once(signal, onSignal);
 
   let code: number = EXIT.ok;
@@ -120,7 +126,7 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   instance.unmount();
   process.stdout.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
   try {
-    await opened.close();
+    await opened.close(endReason);
   } finally {
     // Whatever a command left running ends with the app (as with headless, cli/headless.ts).
     await terminateOwned().done;

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastUserText, useTui } from '../support/tmux.js';
+import { until } from '../support/until.js';
 
 /** The commands Claude Code users reach for, in the built binary under tmux (issue 25). */
 const tui = useTui();
@@ -34,5 +36,28 @@ describe('/clear, /status, /export', () => {
     const last = tui.mock.requests.at(-1)!;
     expect(last.body.messages).toHaveLength(1);
     expect(lastUserText(last)).toContain('start over');
+  });
+});
+
+describe('SessionEnd hooks from the TUI', () => {
+  it('are told "clear" for /clear and "prompt_input_exit" for /quit', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outrider-session-end-'));
+    const log = path.join(dir, 'end.jsonl');
+    const pane = await tui.start({
+      settings: { hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `cat >> "${log}"; echo >> "${log}"` }] }] } },
+    });
+    const reasons = () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => (JSON.parse(line) as { reason: string }).reason)
+        : [];
+    pane.type('/clear');
+    await pane.screen(/cleared: a new conversation/);
+    await until(() => reasons().length === 1, { what: 'the SessionEnd hook of /clear', observe: reasons });
+    pane.type('/quit');
+    await until(() => reasons().length === 2, { what: 'the SessionEnd hook of /quit', observe: reasons });
+    expect(reasons()).toEqual(['clear', 'prompt_input_exit']);
   });
 });

@@ -164,10 +164,13 @@ export async function preCompactHooks(
   publish(events, emit);
 }
 
+/** Why a session ends, as Claude Code's SessionEnd hooks are told it. */
+export type SessionEndReason = 'clear' | 'logout' | 'prompt_input_exit' | 'other';
+
 /** SessionEnd: the session closes (`other`, or `prompt_input_exit` when the user left the TUI). Its output changes nothing. */
 export async function sessionEndHooks(
   dispatcher: HookDispatcher,
-  reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other',
+  reason: SessionEndReason,
   signal: AbortSignal,
   emit: (event: LoopEvent) => void,
 ): Promise<void> {

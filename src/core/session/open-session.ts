@@ -369,9 +369,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     instructionFiles: instructions.info,
     mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
     moveToBackground: () => foreground.detach(),
-    close: async () => {
+    close: async (reason = 'other') => {
       // SessionEnd runs while the session still stands (its hook reads the transcript), bounded by its timeout.
-      await sessionEndHooks(hooks, 'other', new AbortController().signal, (event) => events.publish(event));
+      await sessionEndHooks(hooks, reason, new AbortController().signal, (event) => events.publish(event));
       lifetime.abort();
       await agents.manager.close();
       await mcp?.close();

@@ -9,6 +9,9 @@ import type { QueueSettings } from '../remote/session-queue.js';
 import type { Settings } from '../config/settings.js';
 import type { HookCallback } from '../hooks/dispatcher.js';
 import type { HookSettings } from '../hooks/hook-settings.js';
+import type { SessionEndReason } from '../hooks/hook-points.js';
+
+export type { SessionEndReason } from '../hooks/hook-points.js';
 import type { SpawnHook } from '../hooks/runner.js';
 import type { LoopResult } from '../loop/agent-loop.js';
 import type { McpServerStatus } from '../mcp/types.js';
@@ -125,6 +128,9 @@ export interface OpenedSession {
    * call returns at once, its command goes on as a shell job. The new jobs' ids.
    */
   moveToBackground(): string[];
-  /** Stops the sub-agents, then closes every MCP server. */
-  close(): Promise<void>;
+  /**
+   * Runs the SessionEnd hooks with `reason` (`other` unless told), stops the sub-agents, then
+   * closes every MCP server.
+   */
+  close(reason?: SessionEndReason): Promise<void>;
 }
