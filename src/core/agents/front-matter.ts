@@ -48,8 +48,9 @@ function parseFields(
   if (!parsed.ok) {
     const lenient = quoteColonValues(block);
     const retry = lenient === block ? parsed : readYaml(lenient);
-    if (!retry.ok) return { ok: false, error: describeYamlError(parsed.error, block, firstLine) };
-    parsed = retry;
+    const fields = retry.ok ? retry : readFieldByField(block);
+    if (!fields.ok) return { ok: false, error: describeYamlError(parsed.error, block, firstLine) };
+    parsed = fields;
   }
   const value = parsed.value;
   if (value === null || value === undefined) return { ok: true, data: {} };
@@ -90,6 +91,97 @@ function quoteColonValues(block: string): string {
       return `${key}${space}: ${JSON.stringify(value)}`;
     })
     .join('\n');
+}
+
+/**
+ * The fields Claude Code's agent, skill and command files use. Only these open a field in
+ * readFieldByField: an example's `user: "…"` line at the start of a line does not.
+ */
+const FIELD_NAMES: ReadonlySet<string> = new Set([
+  'name',
+  'description',
+  'tools',
+  'disallowedTools',
+  'disallowed_tools',
+  'allowed-tools',
+  'model',
+  'color',
+  'permissionMode',
+  'permission_mode',
+  'maxTurns',
+  'max_turns',
+  'max_total_tokens',
+  'max_duration_s',
+  'maxCostUsd',
+  'maxToolCalls',
+  'timeout',
+  'isolation',
+  'runsOn',
+  'memory',
+  'skills',
+  'hooks',
+  'mcpServers',
+  'effort',
+  'background',
+  'argument-hint',
+  'when_to_use',
+  'disable-model-invocation',
+  'user-invocable',
+  'context',
+  'agent',
+  'version',
+  'license',
+]);
+
+/** The fields whose value is prose, where examples with `: ` and quotes are found. */
+const PROSE_FIELDS: ReadonlySet<string> = new Set(['description', 'when_to_use']);
+
+/**
+ * The last resort, after YAML refused the block twice: what Claude Code loads although it is
+ * not YAML — a description whose examples run over several lines at the margin (`user: "…"`,
+ * `assistant: "…"`), in quotes or not, or a quoted one with quotes inside. A line opening with
+ * a known field name starts a field; any other line continues the one before. Each field is
+ * read as YAML alone when it can be (a list, a map of hooks); else its text is the value, with
+ * its enclosing quotes (and the escapes they allow) taken off. Not ok when the block does not
+ * start with a field, gives one twice, or holds a list or map that is not YAML.
+ */
+function readFieldByField(block: string): { ok: true; value: Record<string, unknown> } | { ok: false } {
+  const fields: { key: string; lines: string[] }[] = [];
+  for (const line of block.split('\n')) {
+    const opened = /^([A-Za-z_][\w-]*):(?=\s|$)/.exec(line);
+    if (opened && FIELD_NAMES.has(opened[1])) fields.push({ key: opened[1], lines: [line] });
+    else if (fields.length) fields.at(-1)!.lines.push(line);
+    else if (line.trim() !== '' && !line.trimStart().startsWith('#')) return { ok: false };
+  }
+  const value: Record<string, unknown> = {};
+  for (const { key, lines } of fields) {
+    if (Object.hasOwn(value, key)) return { ok: false };
+    const alone = readYaml(lines.join('\n'));
+    if (alone.ok && alone.value !== null && typeof alone.value === 'object' && !Array.isArray(alone.value)) {
+      value[key] = (alone.value as Record<string, unknown>)[key];
+      continue;
+    }
+    // Only prose is rescued: a name, a list or a map YAML cannot read stays an error.
+    if (!PROSE_FIELDS.has(key)) return { ok: false };
+    const text = unquote([lines[0].slice(key.length + 1), ...lines.slice(1)].join('\n').trim());
+    if (text === undefined) return { ok: false };
+    value[key] = text;
+  }
+  return { ok: true, value };
+}
+
+/**
+ * Text without the quotes around it: `"…"` with its `\\"` and `\\\\` escapes read, `'…'` with
+ * `''`. Undefined for a quote never closed, or what opens as a list or a map.
+ */
+function unquote(text: string): string | undefined {
+  const quote = text[0];
+  if (quote === '"' || quote === "'") {
+    if (text.length < 2 || !text.endsWith(quote)) return undefined;
+    const inner = text.slice(1, -1);
+    return quote === '"' ? inner.replace(/\\(["\\])/g, '$1') : inner.replace(/''/g, "'");
+  }
+  return /^[[{]/.test(text) ? undefined : text;
 }
 
 function describeYamlError(error: YAMLError | Error, block: string, firstLine: number): string {

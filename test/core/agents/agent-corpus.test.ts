@@ -92,6 +92,27 @@ const EXPECTED: Record<string, Expected> = {
     },
   },
   'tabbed.md': { loads: { name: 'tabbed', tools: ['read_file', 'edit_file'] } },
+  // Not YAML, but Claude Code loads them: examples at the margin, in quotes or not.
+  'multiline-examples.md': {
+    loads: {
+      description:
+        'Use this agent when a source file needs unit tests.\n\n<example>\nContext: The user has just written a new service class.\n' +
+        'user: "I just created OrderService. Can you write unit tests for it?"\nassistant: "I\'ll use the unit-test-generator agent."\n</example>',
+      tools: ['read_file', 'grep'],
+      model: 'sonnet',
+    },
+  },
+  'margin-examples.md': {
+    loads: {
+      description:
+        'Use this agent when the user asks for a review. Examples:\n<example>\nContext: the user wrote code\n' +
+        'user: "Please review my code"\nassistant: "I\'ll use the margin-reviewer agent"\n</example>',
+      tools: ['read_file', 'grep'],
+    },
+  },
+  'inner-quotes.md': {
+    loads: { description: 'Use this agent when asked "explain this": it explains. user: "what is x?" assistant: "x is…"' },
+  },
   'tab-indented.md': { refused: 'line 5: invalid YAML: Tabs are not allowed as indentation (indent with spaces, not tabs)' },
   'quoted-fields.md': {
     loads: {
@@ -166,8 +187,8 @@ describe('the agent-file corpus', () => {
     }
   });
 
-  it('loads 26 agents beside the built-ins, with at most one warning line per file (aliases resolve when a job starts)', () => {
-    expect(definitions.size).toBe(2 + 26);
+  it('loads 29 agents beside the built-ins, with at most one warning line per file (aliases resolve when a job starts)', () => {
+    expect(definitions.size).toBe(2 + 29);
     const perFile = Object.keys(EXPECTED).filter((relative) => warnings.some((w) => w.startsWith(`${full(relative)}: `)));
     expect(warnings).toHaveLength(perFile.length);
   });

@@ -292,9 +292,10 @@ describe('malformed files', () => {
       'front matter opened on line 1 is never closed: add a line "---" after the fields',
     ],
     [
+      // A line after a field continues it (as an example's do in a description Claude Code loads); before any, it is an error.
       'bad YAML line',
-      '---\nname: x\ndescription: y\njust words\n---\nPrompt.\n',
-      'line 4: invalid YAML: Implicit map keys need to be followed by map values (each field is a line "key: value")',
+      '---\njust words\nname: x\ndescription: y\n---\nPrompt.\n',
+      'line 2: invalid YAML: Implicit keys need to be on a single line (put a value that holds ": " in quotes)',
     ],
     ['missing name', '---\ndescription: y\n---\nPrompt.\n', 'missing "name" in the front matter'],
     ['missing description', '---\nname: x\n---\nPrompt.\n', 'missing "description" in the front matter'],

@@ -169,6 +169,43 @@ describe('parseFrontMatter: YAML', () => {
   });
 });
 
+describe('parseFrontMatter: descriptions that are not YAML but Claude Code loads', () => {
+  it('keeps example lines at the margin in the description, quoted or not', () => {
+    expect(
+      valuesOf(
+        'name: r\ndescription: Use it to review. Examples:\n<example>\nuser: "Review this"\nassistant: "I will"\n</example>\ntools: Read',
+      ),
+    ).toEqual({
+      name: 'r',
+      description: 'Use it to review. Examples:\n<example>\nuser: "Review this"\nassistant: "I will"\n</example>',
+      tools: 'Read',
+    });
+    expect(valuesOf('description: "Use it.\n\nuser: \\"Hi\\" \\\\ok\nassistant: \\"Hello\\""\nmodel: sonnet')).toEqual({
+      description: 'Use it.\n\nuser: "Hi" \\ok\nassistant: "Hello"',
+      model: 'sonnet',
+    });
+    expect(valuesOf('description: Use this agent when: x\n  continued here')).toEqual({
+      description: 'Use this agent when: x\n  continued here',
+    });
+  });
+
+  it('reads a quoted description with quotes inside it as the text between the outer ones', () => {
+    expect(valuesOf(`description: "Ask "why": it explains"\nname: q`)).toEqual({
+      description: 'Ask "why": it explains',
+      name: 'q',
+    });
+    expect(valuesOf(`description: 'It''s "here": now'\nname: q`)).toEqual({ description: `It's "here": now`, name: 'q' });
+  });
+
+  it('rescues prose only: a name, a list, a map, an open quote or a stray first line stay errors', () => {
+    expect(errorOf('name: x\nthis is not yaml')).toMatch(/^line 3: invalid YAML/);
+    expect(errorOf('description: "never closed\nuser: x')).toMatch(/^line \d: invalid YAML: Missing closing/);
+    expect(errorOf('description: [a, b\nuser: "x"')).toMatch(/^line \d: invalid YAML: Flow sequence/);
+    expect(errorOf('just words: "x" y\ndescription: d')).toMatch(/^line 2: invalid YAML/);
+    expect(errorOf('description: a: b\nuser: "x"\ndescription: c')).toMatch(/^line \d: invalid YAML/);
+  });
+});
+
 describe('parseFrontMatter: errors', () => {
   it('names the file line of a YAML syntax error in one line', () => {
     const cases: Array<[string, string]> = [
@@ -191,10 +228,6 @@ describe('parseFrontMatter: errors', () => {
   });
 
   it('reports the original error when quoting the values does not help', () => {
-    // A continued plain value is not quoted (its lines would have to be joined first).
-    expect(errorOf('description: Use this agent when: x\n  continued here')).toBe(
-      'line 2: invalid YAML: Nested mappings are not allowed in compact mappings (put a value that holds ": " in quotes)',
-    );
     expect(errorOf('name: a: b\nlist: [a, b')).toBe(
       'line 2: invalid YAML: Nested mappings are not allowed in compact mappings (put a value that holds ": " in quotes)',
     );
