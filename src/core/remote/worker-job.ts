@@ -151,7 +151,8 @@ async function runChild(
       // Every tool call passes the gate: none is judged or run before the job's files are there.
       return async (call, signal) => {
         const missing = await files;
-        if (missing !== undefined) return { allowed: false, message: `Not run: the job's files could not be fetched (${missing}).` };
+        if (missing !== undefined)
+          return { allowed: false, message: `Not run: the job's files could not be fetched (${missing}).` };
         return childGated(call, signal);
       };
     },
