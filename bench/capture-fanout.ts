@@ -116,6 +116,8 @@ export async function captureFanOut(): Promise<string> {
     node: process.execPath,
     cwd: project,
     env: outriderEnv(mock, 'anthropic', home),
+    // Four in one turn would ask first (agents.approve).
+    args: ['--settings', '{"agents":{"approve":"never"}}'],
     log: path.join(work, 'pane.log'),
     width: 100,
     height: 30,

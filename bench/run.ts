@@ -18,6 +18,7 @@ import { compactionFigures, longLoopFigures, ownCpuFigures, resumeFigures } from
 import { loopFigures } from './figures/loop.js';
 import { prototypeFigures } from './figures/prototypes.js';
 import { queueFigures } from './figures/queue.js';
+import { rateLimitFigures } from './figures/rate-limit.js';
 import { startFigures } from './figures/start.js';
 import { tuiFigures } from './figures/tui.js';
 import type { BenchContext, FigureGroup } from './lib/context.js';
@@ -38,6 +39,7 @@ const GROUPS: Record<string, FigureGroup> = {
   'compile-cache': compileCacheFigures,
   tui: tuiFigures,
   queue: queueFigures,
+  'rate-limit': rateLimitFigures,
   // Not in the default run: ideas measured before they land.
   prototypes: prototypeFigures,
 };

@@ -139,6 +139,21 @@ const withoutWorker = {
     }));
   },
 };
+// `outrider acp` never runs from here either (the launcher sends it here only with -p, which it refuses):
+// the ACP SDK stays out of the headless bundle.
+const withoutAcp = {
+  name: 'headless-without-acp',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]acp[\\/]acp-command\.js$/ }, () => ({ path: 'acp-command', namespace: 'no-acp' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-acp' }, () => ({
+      contents: `export async function runAcpCommand(options, args, io) {
+        io.stderr.write('outrider: outrider acp takes its prompts from the editor: drop -p\\n');
+        return 2;
+      }`,
+      loader: 'js',
+    }));
+  },
+};
 await build({
   absWorkingDir: root,
   entryPoints: { headless: 'src/cli/main.ts' },
@@ -160,7 +175,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals, withoutTui, withoutWorker, withoutNativeMsgpack],
+  plugins: [sdkGlobals, withoutTui, withoutWorker, withoutAcp, withoutNativeMsgpack],
 });
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });

@@ -86,6 +86,9 @@ async function runFanOut(
         'json',
         '--max-agents',
         String(Math.max(4, plan.children)),
+        // A fan-out of more than 3 asks (agents.approve); headless would refuse it.
+        '--settings',
+        '{"agents":{"approve":"never"}}',
       ],
       cwd: options.dir,
       env: outriderEnv(ctx.mock, 'anthropic', options.state),

@@ -1,7 +1,9 @@
 /**
  * Target 1, the loop: the 10-step headless loop (one read_file per step, a zero-latency
- * scripted model) against the reference agent doing the same requests, with each SDK.
- * Also the two request-shape figures: fixed bytes per request and prompt-cache prefixes.
+ * scripted model) against the reference agent doing the same requests, with each SDK, and the
+ * OpenAI provider on the Responses API too (the reference agent speaks Chat Completions only:
+ * that run is its floor). Also the request-shape figures: fixed bytes per request and
+ * prompt-cache prefixes (Messages and Responses).
  */
 import type { BenchContext } from '../lib/context.js';
 import { type Provider, home, outriderEnv, project, referenceArgs, referenceEnv, scriptReads } from '../lib/fixtures.js';
@@ -10,6 +12,8 @@ import { interleave, median, pairedRatio } from '../lib/stats.js';
 import type { Figure } from '../lib/table.js';
 
 const PROMPT = 'read the ten files one by one';
+/** outrider on OpenAI's Responses API: a model meant for it, the API asked for (the mock is not api.openai.com). */
+const RESPONSES_ARGS = ['--model', 'gpt-5', '--settings', JSON.stringify({ openai: { api: 'responses' } })];
 
 /** One outrider run and one reference run of a read-per-step loop, as a pair of runners. */
 export function loopRunners(
@@ -91,6 +95,32 @@ export function triple(
   ];
 }
 
+/** Whether each Responses request extends the previous one: instructions and tools the same, the input only grown. */
+function responsesPrefixFigure(ctx: BenchContext): Figure {
+  const requests = ctx.mock.requests;
+  let prefixOk = requests.length > 1 && requests.every((r) => r.path === '/v1/responses');
+  for (let i = 1; i < requests.length; i += 1) {
+    const before = requests[i - 1]!.body as { instructions: unknown; tools: unknown; input: unknown[] };
+    const after = requests[i]!.body as { instructions: unknown; tools: unknown; input: unknown[] };
+    prefixOk &&=
+      JSON.stringify(before.instructions) === JSON.stringify(after.instructions) &&
+      JSON.stringify(before.tools) === JSON.stringify(after.tools) &&
+      JSON.stringify(after.input.slice(0, before.input.length)) === JSON.stringify(before.input);
+  }
+  return {
+    id: 'request.prefix.responses',
+    name: `each Responses request extends the previous (${requests.length} requests)`,
+    node: ctx.nodeVersion,
+    outrider: prefixOk ? 1 : 0,
+    reference: 1,
+    referenceLabel: 'prompt caches hit',
+    unit: '',
+    comparison: 'equal',
+    value: prefixOk ? 1 : 0,
+    target: 1,
+  };
+}
+
 const withoutCacheMarks = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'cache_control' ? undefined : v));
 
@@ -103,6 +133,18 @@ export async function loopFigures(ctx: BenchContext): Promise<Figure[]> {
     const pairs = await interleave(ctx.pairs, () => runners.outrider(), runners.reference);
     figures.push(...triple(ctx, `loop.${provider}`, `10-step loop, ${provider}`, pairs, { wall: 1.2, cpu: 1.2, rss: 1.2 }));
   }
+  ctx.log('loop: 10 steps, openai on the Responses API');
+  const responses = loopRunners(ctx, 'openai', files, dir, { state: home('loop-responses'), extraArgs: RESPONSES_ARGS });
+  const responsePairs = await interleave(ctx.pairs, () => responses.outrider(), responses.reference);
+  figures.push(
+    ...triple(ctx, 'loop.openai-responses', '10-step loop, openai Responses (floor: its Chat run)', responsePairs, {
+      wall: 1.2,
+      cpu: 1.2,
+      rss: 1.2,
+    }),
+  );
+  await responses.outrider();
+  figures.push(responsesPrefixFigure(ctx));
 
   // What every request pays for, and whether each request extends the previous one.
   const runners = loopRunners(ctx, 'anthropic', files, dir, { state: home('loop-shape') });

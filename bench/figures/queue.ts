@@ -80,6 +80,9 @@ export async function queueFigures(ctx: BenchContext): Promise<Figure[]> {
             'json',
             '--max-agents',
             '4',
+            // A fan-out of more than 3 asks (agents.approve); headless would refuse it.
+            '--settings',
+            '{"agents":{"approve":"never"}}',
             ...(queue ? ['--queue', redis.url, '--queue-remote', bare] : []),
           ],
           cwd: dir,

@@ -111,7 +111,8 @@ async function tuiRun(ctx: BenchContext, dir: string, state: string, serial: num
     node: ctx.node,
     cwd: dir,
     env: outriderEnv(ctx.mock, 'anthropic', state),
-    args: ['--max-agents', String(AT_ONCE)],
+    // A fan-out of more than 3 would ask first (agents.approve).
+    args: ['--max-agents', String(AT_ONCE), '--settings', '{"agents":{"approve":"never"}}'],
     log,
   });
   try {
@@ -146,7 +147,17 @@ async function headlessRun(ctx: BenchContext, dir: string, state: string): Promi
   await runOk(
     {
       node: ctx.node,
-      args: [BIN, '-p', 'start the sub-agents', '--output-format', 'json', '--max-agents', String(AT_ONCE)],
+      args: [
+        BIN,
+        '-p',
+        'start the sub-agents',
+        '--output-format',
+        'json',
+        '--max-agents',
+        String(AT_ONCE),
+        '--settings',
+        '{"agents":{"approve":"never"}}',
+      ],
       cwd: dir,
       env: outriderEnv(ctx.mock, 'anthropic', state),
       onSpawn: (child) => {

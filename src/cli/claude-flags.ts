@@ -67,7 +67,6 @@ export function claudeCodeOptions(): Option[] {
     // Passed by the Agent SDK for options outrider does not honour: accepted, named in a warning.
     ...[
       '--max-thinking-tokens <n>',
-      '--effort <level>',
       '--betas <betas...>',
       '--json-schema <schema>',
       '--tools <tools>',

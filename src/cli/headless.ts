@@ -1,27 +1,19 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import {
-  addUsage,
-  emptyUsage,
   hookLine,
-  hookStopText,
-  type Job,
   killOwned,
-  limitHint,
-  type LoopResult,
-  messageText,
-  oneLine,
   type OpenedSession,
   openSession,
   type PermissionDenial,
   type SequencedEvent,
-  type StopCause,
   terminateOwned,
   toolPermissionPrompt,
 } from '../core/index.js';
 import { type CliOptions, EXIT } from '../start/options.js';
 import { describeStartupError, sessionSetupFromCli, unhonouredFlags } from '../start/session-setup.js';
 import { stderrLines } from '../start/stderr-lines.js';
-import { PromptTooLargeError, readPrompt } from './read-prompt.js';
+import { type Group, add, jsonResult, newGroup, summarize } from './headless-result.js';
+import { PromptInputError, readPrompt } from './read-prompt.js';
 import {
   answerControlRequests,
   initializeResponse,
@@ -31,8 +23,7 @@ import {
 } from './sdk-control.js';
 import { type Incoming, StreamChannel } from './stream-control.js';
 import { StreamInputError, USER_MESSAGE_SHAPE } from './stream-input.js';
-import { resultSubtype } from './stream-json-messages.js';
-import { type TurnGroup, createStreamJson } from './stream-json.js';
+import { createStreamJson } from './stream-json.js';
 
 export interface HeadlessIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -65,7 +56,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     };
     prompt = streamInput ? '' : await readPrompt(input);
   } catch (error) {
-    if (!(error instanceof PromptTooLargeError)) throw error;
+    if (!(error instanceof PromptInputError)) throw error;
     io.stderr.write(say.error(error.message));
     return EXIT.usage;
   }
@@ -197,9 +188,12 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
     if (format !== 'events-json' && format !== 'stream-json' && event.type === 'notice' && event.level === 'warn')
       io.stderr.write(say.warn(event.text));
     if (format !== 'events-json' && format !== 'stream-json' && event.type === 'retry') {
-      io.stderr.write(
-        say.note(`${event.reason}; retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 100) / 10}s`),
-      );
+      const seconds = Math.round(event.delayMs / 100) / 10;
+      // A rate limit spends no retry: every call to the provider (the sub-agents' too) pauses.
+      const next = event.rateLimited
+        ? `calls to this provider pause for ${seconds}s`
+        : `retry ${event.attempt}/${event.maxRetries} in ${seconds}s`;
+      io.stderr.write(say.note(`${event.reason}; ${next}`));
     }
   });
 
@@ -296,58 +290,6 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
 /** What stops a headless run: Ctrl+C, a kill, a closed terminal. */
 const RUN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** The turns one result covers. */
-interface Group {
-  startedAt: number;
-  cause: StopCause;
-  results: LoopResult[];
-  turns: number;
-}
-
-const newGroup = (): Group => ({ startedAt: Date.now(), cause: { kind: 'completed' }, results: [], turns: 0 });
-
-function add(group: Group, result: LoopResult): void {
-  group.results.push(result);
-  group.cause = result.cause;
-  group.turns += result.turns;
-}
-
-function summarize(group: Group, opened: OpenedSession, denials: PermissionDenial[]): TurnGroup {
-  const messages = group.results.flatMap((r) => r.newMessages);
-  const lastAssistant = messages.reverse().find((m) => m.role === 'assistant' && messageText(m));
-  const failed = group.cause.kind !== 'completed';
-  return {
-    cause: group.cause,
-    text: lastAssistant ? messageText(lastAssistant) : '',
-    ...(failed ? { error: describeCause(group.cause) } : {}),
-    turns: group.turns,
-    durationMs: Date.now() - group.startedAt,
-    usage: group.results.reduce((sum, r) => addUsage(sum, r.usage), emptyUsage()),
-    totals: opened.totals(),
-    costUsd: opened.cost(),
-    jobs: opened.jobs().map((job) => jobSummary(job, opened.costOf(job.usage, job.id))),
-    denials,
-  };
-}
-
-/** `--output-format json` (and the last line of events-json): outrider's own result object. */
-function jsonResult(group: TurnGroup, sessionId: string, turns: number) {
-  const failed = group.cause.kind !== 'completed';
-  return {
-    type: 'result',
-    subtype: resultSubtype(group.cause),
-    is_error: failed,
-    result: group.text,
-    error: group.error,
-    session_id: sessionId,
-    num_turns: turns,
-    duration_ms: group.durationMs,
-    usage: group.totals,
-    total_cost_usd: group.costUsd,
-    jobs: group.jobs,
-  };
-}
-
 /** Why `--input-format stream-json` cannot run with these options, if it cannot. */
 function streamInputMisuse(options: CliOptions): string | undefined {
   if (typeof options.print === 'string') {
@@ -357,38 +299,4 @@ function streamInputMisuse(options: CliOptions): string | undefined {
     return '--input-format stream-json needs --output-format stream-json (a result line follows each message)';
   }
   return undefined;
-}
-
-/** One job in the headless JSON result. */
-function jobSummary(job: Job, cost: number | undefined) {
-  return {
-    id: job.id,
-    definition: job.definition,
-    ...(job.model ? { model: job.model } : {}),
-    status: job.state,
-    ...(job.interrupted ? { interrupted: true } : {}),
-    ...(job.error !== undefined ? { error: job.error } : {}),
-    ...(job.worker !== undefined ? { worker: job.worker } : {}),
-    task: oneLine(job.task, 80),
-    turns: job.turns,
-    tool_calls: job.toolCalls,
-    tokens: job.usage,
-    cost_usd: cost,
-    duration_ms: job.startedAt !== undefined && job.endedAt !== undefined ? job.endedAt - job.startedAt : undefined,
-  };
-}
-
-function describeCause(cause: StopCause): string {
-  switch (cause.kind) {
-    case 'completed':
-      return 'completed';
-    case 'aborted':
-      return 'interrupted';
-    case 'limit':
-      return `stopped: ${cause.detail}${limitHint(cause.limit)}`;
-    case 'error':
-      return cause.message;
-    case 'hook':
-      return hookStopText(cause);
-  }
 }

@@ -18,10 +18,12 @@ function positiveAmount(value: string): number {
   return n;
 }
 
-/** --max-agents: the same bound as the `agents.maxConcurrent` setting. */
+/** --max-agents: the same bound as the `agents.maxConcurrent` setting; 0 offers no agent tools. */
 function agentCount(value: string): number {
-  const n = positiveInt(value);
-  if (n > 32) throw new InvalidArgumentError('expected a whole number from 1 to 32');
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 32) {
+    throw new InvalidArgumentError('expected a whole number from 0 to 32 (0: no sub-agents)');
+  }
   return n;
 }
 
@@ -51,6 +53,12 @@ function buildProgram(): Command {
       new Option('--tool-mode <mode>', 'tool calling: native, or text for endpoints without tools').choices(['native', 'text']),
     )
     .addOption(
+      new Option(
+        '--effort <level>',
+        'how hard the model reasons, where it takes an effort (thinking is billed as output)',
+      ).choices(['low', 'medium', 'high', 'max']),
+    )
+    .addOption(
       new Option('--permission-mode <mode>', "what runs without asking (Claude Code's names too)").choices([
         'default',
         'accept-edits',
@@ -73,7 +81,7 @@ function buildProgram(): Command {
       '--trust',
       "apply this folder's .outrider/settings.json and .mcp.json in full for this run (mode, dirs, provider, URL, MCP servers)",
     )
-    .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4)', agentCount)
+    .option('--max-agents <n>', 'sub-agents running at once, 1 to 32 (default 4); 0: no agent tools', agentCount)
     .option('--no-wait-agents', 'headless: do not wait for running sub-agents before exiting')
     .option('--max-budget-tokens <n>', 'stop sub-agents when the session passes this many tokens', positiveInt)
     .option('--agents <json>', 'agents for this run, in Claude Code\'s format: \'{"reviewer": {"description": …, "prompt": …}}\'')
@@ -125,9 +133,12 @@ async function chooseAndRun(
     const { runWorkerCommand } = await import('./worker.js');
     return runWorkerCommand(argv.slice(1), { env, stderr: process.stderr });
   }
+  // `outrider acp [flags]`: an ACP agent for editors, with the session flags of the command line (docs/acp.md).
+  const acp = argv[0] === 'acp';
+  if (acp) early?.release();
   const program = buildProgram();
   try {
-    program.parse(argv, { from: 'user' });
+    program.parse(acp ? argv.slice(1) : argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit through here with code 0; usage errors were printed already.
@@ -136,6 +147,10 @@ async function chooseAndRun(
     throw error;
   }
   const options = program.opts<CliOptions>();
+  if (acp) {
+    const { runAcpCommand } = await import('./acp/acp-command.js');
+    return runAcpCommand(options, program.args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env });
+  }
   if (options.doctor) {
     const { runDoctor } = await import('../start/doctor.js');
     return runDoctor(options, { stdout: process.stdout, stderr: process.stderr, env, cwd: process.cwd(), keyHiding });

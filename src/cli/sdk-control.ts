@@ -139,7 +139,12 @@ export function answerControlRequests(channel: StreamChannel, opened: OpenedSess
   channel.on('mcp_status', () => ({
     mcpServers: opened.mcp.statuses().map((server) => ({
       name: server.name,
-      status: server.state === 'ready' ? 'connected' : server.state === 'failed' ? 'failed' : 'pending',
+      status:
+        server.state === 'ready'
+          ? 'connected'
+          : server.state === 'failed' || server.state === 'needs-auth'
+            ? server.state
+            : 'pending',
     })),
   }));
 }

@@ -122,6 +122,35 @@ export interface ModelUsage {
   maxOutputTokens: number;
 }
 
+/** Some usage on one model, with the model's figures: a `modelUsage` entry's makings. */
+export interface ModelUsageRow {
+  model: string;
+  usage: Usage;
+  /** Undefined when the model has no known price. */
+  cost?: number;
+  contextWindow: number;
+  maxOutput: number;
+}
+
+/** Claude Code's `modelUsage`: one entry per model. */
+export function modelUsageOf(rows: readonly ModelUsageRow[]): Record<string, ModelUsage> {
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.model,
+      {
+        inputTokens: row.usage.input,
+        outputTokens: row.usage.output,
+        cacheReadInputTokens: row.usage.cacheRead,
+        cacheCreationInputTokens: row.usage.cacheWrite,
+        webSearchRequests: 0,
+        costUSD: row.cost ?? 0,
+        contextWindow: row.contextWindow,
+        maxOutputTokens: row.maxOutput,
+      },
+    ]),
+  );
+}
+
 /** `success`, `error_max_turns`, or `error_during_execution` for every other way a run fails. */
 export function resultSubtype(cause: StopCause): ResultMessage['subtype'] {
   if (cause.kind === 'completed') return 'success';

@@ -25,10 +25,12 @@ import { partialMessages } from './stream-json-partial.js';
 import {
   type AssistantMessage,
   type InitMessage,
+  type ModelUsageRow,
   type ResultBase,
   type UserMessage,
   apiBlock,
   apiUsage,
+  modelUsageOf,
   resultSubtype,
   retryError,
 } from './stream-json-messages.js';
@@ -66,13 +68,23 @@ export interface TurnGroup {
   /** Parent and sub-agents, the whole session so far. */
   totals: Usage;
   costUsd: number | undefined;
+  /**
+   * The session's usage by model (the parent's and each job's on it), with each model's figures;
+   * absent: all of it on the session's model.
+   */
+  models?: ModelUsageRow[];
   jobs: unknown[];
   /** Calls the permission gate refused in these turns (Claude Code's `permission_denials`). */
   denials?: PermissionDenial[];
 }
 
 /** Claude Code's words for a server's state. */
-const MCP_STATUS: Record<McpServerState, string> = { starting: 'pending', ready: 'connected', failed: 'failed' };
+const MCP_STATUS: Record<McpServerState, string> = {
+  starting: 'pending',
+  ready: 'connected',
+  failed: 'failed',
+  'needs-auth': 'needs-auth',
+};
 
 const MODES: Record<PermissionMode, InitMessage['permissionMode']> = {
   default: 'default',
@@ -210,7 +222,9 @@ export function createStreamJson(
           ...base(),
           ...(jobId ? { agent_id: jobId } : {}),
         });
-      // Deltas, tool starts and turn ends are in the assistant and user messages already.
+      // Deltas, tool starts and turn ends are in the assistant and user messages already; a wait
+      // at the rate-limit gate follows a limit that was an api_retry of the call that met it.
+      case 'rate_limit':
       case 'text_delta':
       case 'thinking_delta':
       case 'tool_start':
@@ -310,18 +324,10 @@ export function createStreamJson(
         stop_reason: stopReason ?? null,
         total_cost_usd: group.costUsd ?? 0,
         usage: apiUsage(group.usage),
-        modelUsage: {
-          [info.model]: {
-            inputTokens: group.totals.input,
-            outputTokens: group.totals.output,
-            cacheReadInputTokens: group.totals.cacheRead,
-            cacheCreationInputTokens: group.totals.cacheWrite,
-            webSearchRequests: 0,
-            costUSD: group.costUsd ?? 0,
-            contextWindow: info.contextWindow,
-            maxOutputTokens: info.maxOutput,
-          },
-        },
+        // One entry per model the session used, sub-agents' included (each job's own is in `jobs`).
+        modelUsage: group.models
+          ? modelUsageOf(group.models)
+          : modelUsageOf([{ ...info, model: info.model, usage: group.totals, cost: group.costUsd }]),
         permission_denials: (group.denials ?? [])
           .filter((denial) => denial.jobId === undefined)
           .map((denial) => ({

@@ -13,13 +13,15 @@ export { hookStopText } from './hooks/stop-text.js';
 export { compareJobIds, kindOf } from './jobs/job-ids.js';
 export { isEnded, type Job, JobError, type JobManager, type JobState, type SendResult } from './jobs/job-manager.js';
 export { sentText } from './jobs/job-texts.js';
+export type { UsageReport, UsageRow } from './jobs/usage-report.js';
 export { WakeScheduler } from './jobs/wake-scheduler.js';
 export { type LoopResult } from './loop/agent-loop.js';
 export { type LoopEvent, type StopCause } from './loop/events.js';
 export { limitHint, totalTokens } from './loop/limits.js';
 export { type McpServerState, type McpServerStatus } from './mcp/types.js';
 export { toolPermissionPrompt } from './mcp/permission-prompt-tool.js';
-export { failureWarning } from './mcp/warnings.js';
+export { failureWarning, serverWarning } from './mcp/warnings.js';
+export { openInBrowser } from './mcp/open-browser.js';
 export {
   type ApprovalAnswer,
   type ApprovalRequest,

@@ -13,6 +13,8 @@ export interface CliOptions {
   model?: string;
   baseUrl?: string;
   toolMode?: string;
+  /** `--effort low|medium|high|max`: how hard the model reasons (the `effort` setting). */
+  effort?: string;
   permissionMode?: string;
   yolo?: boolean;
   maxTurns?: number;
@@ -52,7 +54,6 @@ export interface CliOptions {
   permissionPromptTool?: string;
   // Accepted from the Agent SDK and named in a warning: outrider does not honour them.
   maxThinkingTokens?: string;
-  effort?: string;
   betas?: string[];
   jsonSchema?: string;
   tools?: string;

@@ -48,6 +48,7 @@ export function sessionSetupFromCli(
       ...(options.model ? { model: options.model } : {}),
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
       ...(options.toolMode ? { toolMode: options.toolMode as 'native' | 'text' } : {}),
+      ...(options.effort ? { effort: options.effort as 'low' | 'medium' | 'high' | 'max' } : {}),
       ...(mode ? { permissionMode: mode as 'default' | 'accept-edits' | 'plan' | 'yolo' } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(options.addDir?.length ? { addDirs: options.addDir } : {}),
@@ -75,7 +76,6 @@ function permissionModeOf(mode: string | undefined): string | undefined {
 export function unhonouredFlags(options: CliOptions): string | undefined {
   const named = [
     options.maxThinkingTokens !== undefined && '--max-thinking-tokens',
-    options.effort !== undefined && '--effort',
     options.betas !== undefined && '--betas',
     options.jsonSchema !== undefined && '--json-schema',
     options.tools !== undefined && '--tools',

@@ -375,6 +375,7 @@ function AppScreen({
       )}
       <Footer
         model={session.model}
+        effort={session.effort}
         mode={mode}
         contextTokens={contextTokens}
         contextWindow={session.contextWindow}

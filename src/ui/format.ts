@@ -1,5 +1,5 @@
 import { cells, cutCells } from './text-cells.js';
-import { hookStopText, limitHint, type StopCause } from '../core/index.js';
+import { formatDuration, hookStopText, limitHint, type StopCause } from '../core/index.js';
 
 /** Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut (see text-cells.ts). */
 export function cutLine(text: string, width: number): string {
@@ -25,8 +25,27 @@ export function resultSummary(content: string, isError: boolean): string {
 }
 
 /** `retrying in 2.1s (429 rate limited, attempt 1/4)`. */
-export function retryText(event: { attempt: number; maxRetries: number; delayMs: number; reason: string }): string {
-  return `retrying in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason}, attempt ${event.attempt}/${event.maxRetries})`;
+export function retryText(event: {
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  reason: string;
+  rateLimited?: boolean;
+}): string {
+  const seconds = (event.delayMs / 1000).toFixed(1);
+  // A rate limit spends no retry: it pauses every call to the provider, the sub-agents' too.
+  if (event.rateLimited) return `${event.reason}: calls to this provider pause for ${seconds}s`;
+  return `retrying in ${seconds}s (${event.reason}, attempt ${event.attempt}/${event.maxRetries})`;
+}
+
+/**
+ * `waiting for rate limit 12s`: the seconds left of the provider's pause, counted down on the app's
+ * clock (rounded up, so it never reads 0s while it waits); without a pause, a wait for a place among
+ * the fewer calls let through after a limit.
+ */
+export function rateLimitText(until: number | undefined, now: number): string {
+  if (until === undefined || until <= now) return 'waiting for rate limit';
+  return `waiting for rate limit ${formatDuration(Math.ceil((until - now) / 1000) * 1000)}`;
 }
 
 /** What the user reads when a turn did not complete; undefined when it did. `running`: sub-agents still running. */

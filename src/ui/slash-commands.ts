@@ -12,6 +12,8 @@ export type SlashCommand =
   | { name: 'resume'; id?: string }
   | { name: 'memory' }
   | { name: 'mcp' }
+  /** A remote server's OAuth sign-in in the browser (`login`), or its stored sign-in forgotten (`logout`). */
+  | { name: 'mcp-auth'; verb: 'login' | 'logout'; server: string }
   | { name: 'status' }
   | { name: 'clear' }
   | { name: 'diff' }
@@ -37,12 +39,17 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
     usage: '/agents send <id> <message>',
     does: 'message a sub-agent: a running one reads it at its next step, a queued one gets it added to its task, an ended one resumes',
   },
-  { usage: '/agents merge|discard <id>', does: "apply an isolated sub-agent's worktree to the checkout, or remove it" },
+  {
+    usage: '/agents merge <id…|all>',
+    does: "apply isolated sub-agents' worktrees to the checkout, in the order given (agents.mergeCheck after each)",
+  },
+  { usage: '/agents discard <id>', does: "remove an isolated sub-agent's worktree and branch, its changes with them" },
   { usage: '/compact', does: 'summarize earlier conversation to free context' },
   { usage: '/cost', does: 'tokens and cost: the parent and each sub-agent' },
   { usage: '/resume [id]', does: "list this directory's sessions, or switch to one (its conversation is shown again)" },
   { usage: '/memory', does: 'the instruction files in the prompt (AGENTS.md, CLAUDE.md, imports) and their sizes' },
   { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
+  { usage: '/mcp login|logout <server>', does: 'sign in to a remote MCP server in your browser (OAuth), or forget its sign-in' },
   { usage: '/diff', does: "the agent's file edits this session, file by file, with their diffs" },
   { usage: '/permissions [remove <n>]', does: 'the "allow always" answers of this session; remove one so it asks again' },
   { usage: '/init', does: 'have the agent read the repository and write (or improve) its AGENTS.md' },
@@ -55,7 +62,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
 /** The commands the `/` menu offers as you type, by name. */
 export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'help', does: 'keys and commands' },
-  { name: 'agents', does: 'list sub-agents (add "stop <id|all>", "send <id> <message>", "merge <id>", "discard <id>")' },
+  { name: 'agents', does: 'list sub-agents (add "stop <id|all>", "send <id> <message>", "merge <id…|all>", "discard <id>")' },
   { name: 'compact', does: 'summarize earlier conversation to free context' },
   { name: 'cost', does: 'tokens and cost' },
   { name: 'resume', does: 'list sessions, or switch to one' },
@@ -106,7 +113,10 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
     case 'memory':
       return { name: 'memory' };
     case 'mcp':
-      return { name: 'mcp' };
+      if (args.length === 0) return { name: 'mcp' };
+      if ((args[0] === 'login' || args[0] === 'logout') && args[1] && args.length === 2)
+        return { name: 'mcp-auth', verb: args[0], server: args[1] };
+      return { name: 'usage', message: 'usage: /mcp, or /mcp login <server>, /mcp logout <server> (a name /mcp lists)' };
     case 'status':
       return { name: 'status' };
     case 'clear':
@@ -139,7 +149,9 @@ function agentsCommand(args: string[], line: string): SlashCommand {
   if (args.length === 0) return { name: 'agents' };
   const [verb, target, ...rest] = args;
   if (verb === 'stop' && target && rest.length === 0) return { name: 'agents-stop', target };
-  if ((verb === 'merge' || verb === 'discard') && target && rest.length === 0) return { name: 'agents-worktree', verb, target };
+  // A merge takes several ids, applied in the order typed (the core's merge queue), or all.
+  if (verb === 'merge' && target) return { name: 'agents-worktree', verb, target: [target, ...rest].join(' ') };
+  if (verb === 'discard' && target && rest.length === 0) return { name: 'agents-worktree', verb, target };
   if (verb === 'send') {
     // The message is the rest of the line as typed: its spaces and line breaks kept.
     const text = /^\/\S+\s+send\s+\S+\s*([\s\S]*)$/.exec(line)?.[1]?.trim() ?? '';
@@ -154,7 +166,7 @@ function agentsCommand(args: string[], line: string): SlashCommand {
   return {
     name: 'usage',
     message:
-      'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents send <id> <message>, /agents merge <id>, /agents discard <id>',
+      'usage: /agents, or /agents stop <id|all> (e.g. /agents stop sub-2), /agents send <id> <message>, /agents merge <id…|all> (e.g. /agents merge sub-1 sub-3), /agents discard <id>',
   };
 }
 

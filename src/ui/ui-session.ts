@@ -25,6 +25,8 @@ export type JobControl = Pick<JobManager, 'stop' | 'stopAll' | 'send' | 'undeliv
 /** One row of /cost. */
 export interface CostRow {
   name: string;
+  /** The model its usage was on (a model's own row: that model). */
+  model?: string;
   usage: Usage;
   /** Dollars; undefined when the model's price is unknown. */
   cost?: number;
@@ -33,6 +35,8 @@ export interface CostRow {
 /** The part of an opened session the TUI talks to: it renders events and sends intents. */
 export interface UiSession {
   readonly model: string;
+  /** The parent's reasoning effort (`low` … `max`), when its model takes one: the footer shows it. */
+  readonly effort?: string;
   /** The model's context window in tokens. */
   readonly contextWindow: number;
   /** The workspace root: paths are shown relative to it. */
@@ -68,8 +72,8 @@ export interface UiSession {
     forget(kind: 'tool' | 'command', value: string): boolean;
   };
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
-  /** The parent, then each job; `total` covers all of them. */
-  costs(): { rows: CostRow[]; total: CostRow };
+  /** The parent, then each job, each on its model; then one row per model; `total` covers all of them. */
+  costs(): { rows: CostRow[]; models: CostRow[]; total: CostRow };
   /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
   costOf(usage: Usage): number | undefined;
   /** Dollars for the whole session, sub-agents included; undefined when the price is unknown. */
@@ -92,6 +96,11 @@ export interface UiSession {
   worktrees?(): readonly WorktreeRecord[];
   /** Ctrl+B: the parent's running foreground bash calls go on as shell jobs; their ids. */
   moveToBackground?(): string[];
+  /** `/mcp login|logout <server>`: a remote server's OAuth sign-in, or its stored one forgotten (then it starts again). */
+  mcp?: {
+    signIn(name: string, request: { onAuthorizationUrl: (url: string) => void; signal?: AbortSignal }): Promise<void>;
+    signOut(name: string): Promise<void>;
+  };
 }
 
 /** Adapts an opened core session to what the UI needs. */
@@ -99,6 +108,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
   const { session } = opened;
   return {
     model: opened.model,
+    ...(opened.effort ? { effort: opened.effort } : {}),
     root: session.workspace.root,
     warnings: opened.warnings,
     resumedMessages: session.messages().length,
@@ -120,12 +130,11 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
       worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
     worktrees: () => opened.agents.worktrees?.list() ?? [],
     moveToBackground: () => opened.moveToBackground(),
-    costs: () => ({
-      rows: session.ledger
-        .breakdown()
-        .map(({ name, usage }) => ({ name, usage, cost: opened.costOf(usage, name === 'parent' ? undefined : name) })),
-      total: { name: 'total', usage: opened.totals(), cost: opened.cost() },
-    }),
+    mcp: { signIn: (name, request) => opened.mcp.signIn(name, request), signOut: (name) => opened.mcp.signOut(name) },
+    costs: () => {
+      const report = opened.usageReport();
+      return { rows: report.rows, models: report.models, total: { name: 'total', ...report.total } };
+    },
     costOf: (usage) => opened.costOf(usage),
     cost: () => opened.cost(),
     contextEstimate: () => estimateTokens(session.messages(), session.system),

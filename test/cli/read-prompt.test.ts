@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { PromptTooLargeError, readPrompt } from '../../src/cli/read-prompt.js';
+import { JsonRpcOnStdinError, PromptTooLargeError, readPrompt } from '../../src/cli/read-prompt.js';
 
 /** A stdin that never ends: every read gets another chunk. */
 function endless(chunk: Buffer): Readable & { reads: number } {
@@ -46,6 +46,16 @@ describe('readPrompt', () => {
     expect((error as Error).message).toBe(
       'the prompt is 3 MB, over the 2 MB limit for a headless prompt; put the text in a file and ask for it to be read (-p "read notes.md")',
     );
+  });
+
+  it('refuses JSON-RPC on stdin as soon as its first line is in, though stdin never ends (an ACP editor)', async () => {
+    const initialize = Buffer.from('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n');
+    const stdin = endless(initialize);
+    await expect(readPrompt({ print: true, stdin })).rejects.toThrow(JsonRpcOnStdinError);
+    expect(stdin.destroyed).toBe(true);
+    // JSON that is not a JSON-RPC request is a prompt like any other.
+    const json = '{"name":"value"}\nwhat is this?';
+    expect(await readPrompt({ print: true, stdin: Readable.from([Buffer.from(json)]) })).toBe(json);
   });
 
   it('stops reading an endless stdin at the limit instead of holding it all', async () => {

@@ -257,6 +257,37 @@ describe('stream-json formatter', () => {
     });
   });
 
+  it("modelUsage has one entry per model the session used, sub-agents' included; each job carries its own", () => {
+    const haikuJob = { id: 'sub-1', model: 'claude-haiku-4-5', modelUsage: { 'claude-haiku-4-5': { inputTokens: 7 } } };
+    const [, result] = run(
+      [],
+      [
+        group({
+          models: [
+            { model: 'claude-sonnet-4-5', usage, cost: 0.01, contextWindow: 200_000, maxOutput: 64_000 },
+            { model: 'claude-haiku-4-5', usage: { ...usage, input: 7 }, contextWindow: 200_000, maxOutput: 64_000 },
+          ],
+          jobs: [haikuJob],
+        }),
+      ],
+    );
+    expect(result.modelUsage).toEqual({
+      'claude-sonnet-4-5': {
+        inputTokens: 100,
+        outputTokens: 20,
+        cacheReadInputTokens: 50,
+        cacheCreationInputTokens: 10,
+        webSearchRequests: 0,
+        costUSD: 0.01,
+        contextWindow: 200_000,
+        maxOutputTokens: 64_000,
+      },
+      // No known price: 0, as Claude Code's field is a number.
+      'claude-haiku-4-5': expect.objectContaining({ inputTokens: 7, costUSD: 0 }),
+    });
+    expect(result.jobs).toEqual([haikuJob]);
+  });
+
   it('counts API time per result', () => {
     const lines = run(
       [

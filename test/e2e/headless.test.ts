@@ -121,7 +121,7 @@ describe('outrider -p', () => {
     expect(result.stderr).toMatch(/output-format/);
     const agents = await run(['-p', 'hi', '--max-agents', '40']);
     expect(agents.code).toBe(2);
-    expect(agents.stderr).toMatch(/--max-agents.*from 1 to 32/);
+    expect(agents.stderr).toMatch(/--max-agents.*from 0 to 32/);
     expect(t.mock.requests).toHaveLength(0);
   });
 

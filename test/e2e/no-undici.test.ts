@@ -45,7 +45,7 @@ describe('a headless run loads no undici', () => {
       cwd: t.project,
       env: { ...env, ...probe.env },
     });
-    expect(result.stderr).toBe('outrider: overloaded (529); retry 1/4 in 0s\n');
+    expect(result.stderr).toBe('outrider: overloaded (529); calls to this provider pause for 0s\n');
     expect(result.stdout).toBe('It says alpha.\n');
     expect(result.code).toBe(0);
     expect(t.mock.requests).toHaveLength(3);

@@ -115,7 +115,9 @@ describe('headless sub-agents end to end', () => {
     // the four ran together (a serial run would hold the first child until the deadline).
     const gate = barrier(4, { what: 'first child requests' });
     scriptedRun(['auth', 'billing', 'search', 'storage'], gate);
-    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4'], {
+    // Four in one turn: agents.approve allows them (headless would refuse the fourth under the default over:3).
+    const approve = ['--settings', '{"agents":{"approve":"over:4"}}'];
+    const result = await runCli(['-p', 'compare all four', '--output-format', 'json', '--max-agents', '4', ...approve], {
       cwd: t.project,
       env: t.env,
     });
@@ -255,13 +257,14 @@ describe('headless sub-agents end to end', () => {
     expect(listResult).toContain('Expert in terraform state surgery');
   });
 
-  it('a job past its cost cap ends failed with the cap named', async () => {
+  it('a job whose next call could pass its cost cap ends failed with the cap named, and the call is never made', async () => {
     t.mock.respond((request): Reply => {
       const last = lastMessage(request);
-      // Each child step costs about $0.015 at the default model's prices ($3 per million input tokens).
-      if (isChild(request)) return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 5000, output: 10 } };
+      // Each child step costs about $0.075 at the default model's prices ($3 per million input tokens); the worst
+      // case of the next one (its input and 8,192 tokens of output at $15 a million) is about $0.13.
+      if (isChild(request)) return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 25_000, output: 10 } };
       if (request.body.messages.length === 1) {
-        return { toolCalls: [{ name: 'agent_start', args: { task: 'keep listing', max_cost_usd: 0.02 } }] };
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'keep listing', max_cost_usd: 0.25 } }] };
       }
       if (last.includes('completed. Call agent_poll')) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1' } }] };
       if (last.includes('budget: cost reached')) return { text: 'It ran out of budget.' };
@@ -271,11 +274,13 @@ describe('headless sub-agents end to end', () => {
     expect(result.stderr).toBe('');
     const out = JSON.parse(result.stdout);
     expect(out.result).toBe('It ran out of budget.');
-    expect(out.jobs).toMatchObject([{ id: 'sub-1', status: 'error', tool_calls: 1 }]);
-    expect(out.jobs[0].cost_usd).toBeGreaterThanOrEqual(0.02);
+    expect(out.jobs).toMatchObject([{ id: 'sub-1', status: 'error', tool_calls: 2 }]);
+    // Two calls made, $0.15 spent: the third, which could have cost $0.13 more, was refused, so the cap was never passed.
+    expect(out.jobs[0].cost_usd).toBeCloseTo(0.1503, 4);
     const poll = JSON.stringify(t.mock.requests.at(-1)!.body.messages.at(-1));
-    expect(poll).toMatch(/sub-agent sub-1 failed: budget: cost reached \(\$0\.0\d+ of \$0\.0200\)/);
-    // Two child steps: the cap is checked as each response's usage arrives.
+    expect(poll).toMatch(
+      /sub-agent sub-1 failed: budget: cost reached \(the next call, up to \$0\.1\d+, would pass the cap of \$0\.2500 by \$0\.0\d+; \$0\.1503 used\)/,
+    );
     expect(t.mock.requests.filter(isChild)).toHaveLength(2);
   });
 

@@ -74,6 +74,9 @@ describe('the terminal', () => {
     // The parent keeps working meanwhile: its working line, eight rows, the input and the footer are taller than the screen.
     tui.mock.respond(hangingJobs(8, { busy: true }));
     pane.type('start eight');
+    // More than 3 in one turn (agents.approve): asked once, allowed.
+    await pane.screen(/Allow the agent to start 8 sub-agents this turn\?/);
+    pane.key('y');
     const busy = await pane.screen(/\+\d+ more running/);
     expect(busy).toMatch(/^sub-1 /m);
     // Several redraws: elapsed times move every second, so a row at 3s has been redrawn a few times.

@@ -1,6 +1,6 @@
 /**
- * A local HTTP server that speaks the Anthropic Messages and OpenAI Chat Completions
- * wire formats (streaming SSE and plain JSON), so tests drive the real SDK clients.
+ * A local HTTP server that speaks the Anthropic Messages, OpenAI Chat Completions and OpenAI
+ * Responses wire formats (streaming SSE and plain JSON), so tests drive the real SDK clients.
  * Replies are scripted in order, or decided per request by a responder when requests
  * arrive concurrently; faults (error statuses, cut streams, malformed chunks, hangs)
  * exercise the retry paths. Each request records when it arrived and when its answer
@@ -9,97 +9,20 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RecordedRequest, type Reply, type Responder, resolveReply } from './mock-reply.js';
+import { responsesBody, responsesErrorEvent, responsesStream, responsesTurnError } from './mock-responses-wire.js';
 import {
   anthropicBody,
   anthropicStream,
   errorBody,
   openaiBody,
   openaiStream,
-  type MockToolCall,
-  type MockUsage,
-  type RawBlock,
-  type ResolvedReply,
   turnOrderError,
   type WireFormat,
 } from './mock-wire.js';
 
 export type { MockToolCall, MockUsage, RawBlock, WireFormat } from './mock-wire.js';
-
-/** A failure the mock injects instead of (or in the middle of) a normal reply. */
-export type Fault =
-  /**
-   * An HTTP error with the provider's own error body; `retryAfter` in seconds, or a raw header value;
-   * `headers` sent as well (retry-after-ms, rate-limit headers).
-   */
-  | {
-      kind: 'status';
-      status: number;
-      retryAfter?: number | string;
-      headers?: Record<string, string>;
-      message?: string;
-      type?: string;
-      code?: string | null;
-    }
-  /** 200 and `afterChunks` SSE events, then the socket is destroyed mid-message. */
-  | { kind: 'cut'; afterChunks: number }
-  /** 200 and `afterChunks` SSE events, then the body ends cleanly, short of the final event. */
-  | { kind: 'truncate'; afterChunks: number }
-  /** The socket is destroyed before any response byte. */
-  | { kind: 'reset' }
-  /** `afterChunks` good events (default 1), then a data line that is not JSON, then the end. */
-  | { kind: 'malformed'; afterChunks?: number }
-  /** `afterChunks` good events (default 1), then an in-stream error event (Anthropic `event: error`, OpenAI `{"error": …}`). */
-  | { kind: 'stream_error'; afterChunks?: number; type?: string; message?: string }
-  /** Never answers; the request stays open until the client gives up. */
-  | { kind: 'hang' }
-  /** 200 and `afterChunks` SSE events, then nothing more until the client gives up (a reply still streaming). */
-  | { kind: 'stall'; afterChunks: number }
-  /**
-   * 200 and `afterChunks` SSE events (default 1), then a keep-alive every `intervalMs` (default 5)
-   * until the client goes away: Anthropic's `event: ping`, an SSE comment for OpenAI (as OpenRouter sends).
-   */
-  | { kind: 'pings'; afterChunks?: number; intervalMs?: number };
-
-/**
- * One scripted reply. `stopReason` is sent as-is, except that the normalized names
- * (end_turn, tool_use, max_tokens) are translated for OpenAI and vice versa.
- */
-export interface Reply {
-  text?: string;
-  thinking?: string;
-  /** Signature of the thinking block (Anthropic only); a fixed default when omitted. */
-  signature?: string;
-  toolCalls?: MockToolCall[];
-  usage?: Partial<MockUsage>;
-  stopReason?: string;
-  /** OpenAI only: send no usage chunk even when asked, as some compatible servers do. */
-  omitUsage?: boolean;
-  /** Anthropic only: content blocks sent exactly as given after the others (malformed output). */
-  rawBlocks?: RawBlock[];
-  /** OpenAI only: chunk deltas sent exactly as given before the finish chunk (malformed output). */
-  rawDeltas?: unknown[];
-  /** Extra wait before the first byte. */
-  delayMs?: number;
-  /** Wait between SSE events. */
-  chunkDelayMs?: number;
-  fault?: Fault;
-}
-
-/** One request the mock received. */
-export interface RecordedRequest {
-  format: WireFormat;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  /** The parsed JSON body (undefined when it was not JSON). */
-  body: any;
-  raw: string;
-  /** Date.now() when the request arrived; for reading a log, not for asserting durations. */
-  receivedAt: number;
-  /** Date.now() when its response ended (sent in full, cut, or the client went away); unset while in flight. */
-  answeredAt?: number;
-}
-
-export type Responder = (request: RecordedRequest) => Reply | Promise<Reply>;
+export { estimateTokens, type Fault, type RecordedRequest, type Reply, type Responder } from './mock-reply.js';
 
 export interface MockProvider {
   /** http://127.0.0.1:PORT */
@@ -156,12 +79,8 @@ const realTimers: MockTimers = {
 const routes: Record<string, WireFormat> = {
   '/v1/messages': 'anthropic',
   '/v1/chat/completions': 'openai',
+  '/v1/responses': 'responses',
 };
-
-/** Rough token count the way tests can predict it: characters / 4, rounded up. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 function wait(ms: number, signal: AbortSignal, timers: MockTimers): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
@@ -194,36 +113,6 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function resolveReply(reply: Reply, request: RecordedRequest, serial: number): ResolvedReply {
-  const format = request.format;
-  const text = reply.text ?? '';
-  const thinking = reply.thinking ?? '';
-  const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
-    id: call.id ?? (format === 'anthropic' ? `toolu_mock_${serial}_${i}` : `call_mock_${serial}_${i}`),
-    name: call.name,
-    args: typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {}),
-  }));
-  const outputChars = text + thinking + toolCalls.map((c) => c.name + c.args).join('');
-  return {
-    id: format === 'anthropic' ? `msg_mock_${serial}` : `chatcmpl-mock-${serial}`,
-    model: typeof request.body?.model === 'string' ? request.body.model : 'mock-model',
-    text,
-    thinking,
-    signature: reply.signature ?? `sig_mock_${serial}`,
-    toolCalls,
-    usage: {
-      input: reply.usage?.input ?? estimateTokens(request.raw),
-      output: reply.usage?.output ?? estimateTokens(outputChars),
-      cacheRead: reply.usage?.cacheRead ?? 0,
-      cacheWrite: reply.usage?.cacheWrite ?? 0,
-    },
-    stopReason: reply.stopReason,
-    includeUsage: format === 'anthropic' || (request.body?.stream_options?.include_usage === true && !reply.omitUsage),
-    rawBlocks: reply.rawBlocks ?? [],
-    rawDeltas: reply.rawDeltas ?? [],
-  };
 }
 
 /** Starts the mock on 127.0.0.1 with a random port. */
@@ -297,7 +186,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     });
     open.add(gone);
     try {
-      const refused = (options.strictTurns ?? true) ? turnOrderError(format, body) : undefined;
+      const strict = options.strictTurns ?? true;
+      const refused = !strict ? undefined : format === 'responses' ? responsesTurnError(body) : turnOrderError(format, body);
       const reply: Reply =
         refused === undefined
           ? await pickReply(request)
@@ -345,10 +235,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         res.end('{"id": "broken", this is not json');
         return;
       }
-      res.end(JSON.stringify(request.format === 'anthropic' ? anthropicBody(resolved) : openaiBody(resolved)));
+      const body = { anthropic: anthropicBody, openai: openaiBody, responses: responsesBody }[request.format](resolved);
+      res.end(JSON.stringify(body));
       return;
     }
-    const chunks = request.format === 'anthropic' ? anthropicStream(resolved) : openaiStream(resolved);
+    const chunks = { anthropic: anthropicStream, openai: openaiStream, responses: responsesStream }[request.format](resolved);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const stopAt =
       fault?.kind === 'cut' || fault?.kind === 'truncate' || fault?.kind === 'stall'
@@ -385,7 +276,9 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       const prefix = request.format === 'anthropic' ? 'event: content_block_delta\n' : '';
       await writeChunk(res, `${prefix}data: {"type": "content_block_delta", this is not json\n\n`);
     }
-    if (fault?.kind === 'stream_error') {
+    if (fault?.kind === 'stream_error' && request.format === 'responses') {
+      await writeChunk(res, responsesErrorEvent(fault.type ?? 'server_error', fault.message ?? 'Overloaded'));
+    } else if (fault?.kind === 'stream_error') {
       const type = fault.type ?? (request.format === 'anthropic' ? 'overloaded_error' : 'server_error');
       const body = errorBody(request.format, 500, { type, message: fault.message ?? 'Overloaded' });
       const prefix = request.format === 'anthropic' ? 'event: error\n' : '';

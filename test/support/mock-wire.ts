@@ -1,9 +1,10 @@
 /**
  * Wire encodings of a mock reply: the SSE events and JSON bodies the real Anthropic
- * Messages and OpenAI Chat Completions APIs send, shaped so the real SDKs parse them.
+ * Messages and OpenAI Chat Completions APIs send, shaped so the real SDKs parse them
+ * (OpenAI's Responses API: mock-responses-wire.ts).
  */
 
-export type WireFormat = 'anthropic' | 'openai';
+export type WireFormat = 'anthropic' | 'openai' | 'responses';
 
 /** One scripted tool call; a string `args` is sent as-is (e.g. malformed JSON). */
 export interface MockToolCall {
@@ -18,6 +19,8 @@ export interface MockUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Responses: reasoning tokens, a part of `output` (output_tokens_details.reasoning_tokens). */
+  reasoning?: number;
 }
 
 /** Everything the encoders need, with defaults already filled in. */
@@ -36,6 +39,10 @@ export interface ResolvedReply {
   rawBlocks: RawBlock[];
   /** OpenAI: chunk deltas sent as written before the finish chunk (malformed output). */
   rawDeltas: unknown[];
+  /** Responses: events sent as written before response.completed (malformed output). */
+  rawEvents: unknown[];
+  /** Responses: the request asked for the reasoning's encrypted content (`include`). */
+  encryptedReasoning: boolean;
 }
 
 /** One Anthropic content block as the wire carries it: the start event's block, then its deltas. */
@@ -290,7 +297,7 @@ const defaultMessages: Record<number, string> = {
   529: 'Overloaded',
 };
 
-/** An error body in the provider's own shape. */
+/** An error body in the provider's own shape (the Responses API's is OpenAI's). */
 export function errorBody(
   format: WireFormat,
   status: number,
@@ -323,7 +330,7 @@ export function errorBody(
  * strict chat templates want), and an assistant's `tool_calls` are answered by the `tool`
  * messages right after it, and only there.
  */
-export function turnOrderError(format: WireFormat, body: unknown): string | undefined {
+export function turnOrderError(format: Exclude<WireFormat, 'responses'>, body: unknown): string | undefined {
   const messages = (body as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
   return format === 'anthropic' ? anthropicTurnError(messages) : openaiTurnError(messages);

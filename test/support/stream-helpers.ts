@@ -92,3 +92,41 @@ export function recordingSleep(): { delays: number[]; sleep: (ms: number, signal
     },
   };
 }
+
+/**
+ * Drains a stream whose provider runs on `clock`, moving the clock to the end of each
+ * rate-limit pause the call says it waits for (its `rate_limit` events), and only then: a
+ * watchdog timer on the same clock never fires by itself.
+ */
+export async function drivePauses(
+  stream: AsyncIterable<StreamEvent>,
+  clock: { now(): number; advance(ms: number): void },
+): Promise<Collected> {
+  let finished = false;
+  const events: StreamEvent[] = [];
+  const drained = (async () => {
+    try {
+      for await (const event of stream) events.push(event);
+      return undefined;
+    } catch (error) {
+      return error ?? new Error('undefined thrown');
+    } finally {
+      finished = true;
+    }
+  })();
+  while (!finished) {
+    const last = events.at(-1);
+    if (last?.type === 'rate_limit' && last.waiting && last.until !== undefined && last.until > clock.now()) {
+      clock.advance(last.until - clock.now());
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const error = await drained;
+  const ends = events.filter((e): e is MessageEnd => e.type === 'message_end');
+  return {
+    events,
+    end: ends.at(-1),
+    retries: events.filter((e): e is RetryEvent => e.type === 'retry'),
+    ...(error !== undefined ? { error } : {}),
+  };
+}

@@ -27,6 +27,9 @@ describe('the app on a short terminal', () => {
     const { rendered, until } = await mountApp(session);
     resize(rendered, { rows: 14 });
     await keys(rendered, 'start eight', KEY.enter);
+    // More than 3 in one turn (agents.approve): the user is asked once, as for a tool, and allows.
+    await until(() => frame(rendered).includes('Allow the agent to start 8 sub-agents this turn?'));
+    await keys(rendered, 'y');
     const text = await until(() => /\+\d+ more/.test(frame(rendered)) && frame(rendered));
     const live = linesFrom(text, /Esc to interrupt/);
     expect(live.length).toBeLessThanOrEqual(13);

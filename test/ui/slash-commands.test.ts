@@ -10,6 +10,8 @@ describe('parseSlashCommand', () => {
     ['/agents stop 3', { name: 'agents-stop', target: '3' }],
     ['/agents stop all', { name: 'agents-stop', target: 'all' }],
     ['/agents merge sub-2', { name: 'agents-worktree', verb: 'merge', target: 'sub-2' }],
+    ['/agents merge sub-3  1 sub-2', { name: 'agents-worktree', verb: 'merge', target: 'sub-3 1 sub-2' }],
+    ['/agents merge all', { name: 'agents-worktree', verb: 'merge', target: 'all' }],
     ['/agents discard 2', { name: 'agents-worktree', verb: 'discard', target: '2' }],
     ['/agents send sub-2 also check the tests', { name: 'agents-send', target: 'sub-2', text: 'also check the tests' }],
     ['/agents send 2 stop', { name: 'agents-send', target: '2', text: 'stop' }],
@@ -19,6 +21,8 @@ describe('parseSlashCommand', () => {
     ['/compact', { name: 'compact' }],
     ['/cost', { name: 'cost' }],
     ['/mcp', { name: 'mcp' }],
+    ['/mcp login linear', { name: 'mcp-auth', verb: 'login', server: 'linear' }],
+    ['/mcp logout linear', { name: 'mcp-auth', verb: 'logout', server: 'linear' }],
     ['/quit', { name: 'quit' }],
     ['/exit', { name: 'quit' }],
     ['/frob x', { name: 'unknown', command: '/frob' }],
@@ -26,8 +30,20 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand(line)).toEqual(expected);
   });
 
+  it('explains the usage of /mcp with wrong arguments', () => {
+    for (const line of ['/mcp login', '/mcp signin linear', '/mcp login a b']) {
+      expect(parseSlashCommand(line)).toMatchObject({ name: 'usage', message: expect.stringContaining('/mcp login <server>') });
+    }
+  });
+
   it('explains the usage of /agents with wrong arguments', () => {
-    for (const line of ['/agents stop', '/agents kill sub-1', '/agents stop sub-1 sub-2']) {
+    for (const line of [
+      '/agents stop',
+      '/agents kill sub-1',
+      '/agents stop sub-1 sub-2',
+      '/agents merge',
+      '/agents discard 1 2',
+    ]) {
       expect(parseSlashCommand(line)).toMatchObject({ name: 'usage', message: expect.stringContaining('/agents stop <id|all>') });
     }
   });

@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../permissions/types.js';
+import type { Effort } from '../providers/types.js';
 
 /** Data describing a kind of sub-agent: who it is, what it may use, how long it may run. */
 export interface AgentDefinition {
@@ -14,8 +15,14 @@ export interface AgentDefinition {
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
+  /** `maxCostUsd`: dollars one job (with the jobs it starts) may spend. */
+  maxCostUsd?: number;
+  /** `maxToolCalls`: tool calls one run of a job may make. */
+  maxToolCalls?: number;
   /** The file's `permissionMode`: a ceiling on the session's mode for this agent's children. */
   permissions?: ChildPermissions;
+  /** `effort`: how hard its jobs' model reasons, over the session's effort (where the model takes one). */
+  effort?: Effort;
   /** `isolation: worktree`: every job of this agent edits its own git worktree. */
   isolation?: 'worktree';
   /** `runsOn: [gpu]`: on a session with a queue, its jobs go to workers with these labels. */

@@ -1,8 +1,11 @@
 import * as z from 'zod';
 import { type AnyTool, type ToolOutput, defineTool } from '../tools/define.js';
 import { type AgentSummary, catalogueText, findAgents } from './catalogue.js';
+import type { FanOutApproval } from './fan-out-approval.js';
 import { JobError, type JobManager } from '../jobs/job-manager.js';
 import { sentText } from '../jobs/job-texts.js';
+import { capsText } from '../jobs/budget-texts.js';
+import type { JobBudget } from '../jobs/job-types.js';
 
 export type { AgentSummary } from './catalogue.js';
 
@@ -12,7 +15,17 @@ const LIST_LIMIT = 25;
 const idSchema = z.object({ id: z.string().describe('job id: sub-3 (or 3), sub-2.1, or a background shell sh-1') });
 
 /** The tools the parent model drives sub-agents with. */
-export function agentTools(manager: JobManager, agents: AgentSummary[], defaultAgent = 'explore'): AnyTool[] {
+export function agentTools(
+  manager: JobManager,
+  agents: AgentSummary[],
+  defaultAgent = 'explore',
+  options: {
+    /** Asks the user before the parent starts more sub-agents in one turn than `agents.approve` allows. */
+    fanOut?: FanOutApproval;
+    /** The session has a budget: what is left of it, for each start's result. */
+    sessionBudget?: () => string | undefined;
+  } = {},
+): AnyTool[] {
   const catalogue = catalogueText(agents, defaultAgent);
   const start = defineTool({
     name: 'agent_start',
@@ -21,6 +34,8 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       'conversation: put everything it needs in task (paths, names, facts, what to report). It is read-only unless ' +
       'its agent allows edits. Its final message is its entire return value. Keep working while it runs; you are ' +
       'told when it completes, then call agent_poll. Several starts in one response run in parallel. ' +
+      "max_* caps (its sub-agents included) only lower its agent's; at one it fails with what it has. " +
+      (options.sessionBudget ? 'This session has a budget: each start says what is left of it. ' : '') +
       catalogue,
     kind: 'agent',
     parallel: true,
@@ -29,8 +44,11 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
       instructions: z.string().optional(),
       agent: z.string().optional(),
       mode: z.enum(['typed', 'fork']).optional().describe('fork: inherit this conversation (cache reuse)'),
-      max_tokens: z.number().int().min(1).optional().describe('stop it, failed, once it has used this many tokens'),
-      max_cost_usd: z.number().positive().optional().describe('stop it, failed, once it has cost this many dollars'),
+      max_tokens: z.number().int().min(1).optional(),
+      max_cost_usd: z.number().positive().optional(),
+      max_turns: z.number().int().min(1).optional(),
+      max_tool_calls: z.number().int().min(1).optional(),
+      max_duration_s: z.number().int().min(1).optional(),
       // The model fields together; isolation's after them.
       model: z.string().optional().describe('inherit (default), sonnet, opus, haiku, or a model id of this provider'),
       // Isolation.
@@ -40,10 +58,16 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
         .describe('worktree: it edits its own git worktree; agent_merge applies its changes to the checkout'),
       // The queue.
       where: z.enum(['local']).optional().describe('local: run it on this machine even when jobs go to workers'),
+      // Dependencies.
+      after: z.array(z.string()).optional().describe('ids to wait for; their reports join its task'),
     }),
     label: (args) => args.task,
-    execute: async (args, ctx) =>
-      guard(() => {
+    execute: async (args, ctx) => {
+      // Only the parent's own starts count towards a turn's fan-out (a sub-agent's are bounded by its depth).
+      const fanOut = ctx.jobId ? undefined : options.fanOut;
+      const refusal = await fanOut?.admit(ctx.signal);
+      if (refusal) return { content: refusal, isError: true };
+      const output = guard(() => {
         const job = manager.start(args.task, {
           instructions: args.instructions,
           agent: args.agent,
@@ -53,13 +77,18 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
           ...(args.model !== undefined ? { model: args.model } : {}),
           ...(args.isolation ? { isolation: args.isolation } : {}),
           ...(args.where ? { where: args.where } : {}),
-          ...(args.max_tokens !== undefined || args.max_cost_usd !== undefined
-            ? { budget: { maxTokens: args.max_tokens, maxCostUsd: args.max_cost_usd } }
-            : {}),
+          ...(args.after?.length ? { after: args.after } : {}),
+          ...askedCaps(args),
         });
         const note = job.modelRefused ? ` Note: ${job.modelRefused}.` : '';
-        return `Sub-agent ${job.id} started (${job.state}). Call agent_poll with id ${job.id} to retrieve its summary.${note}`;
-      }),
+        const waits = job.waitingFor?.length ? `, waiting for ${job.waitingFor.join(', ')}` : '';
+        const caps = job.budget ? ` Caps: ${capsText(job.budget)}.` : '';
+        const left = options.sessionBudget?.();
+        return `Sub-agent ${job.id} started (${job.state}${waits}). Call agent_poll with id ${job.id} to retrieve its summary.${caps}${left ? ` ${left}` : ''}${note}`;
+      });
+      if (output.isError) fanOut?.release();
+      return output;
+    },
   });
 
   const poll = defineTool({
@@ -83,8 +112,12 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     label: (args) => args.id,
     execute: async (args) =>
       guard(() => {
+        const waiting = manager.dependencies.dependantsOf(args.id);
         const job = manager.stop(args.id);
-        return `Stopped ${job.id}.`;
+        const also = waiting.length
+          ? ` ${waiting.join(', ')}, which waited for it, ${waiting.length === 1 ? 'was' : 'were'} stopped too.`
+          : '';
+        return `Stopped ${job.id}.${also}`;
       }),
   });
   const send = defineTool({
@@ -127,6 +160,24 @@ export function agentTools(manager: JobManager, agents: AgentSummary[], defaultA
     },
   });
   return [start, poll, stop, send, list];
+}
+
+/** agent_start's caps, as the manager takes them (undefined: none asked for). */
+function askedCaps(args: {
+  max_tokens?: number;
+  max_cost_usd?: number;
+  max_turns?: number;
+  max_tool_calls?: number;
+  max_duration_s?: number;
+}): { budget?: JobBudget } {
+  const budget: JobBudget = {
+    ...(args.max_tokens !== undefined ? { maxTokens: args.max_tokens } : {}),
+    ...(args.max_cost_usd !== undefined ? { maxCostUsd: args.max_cost_usd } : {}),
+    ...(args.max_turns !== undefined ? { maxTurns: args.max_turns } : {}),
+    ...(args.max_tool_calls !== undefined ? { maxToolCalls: args.max_tool_calls } : {}),
+    ...(args.max_duration_s !== undefined ? { maxDurationMs: args.max_duration_s * 1000 } : {}),
+  };
+  return Object.keys(budget).length ? { budget } : {};
 }
 
 /** Turns the manager's JobErrors into error results; anything else is a real failure. */

@@ -7,7 +7,7 @@ export interface AgentSummary {
 }
 
 /** About what the agent list in `agent_start`'s description may cost on every request. */
-export const CATALOGUE_BUDGET_BYTES = 3000;
+export const CATALOGUE_BUDGET_BYTES = 2700;
 
 /** The first sentence of a description, one line: what the catalogue shows of each agent. */
 export function firstSentence(description: string): string {

@@ -4,21 +4,26 @@ import { Conversation } from '../loop/conversation.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { LoopHooks } from '../loop/loop-hooks.js';
 import { type Limits, totalTokens } from '../loop/limits.js';
+import type { Timers } from '../platform/timers.js';
 import type { ToolGate } from '../loop/tool-runner.js';
+import { withEffort } from '../providers/effort.js';
 import { type Message, type StreamFn, messageText } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import { type OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { toolNameMatcher } from '../tools/tool-patterns.js';
 import { DEFAULT_READ_ONLY_TOOLS, type AgentDefinition, childModel } from './definitions.js';
 import type { ChildOutcome, ChildRunRequest, ChildRunner } from '../jobs/job-manager.js';
+import { narrowestCaps } from '../jobs/job-caps.js';
 import { NO_TEXT_OUTPUT } from '../jobs/job-texts.js';
 import { hookStopText } from '../hooks/stop-text.js';
+import { budgetStop, type RunLimits, withToolsNamed } from './child-outcome.js';
+import { CHILD_CAPS, definitionCaps } from './definition-caps.js';
 
 /** Default limits of one child run, per the spec. */
-export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
-  maxTurns: 10,
-  maxTotalTokens: 1_000_000,
-  maxDuration: 300_000,
+export const CHILD_LIMITS: Required<Omit<Limits, 'maxRepeatedFailures' | 'maxToolCalls'>> = {
+  maxTurns: CHILD_CAPS.maxTurns,
+  maxTotalTokens: CHILD_CAPS.maxTokens,
+  maxDuration: CHILD_CAPS.maxDurationMs,
 };
 export const NUDGE = 'Reply with your final answer as text.';
 const MAX_NUDGES = 2;
@@ -50,8 +55,9 @@ export interface ChildRunDeps {
   gateFor?: (jobId: string, definition: AgentDefinition, workspace: Workspace) => ToolGate;
   limitOutput?: OutputLimiter;
   transcriptFor?: (request: ChildRunRequest, definition: AgentDefinition) => ChildTranscript | undefined;
-  /** The clock the duration limit is measured with (tests pass a fake). */
+  /** The clock the duration limit is measured with, and its timers (tests pass a fake). */
   now?: () => number;
+  timers?: Timers;
   /** Environment facts and project instructions, appended to a typed child's system prompt. */
   sharedContext?: string;
   hooks?: ChildHooks;
@@ -68,13 +74,23 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     if (!definition) throw new Error(`unknown agent "${request.definition}"`);
     const tools = withNesting(childTools(deps.parentTools, definition), definition, request.depth ?? 1, deps.nesting);
     const transcript = deps.transcriptFor?.(request, definition);
-    // A definition's own limit replaces the session's; one from the repository may only lower it.
-    const limit = (own: number | undefined, session: number): number =>
-      own === undefined ? session : definition.fromRepository ? Math.min(own, session) : own;
-    const limits: Required<Omit<Limits, 'maxRepeatedFailures'>> = {
-      maxTurns: limit(definition.maxTurns, deps.limits?.maxTurns ?? CHILD_LIMITS.maxTurns),
-      maxTotalTokens: limit(definition.maxTotalTokens, deps.limits?.maxTotalTokens ?? CHILD_LIMITS.maxTotalTokens),
-      maxDuration: limit(definition.maxDurationMs, deps.limits?.maxDuration ?? CHILD_LIMITS.maxDuration),
+    // A definition's own limit replaces the session's (one from the repository may only lower it);
+    // the caps the manager settled (agent_start's, an owner's time left) may lower them again.
+    const session = deps.limits ?? {};
+    const caps = narrowestCaps(
+      definitionCaps(definition, {
+        maxTurns: session.maxTurns,
+        maxTokens: session.maxTotalTokens,
+        maxDurationMs: session.maxDuration,
+        maxToolCalls: session.maxToolCalls,
+      }),
+      request.budget,
+    );
+    const limits: RunLimits = {
+      maxTurns: caps.maxTurns ?? CHILD_LIMITS.maxTurns,
+      maxTotalTokens: caps.maxTokens ?? CHILD_LIMITS.maxTotalTokens,
+      maxDuration: caps.maxDurationMs ?? CHILD_LIMITS.maxDuration,
+      ...(caps.maxToolCalls !== undefined ? { maxToolCalls: caps.maxToolCalls } : {}),
     };
 
     const now = deps.now ?? Date.now;
@@ -93,7 +109,8 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
 
     // The same conversation as the parent's; a child adds its limits and the nudges.
     const conversation = new Conversation(context, {
-      stream: deps.stream,
+      // Its definition's effort (or the session's), set when the job was made.
+      stream: withEffort(deps.stream, request.effort),
       model: request.model ?? childModel(definition, deps.model),
       maxTokens: deps.maxTokens,
       gate: deps.gateFor?.(request.id, definition, workspace),
@@ -107,6 +124,12 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     });
     const startedAt = now();
     let result: LoopResult | undefined;
+    let toolCalls = 0;
+    const made: Message[] = [];
+    const onEvent = (event: LoopEvent) => {
+      if (event.type === 'tool_start') toolCalls += 1;
+      request.onEvent(event);
+    };
     for (let attempt = 0; attempt <= MAX_NUDGES; attempt += 1) {
       result = await conversation.run(
         request.signal,
@@ -116,20 +139,30 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
             maxTurns: limits.maxTurns - conversation.turns(),
             maxTotalTokens: limits.maxTotalTokens - totalTokens(conversation.usage()),
             maxDuration: limits.maxDuration - (now() - startedAt),
+            ...(limits.maxToolCalls !== undefined ? { maxToolCalls: limits.maxToolCalls - toolCalls } : {}),
           },
           // Messages sent to the job while it runs join its history between steps, never mid-call.
           boundaryMessages: request.takeInbox,
           // And one sent as it gives its answer: the run goes on to read it.
           followUpMessages: request.takeMessages,
+          // Its tokens and dollars, against its caps, its owners' and the session's, before each call.
+          ...(request.admitCall ? { admitCall: request.admitCall } : {}),
           ...(hooks ? { hooks } : {}),
+          ...(deps.timers ? { timers: deps.timers } : {}),
         },
-        request.onEvent,
+        onEvent,
       );
+      made.push(...result.newMessages);
       if (result.cause.kind !== 'completed' || lastAssistantHasText(context.messages) || attempt === MAX_NUDGES) break;
       if (conversation.turns() >= limits.maxTurns) break;
       conversation.append({ role: 'user', content: [{ type: 'text', text: NUDGE }] });
     }
-    return { ...outcomeOf(result!, context.messages), messages: context.messages };
+    const ran = { limits, tokens: totalTokens(conversation.usage()), toolCalls };
+    const outcome = outcomeOf(result!, context.messages, budgetStop(result!.cause, ran, request.signal));
+    // Stopped at a cap: what it had is named, so the owner knows what it need not redo.
+    const text =
+      outcome.status === 'error' && outcome.error?.startsWith('budget:') ? withToolsNamed(outcome.text, made) : outcome.text;
+    return { ...outcome, text, messages: context.messages };
   };
 }
 
@@ -248,17 +281,17 @@ export function finalText(history: Message[]): string {
   return NO_TEXT_OUTPUT;
 }
 
-function outcomeOf(result: LoopResult, history: Message[]): ChildOutcome {
+function outcomeOf(result: LoopResult, history: Message[], budget: string | undefined): ChildOutcome {
   const text = finalText(history);
   switch (result.cause.kind) {
     case 'completed':
       return { status: 'done', text };
     case 'limit':
-      return { status: 'error', text, error: result.cause.detail };
+      return { status: 'error', text, error: budget ?? result.cause.detail };
     case 'error':
       return { status: 'error', text, error: result.cause.message };
     case 'aborted':
-      return { status: 'error', text, error: 'stopped' };
+      return { status: 'error', text, error: budget ?? 'stopped' };
     case 'hook':
       return { status: 'error', text, error: hookStopText(result.cause) };
   }

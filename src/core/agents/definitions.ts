@@ -138,6 +138,15 @@ const positiveWholeNumber = () => {
   return z.preprocess((value) => digits(notGiven(value)), number.optional());
 };
 
+/** A positive amount (dollars); `"0.5"` is accepted, as with whole numbers. */
+const positiveAmount = () => {
+  const expected = 'a positive number of dollars, such as 0.5';
+  const amount = (value: unknown) =>
+    typeof value === 'string' && /^\s*\$?\d+(\.\d+)?\s*$/.test(value) ? Number(value.trim().replace('$', '')) : value;
+  const number = z.number({ error: expected }).positive({ error: expected }).max(1_000_000, { error: expected });
+  return z.preprocess((value) => amount(notGiven(value)), number.optional());
+};
+
 /** A list of names, or Claude Code's comma string `Read, Grep, Agent(worker, researcher)`. */
 const toolList = () =>
   z.preprocess(
@@ -176,9 +185,20 @@ const frontMatterSchema = z.object({
   maxTurns: positiveWholeNumber(),
   max_total_tokens: positiveWholeNumber(),
   max_duration_s: positiveWholeNumber(),
+  // Caps (jobs/job-caps.ts): a job's dollars (with the jobs it starts), its tool calls, its time in seconds.
+  max_cost_usd: positiveAmount(),
+  maxCostUsd: positiveAmount(),
+  max_tool_calls: positiveWholeNumber(),
+  maxToolCalls: positiveWholeNumber(),
+  timeout: positiveWholeNumber(),
   permission_mode: permissionMode(),
   permissionMode: permissionMode(),
   isolation: z.preprocess(notGiven, z.enum(['worktree'], { error: '"worktree" (or leave it out)' }).optional()),
+  // Claude Code's field: how hard its jobs' model reasons, over the session's (providers/effort.ts).
+  effort: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : notGiven(value)),
+    z.enum(['low', 'medium', 'high', 'max'], { error: 'one of low, medium, high, max' }).optional(),
+  ),
   runsOn: z.preprocess(
     notGiven,
     z
@@ -194,6 +214,9 @@ const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']
 const SPELLINGS: ReadonlyArray<readonly [string, string]> = [
   ['disallowed_tools', 'disallowedTools'],
   ['max_turns', 'maxTurns'],
+  ['max_cost_usd', 'maxCostUsd'],
+  ['max_tool_calls', 'maxToolCalls'],
+  ['max_duration_s', 'timeout'],
   ['permission_mode', 'permissionMode'],
 ];
 
@@ -243,9 +266,15 @@ export function parseDefinition(
   const maxTurns = fields.max_turns ?? fields.maxTurns;
   if (maxTurns !== undefined) definition.maxTurns = maxTurns;
   if (fields.max_total_tokens !== undefined) definition.maxTotalTokens = fields.max_total_tokens;
-  if (fields.max_duration_s !== undefined) definition.maxDurationMs = fields.max_duration_s * 1000;
+  const seconds = fields.max_duration_s ?? fields.timeout;
+  if (seconds !== undefined) definition.maxDurationMs = seconds * 1000;
+  const maxCostUsd = fields.max_cost_usd ?? fields.maxCostUsd;
+  if (maxCostUsd !== undefined) definition.maxCostUsd = maxCostUsd;
+  const maxToolCalls = fields.max_tool_calls ?? fields.maxToolCalls;
+  if (maxToolCalls !== undefined) definition.maxToolCalls = maxToolCalls;
   if (mode !== undefined) definition.permissions = childPermissions(mode);
   if (fields.isolation) definition.isolation = fields.isolation;
+  if (fields.effort) definition.effort = fields.effort;
   if (fields.runsOn?.length) definition.runsOn = fields.runsOn;
   return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
 }

@@ -1,6 +1,7 @@
 import type { ToolGate } from '../loop/tool-runner.js';
 import type { TurnParticipant } from '../loop/turn-participant.js';
-import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { definitionEffort, effortFor } from '../providers/effort.js';
+import type { Effort, Message, StreamFn, Usage } from '../providers/types.js';
 import type { AnyTool, Workspace } from '../tools/define.js';
 import { MAX_AGENT_DEPTH } from '../jobs/job-ids.js';
 import { SessionBudget } from '../jobs/budget.js';
@@ -8,11 +9,15 @@ import { resolveModel } from './model-resolution.js';
 import type { ProviderName } from '../providers/types.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { agentTools } from './agent-tools.js';
+import { definitionCaps } from './definition-caps.js';
+import { FanOutApproval, fanOutEstimate } from './fan-out-approval.js';
+import type { Approver, PermissionMode } from '../permissions/types.js';
 import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
 import type { ChildRunner } from '../jobs/job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type Job, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
 import type { SessionLedger } from '../jobs/ledger.js';
+import { type UsageReport, usageReport } from '../jobs/usage-report.js';
 import { FileWrites } from '../worktrees/file-writes.js';
 import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import { describeChanges } from '../worktrees/worktree.js';
@@ -27,8 +32,16 @@ export interface AgentLimitsConfig {
   maxTurns?: number;
   maxTotalTokens?: number;
   maxDurationMs?: number;
+  /** Each job's dollar cap (with the jobs it starts) unless its definition or agent_start sets a lower one. */
+  maxCostUsd?: number;
+  /** Each job's tool calls per run unless its definition or agent_start sets fewer. */
+  maxToolCalls?: number;
   /** Levels of sub-agents (1: only the parent starts them; up to 3). */
   maxAgentDepth?: number;
+  /** A running sub-agent with no event this long is named once to its owner. */
+  stallNoticeMs?: number;
+  /** `never` or `over:N`: when the parent's starts of one turn ask the user (fan-out-approval.ts). */
+  approve?: string;
 }
 
 export interface SessionAgentsOptions {
@@ -38,6 +51,8 @@ export interface SessionAgentsOptions {
   stream: StreamFn;
   model: string;
   maxTokens: number;
+  /** The session's reasoning effort (settings, --effort); a definition's own is over it. */
+  effort?: Effort;
   workspace: Workspace;
   config: AgentLimitsConfig;
   ledger: SessionLedger;
@@ -67,6 +82,8 @@ export interface SessionAgentsOptions {
    * Typed here by what the jobs need of it, since agents/ sits below remote/.
    */
   queue?: { run: ChildRunner; takes(job: QueueTakes): boolean; detach(): Promise<void> };
+  /** Fan-out approval: the session's permission mode now, and who to ask (absent headless: refused). */
+  fanOut?: { mode: () => PermissionMode; ask?: Approver; warn?: (text: string) => void };
   now?: () => number;
   timers?: Timers;
 }
@@ -79,11 +96,15 @@ export interface SessionAgents {
   manager: JobManager;
   /** The session's cost, parent and jobs, each job at its own model's prices; undefined when a price is unknown. */
   cost(): number | undefined;
+  /** Usage and cost by job and by model (/cost, the headless results). */
+  usage(): UsageReport;
   tools: AnyTool[];
   /** The isolated jobs' worktrees (`/agents merge|discard <id>`); absent where isolation is off. */
   worktrees?: WorktreeJobs;
   /** Messages for the next step boundary: budget notes, then the completion notice. */
   boundaryMessages(): Message[];
+  /** Counts the parent's starts per turn against `agents.approve`. */
+  fanOut?: FanOutApproval;
 }
 
 export function createSessionAgents(options: SessionAgentsOptions): SessionAgents {
@@ -94,6 +115,14 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     costOf: options.costOf,
   });
   const warned = new Set<string>();
+  // The settings' caps of every job: a definition's own replace them, agent_start may lower them.
+  const sessionCaps = {
+    maxTurns: config.maxTurns,
+    maxTokens: config.maxTotalTokens,
+    maxCostUsd: config.maxCostUsd,
+    maxToolCalls: config.maxToolCalls,
+    maxDurationMs: config.maxDurationMs,
+  };
 
   const maxDepth = Math.min(Math.max(config.maxAgentDepth ?? 1, 1), MAX_AGENT_DEPTH);
   // Filled in once the tools exist: children below the depth limit get the same agent tools.
@@ -114,7 +143,9 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
             : local(request)
       : local;
   const manager: JobManager = new JobManager({
-    maxConcurrent: config.maxConcurrent,
+    // 0 (--max-agents 0) offers no agent tools at all; the manager still holds background shells' jobs.
+    maxConcurrent: Math.max(config.maxConcurrent ?? 4, 1),
+    stallNoticeMs: config.stallNoticeMs,
     maxDepth,
     modelFor: (name, requested) => {
       const definition = options.definitions.get(name);
@@ -127,10 +158,21 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
         warned.add(choice.refused);
         options.warn?.(choice.refused);
       }
-      return choice;
+      // Its definition's effort over the session's, where its model takes one (else said once, not sent).
+      const asked = definitionEffort(definition?.effort, options.effort, { fromRepository: definition?.fromRepository });
+      const effort = effortFor(options.models?.provider ?? 'anthropic', choice.model, asked);
+      if (effort.notice && !warned.has(effort.notice)) {
+        warned.add(effort.notice);
+        options.warn?.(effort.notice);
+      }
+      return effort.effort ? { ...choice, effort: effort.effort } : choice;
     },
     pollTimeoutMs: config.pollTimeoutMs,
     definitions: () => [...options.definitions.keys()],
+    capsFor: (name) => {
+      const definition = options.definitions.get(name);
+      return definition ? definitionCaps(definition, sessionCaps) : {};
+    },
     emit: options.emit,
     now: options.now,
     timers: options.timers,
@@ -145,7 +187,14 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
           model: options.model,
           maxTokens: options.maxTokens,
           workspace: options.workspace,
-          limits: { maxTurns: config.maxTurns, maxTotalTokens: config.maxTotalTokens, maxDuration: config.maxDurationMs },
+          limits: {
+            maxTurns: config.maxTurns,
+            maxTotalTokens: config.maxTotalTokens,
+            maxDuration: config.maxDurationMs,
+            maxToolCalls: config.maxToolCalls,
+          },
+          ...(options.now ? { now: options.now } : {}),
+          ...(options.timers ? { timers: options.timers } : {}),
           gateFor: options.gateFor,
           limitOutput: options.limitOutput,
           transcriptFor:
@@ -162,13 +211,34 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
   });
 
   const summaries = [...options.definitions.values()].map((d) => ({ name: d.name, description: d.description }));
-  const tools = agentTools(manager, summaries);
+  const fanOut = options.fanOut
+    ? new FanOutApproval({
+        ...options.fanOut,
+        ...(config.approve !== undefined ? { setting: config.approve } : {}),
+        estimate: (count) =>
+          fanOutEstimate(count, manager.list(), { costOf: options.costOf, maxTotalTokens: config.maxTotalTokens }),
+      })
+    : undefined;
+  const budgeted = config.maxSessionTokens !== undefined || config.maxSessionCostUsd !== undefined;
+  const tools = agentTools(manager, summaries, undefined, {
+    fanOut,
+    ...(budgeted ? { sessionBudget: () => budget.sessionLeft(manager.list()) } : {}),
+  });
   nesting.agentTools = tools;
+  const offered = config.maxConcurrent !== 0;
   return {
     manager,
     cost: () => budget.cost(manager.list()),
+    usage: () =>
+      usageReport({
+        ledger: options.ledger,
+        jobs: manager.list(),
+        parentModel: options.model,
+        costOf: options.costOf ?? (() => undefined),
+      }),
     worktrees,
-    tools: [...tools, ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : [])],
+    fanOut,
+    tools: offered ? [...tools, ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : [])] : [],
     // Budget notes, then the completion notice, each isolated job's branch named in it.
     boundaryMessages: () => manager.boundaryMessages().map((message) => withBranches(message, worktrees)),
   };
@@ -184,6 +254,15 @@ function withBranches(message: Message, worktrees: WorktreeJobs | undefined): Me
   return { ...message, content: [...message.content, { type: 'text', text: lines.join('\n') }] };
 }
 
+/** The session's approver, telling the stall watch while a sub-agent waits for the user's answer (it is not stalled). */
+export function jobAwareApprover(approver: Approver | undefined, manager: () => JobManager): Approver | undefined {
+  if (!approver) return undefined;
+  return (request, signal) =>
+    request.jobId === undefined
+      ? approver(request, signal)
+      : manager().stalls.whileAsking(request.jobId, () => approver(request, signal));
+}
+
 /**
  * The jobs' part in the parent's turns: owed notices (and budget notes) open a turn and join
  * at step boundaries, a tool batch's agent_start calls reserve their ids in the order written,
@@ -193,9 +272,15 @@ export function jobsParticipant(agents: SessionAgents): TurnParticipant {
   const { manager } = agents;
   return {
     name: 'jobs',
-    turnStart: () => agents.boundaryMessages(),
+    turnStart: () => {
+      agents.fanOut?.newTurn();
+      return agents.boundaryMessages();
+    },
     stepBoundary: () => agents.boundaryMessages(),
-    beforeToolBatch: (calls) => manager.reserve(calls),
+    beforeToolBatch: (calls) => {
+      manager.reserve(calls);
+      agents.fanOut?.batch(calls);
+    },
     messageAppended: (message) => manager.confirm(message),
     turnEnd: (result) => {
       if (result.cause.kind === 'aborted') manager.interrupted();

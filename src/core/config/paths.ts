@@ -12,6 +12,8 @@ export interface OutriderPaths {
   sessionsDir: string;
   userAgentsDir: string;
   userAgentsMd: string;
+  /** Remote MCP servers' OAuth sign-ins (client registration, tokens): one file per server URL, 0600 in a 0700 folder. */
+  mcpAuthDir: string;
 }
 
 /** The files of one project, all under its root. */
@@ -39,6 +41,7 @@ export function outriderPaths(env: NodeJS.ProcessEnv = process.env): OutriderPat
     sessionsDir: path.join(home, 'sessions'),
     userAgentsDir: path.join(home, 'agents'),
     userAgentsMd: path.join(home, 'AGENTS.md'),
+    mcpAuthDir: path.join(home, 'mcp-auth'),
   };
 }
 

@@ -47,6 +47,8 @@ export const NUMBER_BOUNDS = {
   idleTimeoutMs: bigger(180_000),
   // providers/deadline.ts: a longer firstByteTimeoutMs stretches it, and that key has its own bound.
   callDeadlineMs: bigger(150_000),
+  // providers/rate-limit-wait.ts: a longer bound keeps a rate-limited job waiting (and the turn on it) for longer.
+  rateLimitWaitMs: bigger(600_000),
   // Headless stops at 100 (open-session.ts); the TUI has no cap, but trust is settled before
   // the front end is known, so the stricter figure stands for both.
   maxTurns: bigger(100),
@@ -70,8 +72,19 @@ export const AGENT_BOUNDS: { readonly [K in keyof AgentSettings]-?: Bound } = {
   maxTurns: bigger(),
   maxTotalTokens: bigger(),
   maxDurationMs: bigger(),
+  // No per-job dollar or tool-call cap unless one is set (agents/definition-caps.ts).
+  maxCostUsd: bigger(Infinity),
+  maxToolCalls: bigger(Infinity),
   // agents/session-agents.ts: only the main agent starts sub-agents unless set.
   maxAgentDepth: bigger(1),
+  // jobs/stall-watch.ts: a later notice leaves a stuck sub-agent running, unseen, for longer.
+  stallNoticeMs: bigger(300_000),
+  // No number: how many sub-agents a turn starts without asking. A project's needs the folder's trust.
+  approve: { looser: 'guarded', why: 'changes how many sub-agents one turn may start before you are asked' },
+  // No number: a command every merge of worktree jobs runs. A project's needs the folder's trust, like hooks.
+  mergeCheck: { looser: 'guarded', why: 'runs this command on your machine whenever sub-agents are merged' },
+  // worktrees/merge-check.ts: a longer bound lets a hung check hold the merge for longer.
+  mergeCheckTimeoutMs: bigger(600_000),
   // No number: where jobs and the code go. A project's needs the folder's trust, like baseURL.
   queue: { looser: 'guarded', why: 'sends sub-agent jobs, and a snapshot of your code, to this queue and git remote' },
 };

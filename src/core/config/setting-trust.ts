@@ -58,8 +58,17 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
   firstByteTimeoutMs: limits({ number: NUMBER_BOUNDS.firstByteTimeoutMs }),
   idleTimeoutMs: limits({ number: NUMBER_BOUNDS.idleTimeoutMs }),
   callDeadlineMs: limits({ number: NUMBER_BOUNDS.callDeadlineMs }),
+  rateLimitWaitMs: limits({ number: NUMBER_BOUNDS.rateLimitWaitMs }),
   maxTurns: limits({ number: NUMBER_BOUNDS.maxTurns }),
   maxTokens: limits({ number: NUMBER_BOUNDS.maxTokens }),
+  // Thinking and reasoning tokens are billed as output: a project may ask for no more than you do.
+  effort: {
+    kind: 'guarded',
+    why: 'sets how hard the model reasons (thinking tokens are billed as output)',
+    within: (project, user) => user !== undefined && EFFORT_ORDER.indexOf(project) <= EFFORT_ORDER.indexOf(user),
+  },
+  // Which of the same server's APIs is called, with the same key.
+  openai: { kind: 'free' },
   addDirs: {
     kind: 'guarded',
     why: 'lets the agent edit files outside this folder',
@@ -116,6 +125,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     within: (project, user) => hooksWithin(project, user),
   },
 };
+
+/** Efforts from the least to the most. */
+const EFFORT_ORDER: readonly string[] = ['low', 'medium', 'high', 'max'];
 
 /** Sandbox modes from the loosest to the strictest. */
 const SANDBOX_ORDER: readonly string[] = ['off', 'workspace-write', 'read-only'];

@@ -40,8 +40,12 @@ const modelEntryShape = {
   cacheWritePrice: price().optional(),
 };
 
+/** `agents.approve`: `never`, or `over:N` (agents/fan-out-approval.ts reads it). */
+export const FAN_OUT_SETTING = /^(never|over:\d{1,4})$/;
+
 const agentsShape = {
-  maxConcurrent: wholeNumber({ min: 1, max: 32 }).optional(),
+  /** Sub-agents running at once; 0 offers the model no agent tools at all. */
+  maxConcurrent: wholeNumber({ min: 0, max: 32 }).optional(),
   pollTimeoutMs: wholeNumber({ min: 1 }).optional(),
   maxSessionTokens: wholeNumber({ min: 1 }).optional(),
   /** Dollars the whole session (parent and sub-agents) may spend before every sub-agent stops. */
@@ -49,8 +53,27 @@ const agentsShape = {
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTotalTokens: wholeNumber({ min: 1 }).optional(),
   maxDurationMs: wholeNumber({ min: 1 }).optional(),
+  /** Dollars one sub-agent (with the sub-agents it starts) may spend; none unless set. */
+  maxCostUsd: price().optional(),
+  /** Tool calls one sub-agent may make in a run; none unless set. */
+  maxToolCalls: wholeNumber({ min: 1 }).optional(),
   /** Levels of sub-agents: 1 = only the main agent starts them; at most 3. */
   maxAgentDepth: wholeNumber({ min: 1, max: 3 }).optional(),
+  /** A running sub-agent with no event this long is named once to the main agent (default 5 minutes). */
+  stallNoticeMs: wholeNumber({ min: 1 }).optional(),
+  /** `never`, or `over:N`: starting more than N sub-agents in one turn asks you (default over:3, never in yolo). */
+  approve: z
+    .string({ error: '"never" or "over:N", such as "over:3"' })
+    .regex(FAN_OUT_SETTING, { error: '"never" or "over:N", such as "over:3"' })
+    .optional(),
+  /** A command (`npm test`) a merge of worktree jobs runs after applying each job; the user's word, or a trusted folder's. */
+  mergeCheck: z
+    .string({ error: 'a shell command such as "npm test"' })
+    .min(1, { error: 'a shell command such as "npm test"' })
+    .max(4096, { error: 'a shell command of at most 4096 characters' })
+    .optional(),
+  /** How long one run of mergeCheck may take before its processes are killed and the merge stops (default 10 minutes). */
+  mergeCheckTimeoutMs: wholeNumber({ min: 1 }).optional(),
   /** Sub-agent jobs go to workers on this Redis queue (docs/remote.md); the user's word, or a trusted folder's. */
   queue: z
     .object(
@@ -99,6 +122,12 @@ const permissionsShape = {
   mcpReadOnlyHints: z.boolean({ error: 'true or false' }).optional(),
 };
 
+/** `openai.*`: how the OpenAI provider talks to its server. */
+const openaiShape = {
+  /** `responses` or `chat` for every request; absent: the model's catalogue entry, Chat for a server other than api.openai.com. */
+  api: oneOf(['responses', 'chat']).optional(),
+};
+
 const settingsShape = {
   provider: oneOf(['anthropic', 'openai']).optional(),
   model: z.string({ error: 'a model id (a string)' }).min(1, { error: 'a model id (a non-empty string)' }).optional(),
@@ -110,8 +139,16 @@ const settingsShape = {
   idleTimeoutMs: wholeNumber({ min: 1 }).optional(),
   /** One model call's time without an answer, every retry and backoff included (providers/deadline.ts). */
   callDeadlineMs: wholeNumber({ min: 1 }).optional(),
+  /**
+   * The most one model call waits for rate limits (429, 529) in all, its pauses at the provider's
+   * gate added up (providers/rate-limit-wait.ts); past it the call fails, saying so. Default 10 minutes.
+   */
+  rateLimitWaitMs: wholeNumber({ min: 0 }).optional(),
   maxTurns: wholeNumber({ min: 1 }).optional(),
   maxTokens: wholeNumber({ min: 1 }).optional(),
+  /** How hard the model reasons, where it takes an effort (providers/effort.ts): thinking budget or reasoning effort. */
+  effort: oneOf(['low', 'medium', 'high', 'max']).optional(),
+  openai: z.object(openaiShape, { error: 'an object such as { "api": "responses" }' }).strict().optional(),
   addDirs: z.array(z.string({ error: 'a directory path (a string)' }), { error: 'a list of directory paths' }).optional(),
   wakeOnComplete: z.boolean({ error: 'true or false' }).optional(),
   /** TUI: how to tell an unfocused terminal that a turn or a sub-agent finished. */
@@ -159,7 +196,15 @@ export type PermissionSettings = NonNullable<Settings['permissions']>;
 export type { HookSettings } from '../hooks/hook-settings.js';
 
 /** Keys whose value is an object merged one level deep across layers (a later layer's entry replaces that entry whole). */
-const MERGED_BY_ENTRY: ReadonlySet<string> = new Set(['models', 'modelAliases', 'agents', 'mcpServers', 'mcp', 'permissions']);
+const MERGED_BY_ENTRY: ReadonlySet<string> = new Set([
+  'models',
+  'modelAliases',
+  'agents',
+  'mcpServers',
+  'mcp',
+  'permissions',
+  'openai',
+]);
 
 /** Values that do not depend on the environment (provider and model are the CLI's call). */
 export const SETTINGS_DEFAULTS: Settings = {
@@ -296,6 +341,7 @@ function knownKeysAt(path: PropertyKey[]): string[] {
   if (path[0] === 'agents') return Object.keys(agentsShape);
   if (path[0] === 'models') return Object.keys(modelEntryShape);
   if (path[0] === 'mcp') return Object.keys(mcpShape);
+  if (path[0] === 'openai') return Object.keys(openaiShape);
   if (path[0] === 'permissions') return Object.keys(permissionsShape);
   return Object.keys(settingsShape);
 }

@@ -39,7 +39,9 @@ function progressLine(job: Job): string {
   const text =
     job.result && job.result !== NO_TEXT_OUTPUT ? `last text: "${oneLine(job.result, LAST_TEXT_CHARS)}"` : 'no text yet';
   const counts = `${plural(job.turns, 'turn')}, ${plural(job.toolCalls, 'tool call')}`;
-  return `- ${job.id} (${job.definition}): ${[counts, detail, text].filter(Boolean).join('; ')}`;
+  // It never ran: it was still waiting for other jobs (agent_start's `after`).
+  const waited = job.waitingFor?.length && !job.afterMet ? `still waiting for ${job.waitingFor.join(', ')}` : '';
+  return `- ${job.id} (${job.definition}): ${[counts, waited, detail, text].filter(Boolean).join('; ')}`;
 }
 
 /** The notice naming every interrupted job of one batch, with what each had done and what the model can do now. */

@@ -4,11 +4,14 @@ import type { ShellStart } from '../tools/shell-host.js';
 import type { ShellHandle } from '../tools/shell-process.js';
 import { BUDGET_WARNING } from './budget.js';
 import { DeliveryTracker } from './delivery.js';
+import { startCaps } from './job-caps.js';
+import { JobDependencies } from './job-dependencies.js';
 import { JobError } from './job-error.js';
 import { compareJobIds, depthOfId, kindOf, subJobId } from './job-ids.js';
 import { messageSubJob } from './job-messages.js';
 import { JobNumbers } from './job-numbers.js';
-import { type StoredJob, isEnded, newRecord, snapshotOf, waitForEnd } from './job-record.js';
+import { type StoredJob, isEnded, newRecord, snapshotOf } from './job-record.js';
+import { pollSubJob } from './job-poll.js';
 import { JobRuns } from './job-runs.js';
 import { type StopContext, abortJob, closeJobs, stopOwnedBy } from './job-stopping.js';
 import { JobTable } from './job-table.js';
@@ -17,6 +20,7 @@ import { deliveryNotice } from './interrupted.js';
 import { describePoll } from './job-texts.js';
 import { describeShellPoll, shellAlreadyEnded } from './shell-job.js';
 import { ShellJobs } from './shell-jobs.js';
+import { DEFAULT_STALL_NOTICE_MS, StallWatch } from './stall-watch.js';
 import { realTimers } from '../platform/timers.js';
 import type {
   BudgetVerdict,
@@ -59,6 +63,10 @@ export class JobManager {
   private readonly runs: JobRuns;
   private readonly shells: ShellJobs;
   private readonly stopping: StopContext;
+  /** Jobs that wait for jobs (agent_start's `after`): `dependantsOf(id)` are stopped with it. */
+  readonly dependencies: JobDependencies;
+  /** Running sub-agents with no event for a while (`whileAsking`: one waiting for the user is not stalled). */
+  readonly stalls: StallWatch;
   private closed = false;
   /** The session budget was found spent (said once; what ran then was stopped). */
   private budgetSpent = false;
@@ -74,6 +82,9 @@ export class JobManager {
     this.timers = options.timers ?? realTimers;
     this.table = new JobTable(options.emit);
     this.stopping = { table: this.table, delivery: this.delivery, now: this.now };
+    this.dependencies = new JobDependencies(this.stopping);
+    const stallMs = options.stallNoticeMs ?? DEFAULT_STALL_NOTICE_MS;
+    this.stalls = new StallWatch({ table: this.table, now: this.now, timers: this.timers, afterMs: stallMs });
     const remote = options.remote;
     this.runs = new JobRuns({
       queue: this.queue,
@@ -85,9 +96,11 @@ export class JobManager {
       delivery: this.delivery,
       now: this.now,
       onUsage: (jobId, usage) => this.countUsage(jobId, usage),
+      admitCall: (jobId, request) => options.budget?.admitCall?.(jobId, request, this.list()),
       notices: (owner) => this.boundaryMessages(owner),
       confirm: (message) => this.confirm(message),
       stopOwnedBy: (owner) => stopOwnedBy(this.stopping, owner),
+      onProgress: (job, event) => this.stalls.progressed(job, event),
     });
     this.shells = new ShellJobs({
       table: this.table,
@@ -133,7 +146,9 @@ export class JobManager {
     const fork = mode === 'fork' ? this.options.forkSnapshot?.() : undefined;
     const number = owner ? this.numbers.forChild(owner.id) : this.numbers.forStart(options.callId);
     const id = subJobId(owner?.id, number);
+    const after = options.after?.length ? this.dependencies.check(options.after, id, owner?.id) : undefined;
     const choice = this.options.modelFor?.(definition, options.model);
+    const caps = startCaps(this.options, { definition, owner, model: choice?.model, asked: options.budget }, this.list());
     const job = newRecord(
       {
         id,
@@ -147,17 +162,20 @@ export class JobManager {
         toolCalls: 0,
         contextTokens: 0,
         usage: emptyUsage(),
-        ...(options.budget ? { budget: { ...options.budget } } : {}),
+        ...(caps ? { budget: caps } : {}),
         ...(options.callId !== undefined ? { callId: options.callId } : {}),
         ...(owner ? { owner: owner.id, depth } : {}),
         ...(choice ? { model: choice.model, ...(choice.refused ? { modelRefused: choice.refused } : {}) } : {}),
+        ...(choice?.effort ? { effort: choice.effort } : {}),
         ...(options.isolation ? { isolation: options.isolation } : {}),
         ...(options.where ? { where: options.where } : {}),
+        ...(after ? { after } : {}),
       },
       { fork, instructions: options.instructions },
     );
     this.table.add(job);
-    this.runs.enqueue(job, undefined);
+    // One that waits for others takes no place in the queue until they are done.
+    this.runs.enqueue(job, undefined, after ? this.dependencies.hold(job) : undefined);
     return snapshotOf(job);
   }
 
@@ -178,6 +196,7 @@ export class JobManager {
         runs: this.runs,
         closed: () => this.closed,
         admission: () => this.options.budget?.admission(this.list()),
+        dependencies: this.dependencies,
       },
       job,
       text,
@@ -210,17 +229,8 @@ export class JobManager {
   async poll(idOrNumber: string, signal: AbortSignal): Promise<PollResult> {
     const job = this.table.find(idOrNumber);
     if (job.shell) return this.shells.poll(job, job.shell, signal);
-    if (isEnded(job.state)) {
-      if (this.delivery.claim(job.id)) this.table.emitDelivered([job.id], 'poll');
-      return { kind: 'ended', job: snapshotOf(job) };
-    }
-    this.delivery.pollStarted(job.id);
-    const outcome = await waitForEnd(job, { timers: this.timers, timeoutMs: this.options.pollTimeoutMs ?? 600_000, signal });
-    // A job that ended in the same tick as a timeout is returned, not left for a notice.
-    const ended = isEnded(job.state) && outcome !== 'interrupted';
-    if (this.delivery.pollEnded(job.id, ended)) this.table.emitDelivered([job.id], 'poll');
-    if (ended) return { kind: 'ended', job: snapshotOf(job) };
-    return { kind: outcome === 'interrupted' ? 'interrupted' : 'running', job: snapshotOf(job) };
+    const { table, delivery, timers } = this;
+    return pollSubJob({ table, delivery, timers, timeoutMs: this.options.pollTimeoutMs ?? 600_000 }, job, signal);
   }
 
   /** Stops a queued or running job; a finished one is an error. */
@@ -295,13 +305,10 @@ export class JobManager {
 
   /** Stops every queued and running job; returns how many. */
   stopAll(): number {
-    let count = 0;
-    for (const job of this.table.records()) {
-      if (isEnded(job.state) || job.detached) continue;
-      abortJob(this.stopping, job);
-      count += 1;
-    }
-    return count;
+    const targets = this.table.records().filter((job) => !isEnded(job.state) && !job.detached);
+    // A job waiting for one stopped before it ends with it (naming it): counted all the same.
+    for (const job of targets) if (!isEnded(job.state)) abortJob(this.stopping, job);
+    return targets.length;
   }
 
   /** Every job in tree order: each after its owner, sub-agents before shells. */
@@ -323,7 +330,8 @@ export class JobManager {
    * nothing. Ids it names are in flight until the message joins the history (`confirm`).
    */
   boundaryMessages(owner?: string): Message[] {
-    const notes = owner === undefined ? this.parentBudgetNotes() : [];
+    const stalls = this.stalls.messages((job) => this.table.recipientOf(job.id) === owner);
+    const notes = [...(owner === undefined ? this.parentBudgetNotes() : []), ...stalls];
     const ids = this.delivery.takeBatch(compareJobIds, (id) => this.table.recipientOf(id) === owner);
     if (ids.length === 0) return notes;
     const text = deliveryNotice(ids.map((id) => snapshotOf(this.table.find(id))));
@@ -363,17 +371,8 @@ export class JobManager {
    * Resolves when no sub-agent is queued or running. Background shells are not waited for: a
    * server runs until it is stopped.
    */
-  async idle(signal?: AbortSignal): Promise<void> {
-    const waits = this.table
-      .records()
-      .filter((j) => !isEnded(j.state) && !j.shell)
-      .map((j) => j.finished);
-    if (waits.length === 0) return;
-    await Promise.race([
-      Promise.all(waits),
-      new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })),
-    ]);
-    if (!signal?.aborted && this.active().some((job) => kindOf(job) === 'sub')) await this.idle(signal);
+  idle(signal?: AbortSignal): Promise<void> {
+    return this.table.idle(signal);
   }
 
   /**
@@ -382,6 +381,7 @@ export class JobManager {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.stalls.dispose();
     await closeJobs({
       records: () => this.table.records(),
       detach: this.options.remote?.detach,

@@ -1,5 +1,6 @@
 import type { Message } from '../providers/types.js';
 import type { DeliveryTracker } from './delivery.js';
+import type { JobDependencies } from './job-dependencies.js';
 import { JobError } from './job-error.js';
 import { snapshotOf, type JobRecord } from './job-record.js';
 import type { JobRuns } from './job-runs.js';
@@ -15,6 +16,8 @@ export interface SubMessageContext {
   closed: () => boolean;
   /** A refusal (session budget spent), or undefined. */
   admission?: () => string | undefined;
+  /** Jobs that wait for jobs: one that never ran waits again for those it names. */
+  dependencies?: JobDependencies;
 }
 
 /**
@@ -47,6 +50,9 @@ export function messageSubJob(ctx: SubMessageContext, job: JobRecord, text: stri
   // A job stopped before it ran (or whose run left nothing) starts over, the message added to its task.
   // Messages that arrived too late for the last run (a limit ended it) come before this one.
   const resume = job.history ? [...job.history, ...job.inbox.splice(0), message] : undefined;
+  // One stopped while it waited for others waits for them again (refused when one failed or was stopped).
+  const waits = !resume && !job.afterMet && job.after?.length && ctx.dependencies;
+  if (waits) waits.check(job.after!, job.id, job.owner);
   if (!resume) addToTask();
   job.state = 'queued';
   job.startedAt = undefined;
@@ -58,6 +64,7 @@ export function messageSubJob(ctx: SubMessageContext, job: JobRecord, text: stri
   ctx.delivery.reopen(job.id);
   // A stopped run may still be winding down: the new one starts once it has returned.
   const previous = job.settled;
-  ctx.runs.enqueue(job, resume, previous);
+  const held = waits ? waits.hold(job) : undefined;
+  ctx.runs.enqueue(job, resume, held ? Promise.all([previous, held]) : previous);
   return { kind: 'resumed', job: snapshotOf(job) };
 }

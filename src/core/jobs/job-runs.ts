@@ -1,6 +1,7 @@
 import type PQueue from 'p-queue';
 import type { LoopEvent } from '../loop/events.js';
-import { type Message, type Usage, addUsage, usageTokens } from '../providers/types.js';
+import type { CallAdmission } from '../loop/agent-loop.js';
+import { type Message, type ModelRequest, type Usage, addUsage, usageTokens } from '../providers/types.js';
 import type { DeliveryTracker } from './delivery.js';
 import { depthOfId } from './job-ids.js';
 import type { JobRecord } from './job-record.js';
@@ -19,12 +20,16 @@ export interface JobRunsContext {
   delivery: DeliveryTracker;
   now: () => number;
   onUsage?: (jobId: string, usage: Usage) => void;
+  /** Before each model call of a job: its caps, its owners' and the session's (undefined: nothing capped). */
+  admitCall?: (jobId: string, request: ModelRequest) => CallAdmission | undefined;
   /** The completion notice of `owner`'s own jobs, for its next step boundary. */
   notices: (owner: string) => Message[];
   /** A message joined a history: a notice in it delivers its jobs. */
   confirm: (message: Message) => void;
   /** Stops what `owner` started: it cannot outlive its run. */
   stopOwnedBy: (owner: string) => void;
+  /** The job's run started (no event) or reported one, before the event is published (the stall watch). */
+  onProgress?: (job: JobRecord, event?: LoopEvent) => void;
 }
 
 /**
@@ -84,6 +89,7 @@ export class JobRuns {
     job.state = 'running';
     // A job attached again keeps the time it started on its worker.
     if (!attach || job.startedAt === undefined) job.startedAt = ctx.now();
+    ctx.onProgress?.(job);
     ctx.table.emitState(job);
     let outcome: ChildOutcome;
     try {
@@ -101,6 +107,9 @@ export class JobRuns {
         onMessage: (message) => ctx.confirm(message),
         depth: job.depth ?? depthOfId(job.id),
         ...(job.model ? { model: job.model } : {}),
+        ...(job.effort ? { effort: job.effort } : {}),
+        ...(job.budget ? { budget: job.budget } : {}),
+        admitCall: (request) => ctx.admitCall?.(job.id, request) ?? { release: () => {} },
         signal: job.controller.signal,
         onEvent: (event) => this.onChildEvent(job, event),
         ...(job.where ? { where: job.where } : {}),
@@ -152,6 +161,7 @@ export class JobRuns {
       default:
         break;
     }
+    this.ctx.onProgress?.(job, event);
     this.ctx.table.emitEvent(job, event);
   }
 }

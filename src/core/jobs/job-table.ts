@@ -7,6 +7,8 @@ import type { Job, JobEvent } from './job-types.js';
 /** Every job of a session by id, and the events that tell front ends about them. */
 export class JobTable {
   private readonly jobs = new Map<string, JobRecord>();
+  /** Told, in order, whenever a job's state becomes final (the jobs waiting for it, the stall watch). */
+  private readonly finishListeners: ((job: JobRecord) => void)[] = [];
 
   constructor(private readonly emit: ((event: JobEvent) => void) | undefined) {}
 
@@ -61,10 +63,16 @@ export class JobTable {
       .map(snapshotOf);
   }
 
-  /** The job's state is final: its waiters wake, and front ends hear. */
+  /** The job's state is final: its waiters wake, and front ends hear, then the listeners (which may end other jobs). */
   finish(job: JobRecord): void {
     job.markFinished();
     this.emitState(job);
+    for (const listener of this.finishListeners) listener(job);
+  }
+
+  /** Calls `listener` after each job's end has been published. */
+  onFinish(listener: (job: JobRecord) => void): void {
+    this.finishListeners.push(listener);
   }
 
   emitState(job: JobRecord): void {
@@ -73,8 +81,32 @@ export class JobTable {
 
   /** One of a job's own events, with its counters as they stand after it. */
   emitEvent(job: JobRecord, event: LoopEvent): void {
-    const { turns, toolCalls, usage, contextTokens } = job;
-    this.emit?.({ type: 'job_event', jobId: job.id, event, counters: { turns, toolCalls, usage: { ...usage }, contextTokens } });
+    const { turns, toolCalls, usage, contextTokens, lastEventAt } = job;
+    const counters = {
+      turns,
+      toolCalls,
+      usage: { ...usage },
+      contextTokens,
+      ...(lastEventAt !== undefined ? { lastEventAt } : {}),
+    };
+    this.emit?.({ type: 'job_event', jobId: job.id, event, counters });
+  }
+
+  /**
+   * Resolves when no sub-agent is queued or running (or `signal` aborts). Background shells are
+   * not waited for: a server runs until it is stopped.
+   */
+  async idle(signal?: AbortSignal): Promise<void> {
+    const waits = this.records()
+      .filter((j) => !isEnded(j.state) && !j.shell)
+      .map((j) => j.finished);
+    if (waits.length === 0) return;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true })),
+    ]);
+    // A job started (or resumed) meanwhile is waited for too.
+    if (!signal?.aborted) await this.idle(signal);
   }
 
   emitDelivered(jobIds: string[], via: 'notice' | 'poll'): void {

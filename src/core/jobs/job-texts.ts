@@ -1,5 +1,8 @@
-import { formatDuration, formatTokens } from '../platform/text.js';
-import type { PollResult, SendResult } from './job-types.js';
+import { formatDuration, formatTokens, oneLine } from '../platform/text.js';
+import type { Job, PollResult, SendResult } from './job-types.js';
+
+/** A poll of a running job mentions how long it has had no event once it is this long. */
+const POLL_STALL_MS = 60_000;
 
 /** What a child returns when its last message had no text. */
 export const NO_TEXT_OUTPUT = '(sub-agent produced no text output)';
@@ -10,13 +13,19 @@ export function describePoll(result: PollResult, now: number): { content: string
   if (result.kind === 'interrupted') return { content: 'poll interrupted', isError: true };
   if (result.kind === 'running') {
     const elapsed = formatDuration(now - (job.startedAt ?? job.createdAt));
-    const state = job.state === 'queued' ? 'still queued' : 'still running';
+    const waits = job.waitingFor?.length ? ` (waiting for ${job.waitingFor.join(', ')})` : '';
+    const state = job.state === 'queued' ? `still queued${waits}` : 'still running';
+    // A job with no event for a while says so: the caller may stop it or send it a message.
+    const idle = job.state === 'running' && job.lastEventAt !== undefined ? now - job.lastEventAt : 0;
+    const stalled = idle >= POLL_STALL_MS ? `; no progress for ${formatDuration(idle)}` : '';
     return {
-      content: `sub-agent ${job.id} ${state} after ${elapsed}, ${job.toolCalls} tool calls, ~${formatTokens(job.contextTokens)} context tokens`,
+      content: `sub-agent ${job.id} ${state} after ${elapsed}, ${job.toolCalls} tool calls, ~${formatTokens(job.contextTokens)} context tokens${stalled}`,
       isError: false,
     };
   }
-  if (job.state === 'aborted') return { content: `sub-agent ${job.id} was stopped`, isError: false };
+  // Stopped with a reason: a job it waited for was stopped.
+  if (job.state === 'aborted')
+    return { content: `sub-agent ${job.id} was stopped${job.error ? `: ${job.error}` : ''}`, isError: false };
   if (job.state === 'error') {
     const partial = job.result && job.result !== NO_TEXT_OUTPUT ? `\nPartial result:\n${job.result}` : '';
     return { content: `sub-agent ${job.id} failed: ${job.error ?? 'unknown error'}${partial}`, isError: true };
@@ -54,4 +63,10 @@ export function sentText(sent: SendResult): string {
         ? `Wrote to ${id}'s stdin; it has not read ${sent.pendingBytes} bytes of it yet.`
         : `Wrote to ${id}'s stdin.`;
   }
+}
+
+/** One line per job for a compaction summary, so running jobs survive it; undefined without jobs. */
+export function jobStateLines(jobs: readonly Job[]): string | undefined {
+  if (jobs.length === 0) return undefined;
+  return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${oneLine(job.task, 80)}`).join('\n');
 }

@@ -1,6 +1,7 @@
+import type { CallAdmission } from '../loop/agent-loop.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Timers } from '../platform/timers.js';
-import type { Message, ToolSchema, Usage } from '../providers/types.js';
+import type { Effort, Message, ModelRequest, ToolSchema, Usage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'error' | 'aborted';
@@ -21,7 +22,7 @@ export type JobEvent =
   | { type: 'budget_reached'; limit: 'tokens' | 'costUsd'; budget: number; used: number; stopped: string[] };
 
 /** What the manager counts of a job as its events arrive; published with each of them, so no front end counts again. */
-export type JobCounters = Pick<Job, 'turns' | 'toolCalls' | 'usage' | 'contextTokens'>;
+export type JobCounters = Pick<Job, 'turns' | 'toolCalls' | 'usage' | 'contextTokens' | 'lastEventAt'>;
 
 /** What a child run reports when it ends (aborts are the manager's to decide). */
 export interface ChildOutcome {
@@ -61,6 +62,13 @@ export interface ChildRunRequest {
   depth?: number;
   /** The model it runs on, when the manager resolved one. */
   model?: string;
+  /** The reasoning effort its calls carry (its definition's, else the session's), when its model takes one. */
+  effort?: Effort;
+  // Budgets.
+  /** Its caps as the manager settled them; the run keeps to its turns, tool calls and time. */
+  budget?: JobBudget;
+  /** Asked before each model call: its tokens and dollars against its caps, its owners' and the session's. */
+  admitCall?: (request: ModelRequest) => CallAdmission;
   signal: AbortSignal;
   onEvent: (event: LoopEvent) => void;
   // Isolation: where an isolated job's tools are rooted (its worktree); the session's workspace when absent.
@@ -91,10 +99,18 @@ export type SendResult =
 /** Runs one child loop to its end; throwing counts as an error outcome. */
 export type ChildRunner = (request: ChildRunRequest) => Promise<ChildOutcome>;
 
-/** Caps on one job; at a cap the job ends failed, its partial text its result. */
+/**
+ * Caps on one job; at a cap the job ends failed, its partial text its result. Tokens and dollars
+ * count its subtree (the jobs it started) and are judged before each model call; turns, tool
+ * calls and time are its own run's.
+ */
 export interface JobBudget {
   maxTokens?: number;
   maxCostUsd?: number;
+  maxTurns?: number;
+  maxToolCalls?: number;
+  /** Wall time of its run, in milliseconds. */
+  maxDurationMs?: number;
 }
 
 export interface StartOptions {
@@ -114,6 +130,9 @@ export interface StartOptions {
   isolation?: 'worktree';
   /** `local`: run on this machine even when the session sends jobs to a queue. */
   where?: 'local';
+  // Dependencies.
+  /** Jobs (sub-agent ids) it waits for: it runs once they all ended done, their reports added to its task. */
+  after?: string[];
 }
 
 /** `sub`: a model child; `shell`: a background bash command (`sh-N`). */
@@ -154,6 +173,8 @@ export interface Job {
   model?: string;
   /** Why the model asked for is not the one it runs on, when it is not. */
   modelRefused?: string;
+  /** Its reasoning effort (its definition's, else the session's), when its model takes one. */
+  effort?: Effort;
   /** Of a job with caps: the largest fraction of one cap its subtree has used (0.8 and up: near it). */
   budgetUsed?: number;
   // Isolation.
@@ -171,6 +192,15 @@ export interface Job {
   remoteId?: string;
   /** The worker running it (`sub-3 @ build-2`). */
   worker?: string;
+  // Progress and dependencies.
+  /** When its run last reported an event (its start, when none yet): how long it has been stalled. */
+  lastEventAt?: number;
+  /** The jobs it was started to wait for (agent_start's `after`). */
+  after?: string[];
+  /** Those of `after` that have not ended yet, while it waits (queued, taking no slot). */
+  waitingFor?: string[];
+  /** Their reports were added to its task (it no longer waits for them, even when resumed). */
+  afterMet?: boolean;
 }
 
 /** What a poll ended with. */
@@ -189,10 +219,12 @@ export interface JobManagerOptions {
   /** Levels of sub-agents: 1 (default) lets only the parent start them, up to 3. */
   maxDepth?: number;
   /** The model a job of `definition` runs on, `requested` being agent_start's `model` (model-resolution.ts). */
-  modelFor?: (definition: string, requested: string | undefined) => { model: string; refused?: string };
+  modelFor?: (definition: string, requested: string | undefined) => { model: string; refused?: string; effort?: Effort };
   defaultAgent?: string;
   /** Known definition names; `start` refuses others. */
   definitions?: () => string[];
+  /** The caps a job of `definition` gets unless agent_start asks for lower ones (its file's, else the settings'). */
+  capsFor?: (definition: string) => JobBudget;
   /**
    * The session's budget (jobs/budget.ts): it counts each job's usage and judges the caps; the
    * manager carries out its verdict. Without one, nothing is capped.
@@ -212,6 +244,8 @@ export interface JobManagerOptions {
   };
   /** The first job number (a resumed session continues after its earlier jobs). */
   firstNumber?: number;
+  /** A running sub-agent with no event for this long is named once in a notice to its owner (default 5 min). */
+  stallNoticeMs?: number;
   now?: () => number;
   timers?: Timers;
 }
@@ -242,4 +276,17 @@ export interface BudgetPolicy {
   record(jobId: string, usage: Usage, jobs: readonly Job[]): BudgetVerdict;
   /** At the parent's step boundary, its own usage settled. */
   atBoundary(jobs: readonly Job[]): BudgetVerdict;
+  /**
+   * A new job's caps within what its owners have left; refused when they have nothing left, or
+   * when a dollar cap applies and its model has no known price.
+   */
+  capsForStart?(
+    caps: JobBudget,
+    job: { owner?: string; model?: string },
+    jobs: readonly Job[],
+  ): { caps: JobBudget } | { refused: string };
+  /** Before a job's model call: admitted (its worst case held until its usage is counted), or refused naming the cap. */
+  admitCall?(jobId: string, request: ModelRequest, jobs: readonly Job[]): CallAdmission;
+  /** What is left of the session's budget, in words, when it has one. */
+  sessionLeft?(jobs: readonly Job[]): string | undefined;
 }

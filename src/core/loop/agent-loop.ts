@@ -1,5 +1,6 @@
 import {
   type Message,
+  type ModelRequest,
   type StreamFn,
   type ToolResultBlock,
   type ToolSchema,
@@ -15,7 +16,7 @@ import { type Workspace, runsAlongside } from '../tools/define.js';
 import type { OutputLimiter, ToolRegistry } from '../tools/registry.js';
 import { AsyncQueue } from './async-queue.js';
 import type { LoopEvent, StopCause } from './events.js';
-import { type Limits, durationLimit, reachedLimit } from './limits.js';
+import { type Limits, durationLimit, reachedLimit, toolCallLimit } from './limits.js';
 import { afterBatch, noRepeats } from './repeat-detector.js';
 import { type LoopHooks, MAX_STOP_HOOK_CONTINUES } from './loop-hooks.js';
 import {
@@ -23,6 +24,7 @@ import {
   type ToolGate,
   interruptedResult,
   notRunResult,
+  overLimitResult,
   prepareCall,
   runPreparedCall,
 } from './tool-runner.js';
@@ -78,13 +80,25 @@ export interface LoopConfig {
   jobId?: string;
   /** Timers for the duration limit (tests pass a fake clock). */
   timers?: Timers;
+  /**
+   * Asked before every model call with the request about to be made (a sub-agent's budget): a
+   * refusal ends the run with that error and the call is not made; an admission is released
+   * once the call has ended, whichever way.
+   */
+  admitCall?: (request: ModelRequest) => CallAdmission;
 }
+
+/** What `admitCall` answers: the call may go (release when it has ended), or why it may not. */
+export type CallAdmission = { release: () => void } | { refused: string };
 
 /** A history that replaces the current one (compaction), and the event that tells of it. */
 export interface HistoryReplacement {
   history: Message[];
   event: LoopEvent;
 }
+
+/** One model call's end: its message, or why the run stops. */
+type ModelResponse = { kind: 'ok'; message: Message } | { kind: 'failed'; cause: StopCause };
 
 /** What a run leaves behind (the conversation itself is in the caller's context). */
 export interface LoopResult {
@@ -111,6 +125,9 @@ export async function* agentLoop(
   const newMessages: Message[] = [];
   let usage = emptyUsage();
   let turns = 0;
+  let toolCalls = 0;
+  /** The model asked for more tool calls than `maxToolCalls` left: the run ends once they are answered. */
+  let overToolLimit = false;
   let repeats = noRepeats;
   /** A hook said `continue: false`: the run ends once the current batch is done. */
   let hookStop: { event: 'PreToolUse' | 'PostToolUse'; reason: string } | undefined;
@@ -167,9 +184,17 @@ export async function* agentLoop(
         yield compacted.event;
       }
 
+      // Judged on the request as it would go, before the turn counts: a refused call is never made.
+      const admission = config.admitCall?.(modelRequest());
+      if (admission && 'refused' in admission) return { kind: 'error', message: admission.refused };
       turns += 1;
       yield { type: 'turn_start', turn: turns };
-      const response = yield* callModel();
+      let response: ModelResponse;
+      try {
+        response = yield* callModel();
+      } finally {
+        admission?.release();
+      }
       if (response.kind === 'failed') return response.cause;
       const { message } = response;
       append(message);
@@ -201,6 +226,7 @@ export async function* agentLoop(
       append({ role: 'user', content: results });
       yield { type: 'turn_end', turn: turns };
       if (hookStop) return { kind: 'hook', event: hookStop.event, reason: hookStop.reason };
+      if (overToolLimit) return toolCallLimit(limits.maxToolCalls ?? 0);
       const repeat = afterBatch(repeats, calls, results, limits.maxRepeatedFailures);
       repeats = repeat.state;
       if (repeat.stop) return repeat.stop;
@@ -236,24 +262,12 @@ export async function* agentLoop(
   }
 
   /** Streams one model response, retrying once through compaction when the context is too long. */
-  async function* callModel(): AsyncGenerator<
-    LoopEvent,
-    { kind: 'ok'; message: Message } | { kind: 'failed'; cause: StopCause }
-  > {
+  async function* callModel(): AsyncGenerator<LoopEvent, ModelResponse> {
     let compacted = false;
     for (;;) {
       let partialText = '';
       try {
-        for await (const event of config.stream(
-          {
-            model: config.model,
-            system: context.system,
-            messages: [...context.messages],
-            tools: context.schemas ?? context.tools.schemas(),
-            maxTokens: config.maxTokens,
-          },
-          run.signal,
-        )) {
+        for await (const event of config.stream(modelRequest(), run.signal)) {
           switch (event.type) {
             case 'text_delta':
               partialText += event.text;
@@ -264,6 +278,9 @@ export async function* agentLoop(
               break;
             case 'retry':
               partialText = '';
+              yield event;
+              break;
+            case 'rate_limit':
               yield event;
               break;
             case 'tool_call_start':
@@ -299,21 +316,38 @@ export async function* agentLoop(
     }
   }
 
+  /** The request the next model call makes of the history as it stands. */
+  function modelRequest(): ModelRequest {
+    return {
+      model: config.model,
+      system: context.system,
+      messages: [...context.messages],
+      tools: context.schemas ?? context.tools.schemas(),
+      maxTokens: config.maxTokens,
+    };
+  }
+
   /**
    * Runs one response's tool calls: together when every one may run alongside the others,
    * else in order. Each call's `tool_start` is yielded before the call runs, so whatever the
    * call sets off (a sub-agent's first events) comes after it in the session's stream.
    */
   async function* runTools(calls: ToolUseBlock[]): AsyncGenerator<LoopEvent, ToolResultBlock[]> {
-    const prepared = calls.map((call) => prepareCall(call, context.tools));
+    // Past the tool-call limit a call is not run at all: it is answered so, and the run stops after this batch.
+    const room = limits.maxToolCalls === undefined ? calls.length : Math.max(0, limits.maxToolCalls - toolCalls);
+    if (room < calls.length) overToolLimit = true;
+    const prepared = calls.slice(0, room).map((call) => prepareCall(call, context.tools));
     const concurrent = prepared.every((p) => p.ok && runsAlongside(p.tool));
     // By position, not id: a model may repeat an id, and each call still gets its own result.
-    const results: (ToolResultBlock | undefined)[] = [];
+    const results: (ToolResultBlock | undefined)[] = calls.map((call, index) =>
+      index < room ? undefined : overLimitResult(call, limits.maxToolCalls ?? 0),
+    );
     const batches = concurrent ? [prepared.map((p, index) => ({ p, index }))] : prepared.map((p, index) => [{ p, index }]);
 
     for (const batch of batches) {
       if (run.signal.aborted || hookStop) break;
       for (const { p } of batch) {
+        toolCalls += 1;
         yield { type: 'tool_start', id: p.call.id, name: p.call.name, label: p.label, args: p.ok ? p.args : p.call.input };
       }
       const events = new AsyncQueue<LoopEvent>();

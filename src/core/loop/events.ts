@@ -1,4 +1,4 @@
-import type { Message, StopReason, Usage } from '../providers/types.js';
+import type { Message, RateLimitEvent, RetryEvent, StopReason, Usage } from '../providers/types.js';
 
 // The user's hooks are run above the loop (hooks/); what their events say is defined here, with
 // the other events, so the loop and the front ends need nothing from above.
@@ -26,7 +26,7 @@ export type HookOutcome = 'ok' | 'stopped' | 'blocked' | 'denied' | 'asked' | 'a
 export type StopCause =
   | { kind: 'completed' }
   | { kind: 'aborted' }
-  | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'repeatedFailure'; detail: string }
+  | { kind: 'limit'; limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'maxToolCalls' | 'repeatedFailure'; detail: string }
   | { kind: 'error'; message: string }
   /** A hook ended it: `continue: false`, or a UserPromptSubmit hook blocked the prompt. */
   | { kind: 'hook'; event: HookEventName; reason: string };
@@ -37,7 +37,9 @@ export type LoopEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
   | { type: 'message_end'; message: Message; stopReason: StopReason }
-  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: string }
+  | RetryEvent
+  /** The model call waits at the provider's rate-limit gate, or goes on (providers/rate-limit-gate.ts). */
+  | RateLimitEvent
   | { type: 'tool_start'; id: string; name: string; label: string; args: unknown }
   | { type: 'tool_update'; id: string; name: string; text: string }
   | { type: 'tool_end'; id: string; name: string; content: string; isError: boolean }

@@ -9,6 +9,8 @@ export interface Limits {
   maxDuration?: number;
   /** The same failing calls this many times in a row stop the run (default 5). */
   maxRepeatedFailures?: number;
+  /** Tool calls the run may make; a response asking for more has those answered "not run", and the run stops there. */
+  maxToolCalls?: number;
 }
 
 export interface RunProgress {
@@ -42,17 +44,23 @@ export function reachedLimit(limits: Limits, progress: RunProgress): StopCause |
   return undefined;
 }
 
+/** The model asked for more tool calls than the limit leaves (checked by the loop as it answers them). */
+export function toolCallLimit(maxToolCalls: number): StopCause {
+  return { kind: 'limit', limit: 'maxToolCalls', detail: `asked for more than the limit of ${maxToolCalls} tool calls` };
+}
+
 export function durationLimit(maxDuration: number): StopCause {
   return { kind: 'limit', limit: 'maxDuration', detail: `ran past the limit of ${Math.round(maxDuration / 1000)}s` };
 }
 
 /** How to lift a limit, for the line that says a run stopped at it. */
-export function limitHint(limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'repeatedFailure'): string {
+export function limitHint(limit: 'maxTurns' | 'maxTotalTokens' | 'maxDuration' | 'maxToolCalls' | 'repeatedFailure'): string {
   switch (limit) {
     case 'maxTurns':
       return ' (raise it with --max-turns or maxTurns in settings)';
     case 'maxTotalTokens':
     case 'maxDuration':
+    case 'maxToolCalls':
       return ' (raise it in settings)';
     case 'repeatedFailure':
       return ' (say what to do differently, or fix what makes the call fail, then go on)';

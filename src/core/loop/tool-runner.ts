@@ -126,6 +126,16 @@ export function notRunResult(call: ToolUseBlock, reason: string): ToolResultBloc
   return { type: 'tool_result', toolUseId: call.id, content: `Not run: a hook stopped the agent (${reason}).`, isError: true };
 }
 
+/** The result a call past the run's tool-call limit gets: it was not run. */
+export function overLimitResult(call: ToolUseBlock, limit: number): ToolResultBlock {
+  return {
+    type: 'tool_result',
+    toolUseId: call.id,
+    content: `Not run: the limit of ${limit} tool calls was reached.`,
+    isError: true,
+  };
+}
+
 /** The result a call gets when the run stopped before it finished. */
 export function interruptedResult(call: ToolUseBlock): ToolResultBlock {
   return {

@@ -1,8 +1,10 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { ExpandedServer } from '../config/mcp-servers.js';
 import { oneLine } from '../platform/text.js';
+import { SignInNeeded } from './oauth-provider.js';
 import type { CallResult } from './result-text.js';
 
 /** A tool as a server lists it (the fields used here). */
@@ -59,6 +61,13 @@ export interface ConnectOptions {
   onError: (message: string) => void;
   /** The server changed its list of tools (`notifications/tools/list_changed`). */
   onToolsChanged: (tools: McpToolInfo[]) => void;
+  /**
+   * A remote server's OAuth sign-in (stored tokens, refreshed by the SDK when the server turns
+   * the access token down). Without it a server that answers 401 fails.
+   */
+  authProvider?: OAuthClientProvider;
+  /** A running remote server wants a sign-in again (its tokens no longer hold and could not be refreshed). */
+  onSignInNeeded?: () => void;
 }
 
 /**
@@ -80,7 +89,7 @@ export async function connectServer(
 ): Promise<{ connection: McpConnection; tools: McpToolInfo[] }> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const stderr = { text: '' };
-  const transport = await createTransport(server, options.cwd, stderr);
+  const transport = await createTransport(server, options.cwd, stderr, options.authProvider);
   let closing = false;
   const client: Client = new Client(
     { name: 'outrider', version: packageJson.version },
@@ -117,12 +126,19 @@ export async function connectServer(
     return {
       tools,
       connection: {
-        callTool: async (name, args, call) =>
-          (await client.callTool({ name, arguments: args }, undefined, {
-            signal: call.signal,
-            timeout: NO_SDK_TIMEOUT,
-            ...(call.onProgress ? { onprogress: (p) => call.onProgress?.(progressText(p)) } : {}),
-          })) as CallResult,
+        callTool: async (name, args, call) => {
+          try {
+            return (await client.callTool({ name, arguments: args }, undefined, {
+              signal: call.signal,
+              timeout: NO_SDK_TIMEOUT,
+              ...(call.onProgress ? { onprogress: (p) => call.onProgress?.(progressText(p)) } : {}),
+            })) as CallResult;
+          } catch (error) {
+            if (!options.authProvider || !(await isSignInError(error))) throw error;
+            options.onSignInNeeded?.();
+            throw new SignInNeeded();
+          }
+        },
         offers: {
           resources: client.getServerCapabilities()?.resources !== undefined,
           prompts: client.getServerCapabilities()?.prompts !== undefined,
@@ -150,13 +166,19 @@ export async function connectServer(
     };
   } catch (error) {
     await closeQuietly();
+    if (options.authProvider && (await isSignInError(error))) throw new SignInNeeded();
     throw new Error(withStderr(startError(error, server), stderr.text), { cause: error });
   } finally {
     options.signal.removeEventListener('abort', onAbort);
   }
 }
 
-async function createTransport(server: ExpandedServer, cwd: string, stderr: { text: string }): Promise<Transport> {
+async function createTransport(
+  server: ExpandedServer,
+  cwd: string,
+  stderr: { text: string },
+  authProvider: OAuthClientProvider | undefined,
+): Promise<Transport> {
   if (server.type === 'stdio') {
     const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     // The server gets the few variables every program needs, plus its own `env`: not the
@@ -174,13 +196,27 @@ async function createTransport(server: ExpandedServer, cwd: string, stderr: { te
     });
     return transport;
   }
-  const requestInit = { headers: server.headers };
+  const options = { requestInit: { headers: server.headers }, ...(authProvider ? { authProvider } : {}) };
   if (server.type === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return new SSEClientTransport(server.url, { requestInit });
+    return new SSEClientTransport(server.url, options);
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(server.url, { requestInit });
+  return new StreamableHTTPClientTransport(server.url, options);
+}
+
+/**
+ * The server wants a sign-in: our provider said so (no registration, no tokens, or tokens it
+ * refused that could not be refreshed), or the SDK did (UnauthorizedError), anywhere in the chain.
+ */
+async function isSignInError(error: unknown): Promise<boolean> {
+  const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if (current instanceof SignInNeeded || current instanceof UnauthorizedError) return true;
+    // StreamableHTTPError: "Server returned 401 after successful authentication" (a fresh token refused).
+    if ((current as { code?: unknown }).code === 401) return true;
+  }
+  return false;
 }
 
 async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {

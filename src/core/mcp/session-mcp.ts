@@ -1,13 +1,14 @@
 import type { McpServerEntries } from '../config/mcp-files.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
+import { outriderPaths } from '../config/paths.js';
 import type { Settings } from '../config/settings.js';
 import type { Timers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { McpManager } from './manager.js';
+import { McpManager, type SignInRequest } from './manager.js';
 import { expandMcpPrompt, resourceTools } from './mcp-resources.js';
 import { MCP_TOOL_PREFIX } from './names.js';
-import { failureWarning } from './warnings.js';
+import { serverWarning } from './warnings.js';
 import type { McpEvent, McpServerStatus } from './types.js';
 
 /** The session's MCP servers as the rest of the session sees them. */
@@ -22,6 +23,10 @@ export interface SessionMcp {
   toolsForTurn(core: readonly AnyTool[]): ToolRegistry | undefined;
   /** `/mcp__<server>__<prompt> args`: the server's prompt as the text to send; undefined when it names none. */
   expandPrompt(text: string, signal: AbortSignal): Promise<string | undefined>;
+  /** `/mcp login <name>`: signs in to a remote server in the browser, then starts it again (McpManager.signIn). */
+  signIn(name: string, request: SignInRequest): Promise<void>;
+  /** `/mcp logout <name>`: forgets its stored sign-in, and starts it again without. */
+  signOut(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,8 @@ export function startSessionMcp(options: {
   publishState: (event: McpEvent, state: string) => void;
   childPool: ToolRegistry;
   timers?: Timers;
+  /** How long a sign-in waits for the browser (5 minutes unless told). */
+  signInTimeoutMs?: number;
 }): SessionMcp {
   let version = 0;
   let applied = 0;
@@ -65,6 +72,9 @@ export function startSessionMcp(options: {
     toolTimeoutMs: options.settings.mcp?.toolTimeoutMs,
     trustReadOnlyHints: options.settings.permissions?.mcpReadOnlyHints,
     timers: options.timers,
+    // Sign-ins are the user's, as the settings are: under outrider's home, whichever project this is.
+    authDir: outriderPaths(options.env).mcpAuthDir,
+    signInTimeoutMs: options.signInTimeoutMs,
     publish: (event) => options.publishState(event, `mcp_server:${event.server.name}`),
     onToolsChanged: () => {
       version += 1;
@@ -87,11 +97,26 @@ export function startSessionMcp(options: {
       return new ToolRegistry([...core, ...manager.tools(), ...resources]);
     },
     expandPrompt: (text, signal) => expandMcpPrompt(text, manager.live(), signal),
+    signIn: (name, request) => manager.signIn(name, request),
+    signOut: (name) => manager.signOut(name),
     close: () => manager.close(),
   };
 }
 
-/** One warning line per server that failed, for a front end that waited for them (headless). */
+/** One warning line per server that failed or waits for a sign-in, for a front end that waited for them (headless). */
 export function failureWarnings(statuses: readonly McpServerStatus[]): string[] {
-  return statuses.filter((s) => s.state === 'failed').map(failureWarning);
+  return statuses.flatMap((s) => serverWarning(s) ?? []);
+}
+
+const NO_MCP_SERVERS =
+  'this session has no MCP servers: add them to .mcp.json, to mcpServers in your settings, or with --mcp-config';
+
+/** What a session shows of its MCP servers (`OpenedSession.mcp`), with or without any. */
+export function mcpFace(mcp: SessionMcp | undefined): Pick<SessionMcp, 'statuses' | 'ready' | 'signIn' | 'signOut'> {
+  return {
+    statuses: () => mcp?.statuses() ?? [],
+    ready: () => mcp?.ready() ?? Promise.resolve(),
+    signIn: (name, request) => (mcp ? mcp.signIn(name, request) : Promise.reject(new Error(NO_MCP_SERVERS))),
+    signOut: (name) => (mcp ? mcp.signOut(name) : Promise.reject(new Error(NO_MCP_SERVERS))),
+  };
 }

@@ -1,5 +1,8 @@
-/** Where a server stands: starting, up with its tools, or failed (at start, or since: it exited). */
-export type McpServerState = 'starting' | 'ready' | 'failed';
+/**
+ * Where a server stands: starting, up with its tools, failed (at start, or since: it exited),
+ * or waiting for the user to sign in (a remote server that asks for OAuth: `/mcp login <name>`).
+ */
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'needs-auth';
 
 /** One MCP server as the front ends show it (the footer's `mcp 2/3`, /mcp). Facts only: no display strings. */
 export interface McpServerStatus {
@@ -10,7 +13,7 @@ export interface McpServerStatus {
   state: McpServerState;
   /** Its tools, by the names the model calls them (`mcp__<server>__<tool>`). */
   tools: string[];
-  /** The last thing that went wrong: why it failed, or a transport error of a running server. */
+  /** The last thing that went wrong: why it failed (or needs a sign-in), or a transport error of a running server. */
   error?: string;
 }
 

@@ -5,3 +5,15 @@ import type { McpServerStatus } from './types.js';
 export function failureWarning(server: McpServerStatus): string {
   return `MCP server ${JSON.stringify(safeText(server.name))} failed: ${safeText(server.error ?? 'unknown error')}; going on without its tools`;
 }
+
+/** `MCP server "linear" needs you to sign in: …` (headless, where nobody can: the command to run is in the line). */
+export function signInWarning(server: McpServerStatus): string {
+  return `MCP server ${JSON.stringify(safeText(server.name))} needs you to sign in (OAuth): start outrider here without -p and type /mcp login ${safeText(server.name)}; going on without its tools`;
+}
+
+/** The warning line of a server that is not up and will not be by itself: failed, or waiting for a sign-in. */
+export function serverWarning(server: McpServerStatus): string | undefined {
+  if (server.state === 'failed') return failureWarning(server);
+  if (server.state === 'needs-auth') return signInWarning(server);
+  return undefined;
+}

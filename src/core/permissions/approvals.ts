@@ -161,7 +161,10 @@ export class ApprovalGate {
 
     signal.throwIfAborted();
     const answer = await untilAborted(
-      this.approver({ toolName, label, args, reason: decision.reason, ...(jobId ? { jobId } : {}) }, signal),
+      this.approver(
+        { toolName, label, args, reason: decision.reason, ...(jobId ? { jobId } : {}), ...(callId ? { callId } : {}) },
+        signal,
+      ),
       signal,
     );
     if (answer === 'deny') {

@@ -31,13 +31,12 @@ export interface ApprovalRequest {
   args: unknown;
   reason: string;
   jobId?: string;
+  /** The model's id for the call, when a tool call asks (an editor ties the question to the call it shows). */
+  callId?: string;
 }
 
 /** A question for a program that answers for the user (`--permission-prompt-tool stdio`: the SDK's canUseTool). */
-export interface PermissionPromptRequest extends ApprovalRequest {
-  /** The model's id for the call. */
-  callId?: string;
-}
+export type PermissionPromptRequest = ApprovalRequest;
 
 /** A program's answer: allow (with the arguments it may have changed) or deny (with why, and whether to stop the turn). */
 export type PermissionPromptAnswer =

@@ -8,22 +8,23 @@ import { isMissing } from './fs-errors.js';
  * Replaces `file` with `content`: written to a temporary file in the same folder, flushed,
  * then renamed over it. A crash or kill -9 mid-write leaves the old file whole, and a hard
  * link to a file elsewhere is replaced, not written through. Keeps the mode (and the owner,
- * where allowed). `file` must be a real path: a symlink there would itself be replaced.
+ * where allowed), unless `options.mode` is given: then the file has that mode from its first
+ * byte on (a secret is never readable by others, even for a moment). `file` must be a real
+ * path: a symlink there would itself be replaced.
  */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+export async function writeFileAtomic(file: string, content: string, options: { mode?: number } = {}): Promise<void> {
   const existing = await stat(file).catch((error: unknown) => {
     if (isMissing(error)) return undefined;
     throw error;
   });
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
   // wx: never follow or reuse something already at the temporary name.
-  const handle = await open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+  const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
+    if (mode !== undefined) await handle.chmod(mode); // open's mode went through the umask
     await handle.writeFile(content, 'utf8');
-    if (existing) {
-      await handle.chmod(existing.mode & 0o7777); // open's mode went through the umask
-      await handle.chown(existing.uid, existing.gid).catch(() => {});
-    }
+    if (existing) await handle.chown(existing.uid, existing.gid).catch(() => {});
     await handle.sync();
     await handle.close();
     await rename(temp, file);

@@ -7,6 +7,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { BackendConfig, ProviderBackend } from './backend.js';
+import { anthropicThinking } from './effort.js';
 import { abortError, StreamCutError } from './errors.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
@@ -26,8 +27,11 @@ function toWireBlock(block: ContentBlock): WireBlock | undefined {
       // The API rejects empty text blocks.
       return block.text === '' ? undefined : { type: 'text', text: block.text };
     case 'thinking':
-      // Unsigned thinking (from another provider) would be rejected; the model does not need it back.
-      return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
+      // Unsigned thinking, or OpenAI's reasoning (an item id, encrypted content), would be
+      // rejected; the model does not need it back. Signed thinking goes back as written.
+      if (!block.signature || block.itemId !== undefined) return undefined;
+      if (block.redacted) return { type: 'redacted_thinking', data: block.signature };
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     case 'tool_use':
       return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
     case 'tool_result':
@@ -88,7 +92,7 @@ export type WireCache = WeakMap<Message, WireMessage>;
  * without a breakpoint; the last, which carries it, on each call.
  */
 export function anthropicRequestBody(request: ModelRequest, caches: BodyCaches): string {
-  const head = headJson(caches.head, request, undefined, () =>
+  const head = headJson(caches.head, request, request.effort, () =>
     JSON.stringify(
       toAnthropicParams({
         model: request.model,
@@ -96,6 +100,7 @@ export function anthropicRequestBody(request: ModelRequest, caches: BodyCaches):
         messages: [],
         tools: request.tools,
         maxTokens: request.maxTokens,
+        ...(request.effort ? { effort: request.effort } : {}),
       }),
     ),
   );
@@ -110,14 +115,22 @@ function wireMessageJson(message: Message): string {
   return JSON.stringify(toWireMessage(message));
 }
 
-/** The full streaming request; cache breakpoints on the system prompt and the last tool. */
+/**
+ * The full streaming request; cache breakpoints on the system prompt and the last tool. An
+ * effort the model takes adds its thinking (effort.ts), and a budget's room to max_tokens.
+ */
 export function toAnthropicParams(request: ModelRequest, converted?: WireCache): WireParams {
+  const thinking = anthropicThinking(request.model, request.effort, request.maxTokens);
   const params: WireParams = {
     model: request.model,
-    max_tokens: request.maxTokens,
+    max_tokens: thinking?.max_tokens ?? request.maxTokens,
     messages: toAnthropicMessages(request.messages, converted),
     stream: true,
   };
+  if (thinking) {
+    params.thinking = thinking.thinking;
+    if (thinking.output_config) params.output_config = thinking.output_config;
+  }
   if (request.system !== '') params.system = [{ type: 'text', text: request.system, cache_control: EPHEMERAL }];
   if (request.tools.length > 0) {
     params.tools = request.tools.map((tool, i) => ({
@@ -141,7 +154,7 @@ const stopReasons: Record<string, StopReason> = {
 
 type Slot =
   | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean }
   | { type: 'tool_use'; id: string; name: string; json: string; initial: unknown; toolIndex: number };
 
 function stringOr(value: unknown): string {
@@ -193,6 +206,10 @@ export class AnthropicAssembler {
       const thinking = stringOr(block.thinking);
       this.slots.set(index, { type: 'thinking', thinking, signature: stringOr(block.signature) || undefined });
       if (thinking) yield { type: 'thinking_delta', text: thinking };
+    } else if (block.type === 'redacted_thinking') {
+      // Encrypted thinking: nothing to show, but sent back as it came, as thinking must be.
+      const data = stringOr(block.data);
+      if (data) this.slots.set(index, { type: 'thinking', thinking: '', signature: data, redacted: true });
     } else if (block.type === 'tool_use') {
       const toolIndex = this.toolCount++;
       const id = stringOr(block.id);
@@ -200,7 +217,7 @@ export class AnthropicAssembler {
       this.slots.set(index, { type: 'tool_use', id, name, json: '', initial: block.input, toolIndex });
       yield { type: 'tool_call_start', index: toolIndex, id, name };
     }
-    // Server-side tool blocks and redacted thinking have no normalized form; they are skipped.
+    // Server-side tool blocks have no normalized form; they are skipped.
   }
 
   private *delta(index: number, delta: Anthropic.Messages.RawContentBlockDelta): Generator<StreamEvent> {
@@ -244,7 +261,12 @@ export class AnthropicAssembler {
       if (slot.type === 'text') {
         if (slot.text !== '') content.push({ type: 'text', text: slot.text });
       } else if (slot.type === 'thinking') {
-        content.push({ type: 'thinking', thinking: slot.thinking, ...(slot.signature ? { signature: slot.signature } : {}) });
+        content.push({
+          type: 'thinking',
+          thinking: slot.thinking,
+          ...(slot.signature ? { signature: slot.signature } : {}),
+          ...(slot.redacted ? { redacted: true } : {}),
+        });
       } else {
         const input = slot.json === '' && slot.initial !== undefined ? slot.initial : parseToolArgs(slot.json);
         content.push({ type: 'tool_use', id: slot.id, name: slot.name, input });

@@ -29,4 +29,6 @@ export interface BackendConfig {
   sdkTimeoutMs: number;
   /** The SDK client's fetch (http-fetch.ts): node:http with keep-alive, no undici. */
   fetch: HttpFetch;
+  /** OpenAI: the API every request goes to (the `openai.api` setting); absent: by model and base URL (models.ts openaiApiFor). */
+  openaiApi?: 'responses' | 'chat';
 }

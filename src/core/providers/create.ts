@@ -9,7 +9,9 @@ import { defaultCallDeadline } from './deadline.js';
 import { classifyError, type ErrorContext } from './errors.js';
 import { createHttpFetch } from './http-fetch.js';
 import { openaiBackend } from './openai.js';
-import { clockSleep, DEFAULT_DELAYS, withRetries, type Sleep } from './retry.js';
+import { RateLimitGate } from './rate-limit-gate.js';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, type RateLimitOptions } from './rate-limit-wait.js';
+import { clockSleep, DEFAULT_DELAYS, type DelayOptions, retryDelay, withRetries, type Sleep } from './retry.js';
 import { withTextTools } from './text-tools.js';
 import { type Clock, realClock } from '../platform/timers.js';
 import { type AttemptBudget, DEFAULT_TIMEOUTS, watchAttempt } from './timeouts.js';
@@ -51,6 +53,16 @@ export interface ProviderOptions {
    * compiled while the session is put together (and a TUI waits for its first prompt).
    */
   preload?: boolean;
+  /** OpenAI: `responses` or `chat` for every request (the `openai.api` setting); absent: by model and base URL. */
+  openaiApi?: 'responses' | 'chat';
+  /**
+   * The provider's rate-limit gate (rate-limit-gate.ts), one for every call this StreamFn makes:
+   * a 429 or 529 pauses them all and fewer run at once for a while. `maxConcurrent`: the
+   * session's concurrency, which the cap grows back to; `maxWaitMs`: the most one call waits
+   * for rate limits in all (default 10 minutes); `overloaded: false` leaves 529s to the retries
+   * (for --fallback-model). `false`: no gate, rate limits are retried within maxRetries.
+   */
+  rateLimit?: { maxConcurrent?: number; maxWaitMs?: number; overloaded?: boolean } | false;
 }
 
 /** The SDK's own timeout stays behind ours, so the watchdog's message is the one users see. */
@@ -60,6 +72,20 @@ const labels: Record<ProviderName, { label: string; keyEnv: string; urlEnv: stri
   anthropic: { label: 'Anthropic', keyEnv: 'ANTHROPIC_API_KEY', urlEnv: 'ANTHROPIC_BASE_URL' },
   openai: { label: 'OpenAI', keyEnv: 'OPENAI_API_KEY', urlEnv: 'OPENAI_BASE_URL' },
 };
+
+/** The gate every call of one provider passes, with how long a call may wait there. */
+function rateLimitFor(
+  options: { maxConcurrent?: number; maxWaitMs?: number; overloaded?: boolean },
+  clock: Clock,
+  delays: DelayOptions,
+): RateLimitOptions {
+  const gate = new RateLimitGate({
+    clock,
+    ...(options.maxConcurrent !== undefined ? { maxConcurrent: options.maxConcurrent } : {}),
+    backoff: (streak) => retryDelay(streak, undefined, delays),
+  });
+  return { gate, maxWaitMs: options.maxWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS, overloaded: options.overloaded ?? true };
+}
 
 /** A StreamFn for the chosen provider: valid output only. Throws ProviderError on a failure it gave up on. */
 export function createProvider(options: ProviderOptions): StreamFn {
@@ -74,6 +100,7 @@ export function createProvider(options: ProviderOptions): StreamFn {
     sdkTimeoutMs: timeouts.firstByteMs + SDK_TIMEOUT_SLACK_MS,
     // One connection pool per provider: its requests reuse a kept-alive connection.
     fetch: createHttpFetch(),
+    ...(options.openaiApi ? { openaiApi: options.openaiApi } : {}),
   };
   const backend: ProviderBackend = options.provider === 'anthropic' ? anthropicBackend(config) : openaiBackend(config);
   if (options.preload) backend.preload();
@@ -85,6 +112,8 @@ export function createProvider(options: ProviderOptions): StreamFn {
   };
   const deadlineMs = options.callDeadlineMs ?? defaultCallDeadline(timeouts.firstByteMs);
   const sleep = options.sleep ?? clockSleep(clock);
+  const random = options.random ?? Math.random;
+  const rateLimit = options.rateLimit === false ? undefined : rateLimitFor(options.rateLimit ?? {}, clock, { ...delays, random });
 
   const stream: StreamFn = (request, signal) => {
     const context: ErrorContext = {
@@ -105,9 +134,10 @@ export function createProvider(options: ProviderOptions): StreamFn {
       clock,
       firstByteMs: timeouts.firstByteMs,
       sleep,
-      random: options.random ?? Math.random,
+      random,
       classify: (error) => classifyError(error, context, backend.errorClasses()),
       context,
+      ...(rateLimit ? { rateLimit } : {}),
     });
   };
   // Outermost: text-mode calls are checked like native ones.

@@ -36,6 +36,8 @@ export type Classified =
       maxRetries?: number;
       /** A fixed delay before the retry, instead of the backoff. */
       delayMs?: number;
+      /** A rate limit (429) or an overloaded model (529): it pauses every call to the provider (rate-limit-gate.ts). */
+      limit?: 'rate' | 'overload';
     }
   | { kind: 'fatal'; error: ProviderError };
 
@@ -136,10 +138,20 @@ function endpoint(ctx: ErrorContext): string {
 function statusError(err: Loose, status: number, ctx: ErrorContext, now: number): Classified {
   const message = apiMessage(err) ?? `HTTP ${status}`;
   const type = apiType(err);
-  if (status === 429)
-    return { kind: 'retry', reason: `rate limited (429)`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(err.headers, now);
+    // OpenAI's spent quota is a 429 too, but no wait ends it: retried as any failure, within maxRetries.
+    const limit = apiCode(err) === 'insufficient_quota' ? {} : { limit: 'rate' as const };
+    return { kind: 'retry', reason: `rate limited (429)`, status, retryAfterMs, ...limit };
+  }
   if (status === 529 || type === 'overloaded_error') {
-    return { kind: 'retry', reason: `overloaded (${status})`, status, retryAfterMs: parseRetryAfter(err.headers, now) };
+    return {
+      kind: 'retry',
+      reason: `overloaded (${status})`,
+      status,
+      retryAfterMs: parseRetryAfter(err.headers, now),
+      limit: 'overload',
+    };
   }
   if (status >= 500 || status === 408 || status === 409) {
     return {
@@ -172,7 +184,7 @@ function statusError(err: Loose, status: number, ctx: ErrorContext, now: number)
 function streamErrorEvent(err: Loose, ctx: ErrorContext): Classified {
   const message = apiMessage(err) ?? 'unknown error';
   const type = apiType(err);
-  if (type === 'overloaded_error') return { kind: 'retry', reason: 'overloaded (stream error event)' };
+  if (type === 'overloaded_error') return { kind: 'retry', reason: 'overloaded (stream error event)', limit: 'overload' };
   if (type === 'invalid_request_error' || type === 'authentication_error' || type === 'permission_error') {
     const contextTooLong = isContextTooLong(err, message);
     return { kind: 'fatal', error: new ProviderError(`${ctx.label} rejected the request: ${message}`, { contextTooLong }) };

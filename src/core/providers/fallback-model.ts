@@ -16,7 +16,7 @@ export function withFallbackModel(stream: StreamFn, fallback: string, notify: (t
     let streamed = false;
     try {
       for await (const event of stream(request, signal)) {
-        if (event.type !== 'retry') streamed = true;
+        if (event.type !== 'retry' && event.type !== 'rate_limit') streamed = true;
         yield event;
       }
     } catch (error) {

@@ -55,6 +55,8 @@ const thinkingSchema = z.object({
   type: z.literal('thinking'),
   thinking: z.string(),
   signature: z.string().optional().catch(undefined),
+  redacted: z.boolean().optional().catch(undefined),
+  itemId: z.string().optional().catch(undefined),
 });
 // Fields a source may leave out or get wrong are read as unknown and settled below.
 const toolUseSchema = z.object({
@@ -90,7 +92,14 @@ export function draftBlock(raw: unknown): DraftBlock | undefined {
     case 'thinking': {
       if (block.thinking === '' && !block.signature) return undefined;
       const thinking: ThinkingBlock = { type: 'thinking', thinking: block.thinking };
-      return block.signature ? { ...thinking, signature: block.signature } : thinking;
+      if (!block.signature) return thinking;
+      // Redacted thinking and OpenAI's reasoning items are their signature: kept only with it.
+      return {
+        ...thinking,
+        signature: block.signature,
+        ...(block.redacted ? { redacted: true } : {}),
+        ...(block.itemId ? { itemId: block.itemId } : {}),
+      };
     }
     case 'tool_use':
       return { type: 'tool_use', rawId: block.id, name: toolName(block.name), input: toolInput(block.input) };

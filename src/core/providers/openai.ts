@@ -1,12 +1,17 @@
 /**
  * OpenAI Chat Completions (and any server that speaks it: Ollama, vLLM, llama.cpp,
  * OpenRouter …): normalized request → chat messages, the chunk stream → normalized
- * StreamEvents. One attempt per call; retries live in retry.ts. The SDK is imported on
- * first use so that loading this module costs nothing.
+ * StreamEvents. A model meant for the Responses API (the catalogue's `api`, or the
+ * `openai.api` setting) goes there instead (openai-responses.ts). One attempt per call;
+ * retries live in retry.ts. The SDK is imported on first use so that loading this module
+ * costs nothing.
  */
 import type OpenAI from 'openai';
 import type { BackendConfig, ProviderBackend } from './backend.js';
+import { openaiEffort } from './effort.js';
 import { abortError, StreamCutError } from './errors.js';
+import { openaiApiFor } from './models.js';
+import { streamResponses } from './openai-responses.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import { parseToolArgs } from './tool-args.js';
 import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
@@ -45,10 +50,17 @@ export function toOpenAIMessages(system: string, messages: Message[]): WireMessa
  * serialized once, byte for byte what JSON.stringify(toOpenAIParams(…)) makes.
  */
 export function openAIRequestBody(request: ModelRequest, tokenParam: TokenParam, caches: BodyCaches): string {
-  const head = headJson(caches.head, request, tokenParam, () =>
+  const head = headJson(caches.head, request, `${tokenParam} ${request.effort ?? ''}`, () =>
     JSON.stringify(
       toOpenAIParams(
-        { model: request.model, system: '', messages: [], tools: request.tools, maxTokens: request.maxTokens },
+        {
+          model: request.model,
+          system: '',
+          messages: [],
+          tools: request.tools,
+          maxTokens: request.maxTokens,
+          ...(request.effort ? { effort: request.effort } : {}),
+        },
         tokenParam,
       ),
     ),
@@ -108,7 +120,10 @@ function toChatMessages(message: Message): WireMessage[] {
 
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';
 
-/** The streaming request; `max_tokens` is what OpenAI-compatible servers accept. */
+/**
+ * The streaming request; `max_tokens` is what OpenAI-compatible servers accept. An effort the
+ * model takes (a reasoning model on Chat: `openai.api: "chat"`) goes as `reasoning_effort`.
+ */
 export function toOpenAIParams(request: ModelRequest, tokenParam: TokenParam = 'max_tokens'): WireParams {
   const params: WireParams = {
     model: request.model,
@@ -117,6 +132,8 @@ export function toOpenAIParams(request: ModelRequest, tokenParam: TokenParam = '
     stream_options: { include_usage: true },
     [tokenParam]: request.maxTokens,
   };
+  const effort = openaiEffort(request.model, request.effort);
+  if (effort) params.reasoning_effort = effort;
   // Some compatible servers reject an empty tools array.
   if (request.tools.length > 0) {
     params.tools = request.tools.map((tool) => ({
@@ -256,6 +273,8 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
   let tokenParam: TokenParam = 'max_tokens';
 
   const caches = bodyCaches();
+  // Each API's own: a message becomes other JSON on each.
+  const responsesCaches = bodyCaches();
   function getClient(): Promise<OpenAI> {
     client ??= import('openai').then((mod) => {
       sdk = mod;
@@ -305,6 +324,10 @@ export function openaiBackend(config: BackendConfig): ProviderBackend {
         throw new ProviderError('No OpenAI API key: set OPENAI_API_KEY (or pass --base-url for a local server).');
       }
       const openai = await getClient();
+      if (openaiApiFor(request.model, { api: config.openaiApi, baseURL: config.baseURL }) === 'responses') {
+        yield* streamResponses(openai, sdk!, request, { signal, progress, caches: responsesCaches });
+        return;
+      }
       const stream = await open(openai, request, signal);
       progress.responded();
       const assembler = new OpenAIAssembler();

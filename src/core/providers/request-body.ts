@@ -26,8 +26,6 @@ export function bodyCaches(): BodyCaches {
   return { head: new WeakMap(), json: new WeakMap() };
 }
 
-const NO_MESSAGES = '"messages":[]';
-
 /** The message's JSON from the cache, or made by `serialize` and kept. */
 export function messageJson(cache: MessageJsonCache, message: Message, serialize: (message: Message) => string): string {
   let json = cache.get(message);
@@ -53,11 +51,12 @@ export function headJson(cache: HeadJsonCache, request: ModelRequest, also: unkn
 }
 
 /**
- * `head`, the parameters serialized with `messages: []`, with the history's pieces put in its
- * place. The model name before it is a JSON string, which cannot hold the unescaped text it is
- * found by.
+ * `head`, the parameters serialized with `messages: []` (the Responses API's `input: []`), with
+ * the history's pieces put in its place. What comes before it (the model name, the Responses
+ * API's instructions) are JSON strings, which cannot hold the unescaped text it is found by.
  */
-export function withMessages(head: string, pieces: string[]): string {
-  const at = head.indexOf(NO_MESSAGES);
-  return `${head.slice(0, at)}"messages":[${pieces.join(',')}]${head.slice(at + NO_MESSAGES.length)}`;
+export function withMessages(head: string, pieces: string[], key: 'messages' | 'input' = 'messages'): string {
+  const empty = `"${key}":[]`;
+  const at = head.indexOf(empty);
+  return `${head.slice(0, at)}"${key}":[${pieces.join(',')}]${head.slice(at + empty.length)}`;
 }

@@ -241,6 +241,7 @@ export function withTextTools(inner: StreamFn): StreamFn {
           yield assembler.finish(event);
           break;
         case 'thinking_delta':
+        case 'rate_limit':
           yield event;
           break;
         default:

@@ -1,7 +1,12 @@
 /** Normalized conversation and streaming types shared by every provider. */
 
 export type TextBlock = { type: 'text'; text: string };
-export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string };
+/**
+ * The model's reasoning. Anthropic: a thinking block and its signature (`redacted`: a
+ * redacted_thinking block, its data in `signature`), sent back as written. OpenAI Responses: a
+ * reasoning item, `itemId` its id and `signature` its encrypted content (the server keeps nothing).
+ */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean; itemId?: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = {
   type: 'tool_result';
@@ -74,8 +79,40 @@ export type StreamEvent =
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; argsDelta: string }
   | { type: 'tool_call_end'; index: number }
-  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: string }
+  | RetryEvent
+  | RateLimitEvent
   | { type: 'message_end'; message: Message; stopReason: StopReason; usage: Usage };
+
+/**
+ * The attempt failed and the call starts over: every partial delta of the message in flight is
+ * void. `rateLimited`: a 429 or 529, which pauses every call to the provider (rate-limit-gate.ts)
+ * and spends none of maxRetries; `attempt` then counts the call's rate-limited retries, and
+ * `delayMs` is what is left of the pause.
+ */
+export type RetryEvent = {
+  type: 'retry';
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  reason: string;
+  rateLimited?: boolean;
+};
+
+/**
+ * The call waits at its provider's rate-limit gate (`waiting`): until `until` (the pause's end, on
+ * the session's clock), or, without it, for a place among the fewer calls let through after a
+ * limit; `reason` is the last limit (`rate limited (429)`). `waiting: false` once it goes on.
+ */
+export type RateLimitEvent = { type: 'rate_limit'; waiting: boolean; until?: number; reason?: string };
+
+/** How hard the model reasons: `--effort`, the `effort` setting, an agent file's `effort`. */
+export type Effort = 'low' | 'medium' | 'high' | 'max';
+
+export const EFFORT_LEVELS: readonly Effort[] = Object.freeze(['low', 'medium', 'high', 'max'] as const);
+
+export function isEffort(value: unknown): value is Effort {
+  return typeof value === 'string' && (EFFORT_LEVELS as readonly string[]).includes(value);
+}
 
 /** Everything one model call needs. */
 export interface ModelRequest {
@@ -84,6 +121,8 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSchema[];
   maxTokens: number;
+  /** Reasoning effort; sent only to a model the catalogue says takes it (effort.ts). */
+  effort?: Effort;
 }
 
 /**

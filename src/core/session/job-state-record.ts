@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import type { Job, JobState } from '../jobs/job-types.js';
 import { errnoCode } from '../platform/fs-errors.js';
-import { type Usage, emptyUsage } from '../providers/types.js';
+import { type Usage, emptyUsage, isEffort } from '../providers/types.js';
 
 /** What a job's file keeps of one state change: the snapshot, and where the parent's transcript ended then. */
 export type JobStateRecord = Omit<Job, 'id' | 'number' | 'owner' | 'depth' | 'callId' | 'contextTokens' | 'budgetUsed'> & {
@@ -74,6 +74,13 @@ export function jobFromStateRecord(data: unknown, base: Job): Job & { parentAt?:
     const value = text(key);
     if (value !== undefined) job[key] = value;
   }
+  // Jobs that waited for jobs: what they named, and whether their reports were added.
+  for (const key of ['after', 'waitingFor'] as const) {
+    const ids = record[key];
+    if (Array.isArray(ids) && ids.every((id) => typeof id === 'string')) job[key] = ids as string[];
+  }
+  if (record.afterMet === true) job.afterMet = true;
+  if (isEffort(record.effort)) job.effort = record.effort;
   if (record.isolation === 'worktree') job.isolation = 'worktree';
   if (record.where === 'local') job.where = 'local';
   if (record.interrupted === true) job.interrupted = true;
@@ -81,10 +88,8 @@ export function jobFromStateRecord(data: unknown, base: Job): Job & { parentAt?:
   if (typeof record.exitCode === 'number' || record.exitCode === null) job.exitCode = record.exitCode;
   const budget = record.budget as Record<string, unknown> | undefined;
   if (typeof budget === 'object' && budget !== null) {
-    const caps = {
-      ...(typeof budget.maxTokens === 'number' ? { maxTokens: budget.maxTokens } : {}),
-      ...(typeof budget.maxCostUsd === 'number' ? { maxCostUsd: budget.maxCostUsd } : {}),
-    };
+    const keys = ['maxTokens', 'maxCostUsd', 'maxTurns', 'maxToolCalls', 'maxDurationMs'] as const;
+    const caps = Object.fromEntries(keys.flatMap((key) => (typeof budget[key] === 'number' ? [[key, budget[key]]] : [])));
     if (Object.keys(caps).length) job.budget = caps;
   }
   return job;

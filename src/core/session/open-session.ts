@@ -5,9 +5,10 @@ import { SessionLedger } from '../jobs/ledger.js';
 import { definitionsFromFlag } from '../agents/cli-agents.js';
 import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
-import { createSessionAgents, jobsParticipant } from '../agents/session-agents.js';
+import { createSessionAgents, jobAwareApprover, jobsParticipant } from '../agents/session-agents.js';
 import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
-import type { Job, JobEvent } from '../jobs/job-manager.js';
+import type { JobEvent } from '../jobs/job-manager.js';
+import { jobStateLines } from '../jobs/job-texts.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { claudeJsonServers } from '../config/claude-json.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
@@ -19,31 +20,29 @@ import { loopHooks, preCompactHooks, sessionEndHooks, sessionStartHooks, subagen
 import { Conversation } from '../loop/conversation.js';
 import { mcpParticipant } from '../mcp/mcp-participant.js';
 import type { Limits } from '../loop/limits.js';
-import { type SessionMcp, failureWarnings, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
+import { type SessionMcp, failureWarnings, mcpFace, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import { gatedDirectiveRunner } from '../commands/body-directives.js';
 import { commandSummaries, loadSessionCommands, preparePrompt, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
-import { withoutSecrets } from '../platform/child-env.js';
-import { builtinTools } from '../tools/builtin.js';
 import { makeWorkspace } from '../platform/paths.js';
-import { readResultTool } from '../tools/read-result.js';
+import { mergeCheckFor } from '../worktrees/merge-check.js';
 import { ForegroundCalls, type ShellHost } from '../tools/shell-host.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ResultStore } from '../tools/result-store.js';
 import { todoWriteTool } from '../tools/todo-write.js';
-import { oneLine } from '../platform/text.js';
 import { compactionParticipant, createCompactor } from './compactor.js';
 import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
+import { effortFor, withEffort } from '../providers/effort.js';
 import { costOf, modelInfo } from '../providers/models.js';
 import { Session } from './session.js';
 import { sessionGate } from './session-gate.js';
-import { sessionQueue, sessionSandbox, sessionStream } from './session-parts.js';
+import { sessionQueue, sessionSandbox, sessionStream, sessionTools } from './session-parts.js';
 import { SessionLookupError, agentTranscriptPath, createSessionFolder, newSessionId, sessionPaths } from './store.js';
 import { loadInstructionFiles } from './instruction-files.js';
-import { buildSystemPrompt, childContextPrompt, environmentFacts } from './system-prompt.js';
+import { buildSystemPrompt, childContextPrompt, environmentFacts, withAppended } from './system-prompt.js';
 import type { OpenedSession, SessionSetup } from './opened-session.js';
 import { loadResumedSession } from './resume.js';
 import { TranscriptWriter, transcriptParticipant } from './transcript.js';
@@ -118,26 +117,31 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     signal: lifetime.signal,
   });
   const stream = sessionStream(setup, { providerConfig, settings, events });
+  // The parent's effort, where its model takes one; asked for one that takes none, it is said once and not sent.
+  const effort = effortFor(providerConfig.provider, providerConfig.model, settings.effort);
+  if (effort.notice) warnings.push(effort.notice);
   const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
   const results = new ResultStore();
   // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
   const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const limitOutput = scrubbingLimiter(results.limiter(), scrub);
-  const webFetch = { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs };
   // Background shells live in the job manager, made below; nothing runs before it exists.
   const foreground = new ForegroundCalls();
-  const shells: ShellHost = { adopt: (handle, start) => agents.manager.adoptShell(handle, start).id, foreground };
-  const baseTools = new ToolRegistry([
-    // rg was never approved by anyone: it gets no credential either.
-    ...builtinTools({
-      webFetch,
-      bash: { sandbox, secrets, scrub, shells },
-      rgEnv: withoutSecrets(setup.env, secrets, { credentials: true }),
-    }),
-    readResultTool(results),
-  ]);
-  const { hooks, approver, gate } = sessionGate(setup, {
+  // --max-agents 0: no agent tools, so no background shells either (nothing could poll or stop them).
+  const offerAgents = settings.agents?.maxConcurrent !== 0;
+  const adopt: ShellHost['adopt'] = (handle, start) => agents.manager.adoptShell(handle, start).id;
+  const baseTools = sessionTools(setup, {
+    settings,
+    sandbox,
+    secrets,
+    scrub,
+    results,
+    shells: offerAgents ? { adopt, foreground } : undefined,
+  });
+  // A sub-agent waiting for the user's answer is not stalled (jobs/stall-watch.ts).
+  const asker = jobAwareApprover(setup.approver, () => agents.manager);
+  const { hooks, approver, gate } = sessionGate(asker ? { ...setup, approver: asker } : setup, {
     settings,
     id,
     paths,
@@ -157,6 +161,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     scrub,
     warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
   });
+  const notice = (text: string) => events.publish({ type: 'notice', level: 'warn', text });
   const broadcast = (event: JobEvent) => {
     jobRecords.record(event);
     events.publish(event);
@@ -189,15 +194,22 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const instructions = resumed?.system ? { files: loaded.files, info: resumed.instructionFiles, warnings: [] } : loaded;
   warnings.push(...instructions.warnings);
   // --system-prompt replaces the prompt, --append-system-prompt is added once; a resumed session keeps its own.
-  const system =
-    resumed?.system ?? withAppended(setup.systemPrompt ?? buildSystemPrompt(facts, instructions.files), setup.appendSystemPrompt);
+  const prompt = setup.systemPrompt ?? buildSystemPrompt(facts, instructions.files, { agents: offerAgents });
+  const system = resumed?.system ?? withAppended(prompt, setup.appendSystemPrompt);
   // The parent's conversation, before its tools are complete: a fork snapshot reads it (no fork
   // can start before the first turn), and its tools are set once assembled, below.
   const conversation = new Conversation(
     { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
-    { stream, model: providerConfig.model, maxTokens, gate: toolGate(gate, workspace), limitOutput },
+    {
+      stream: withEffort(stream, effort.effort),
+      model: providerConfig.model,
+      maxTokens,
+      gate: toolGate(gate, workspace),
+      limitOutput,
+    },
   );
-  const worktrees = new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id });
+  const check = mergeCheckFor(settings.agents, { sandbox, secrets, scrub, rules: gate.rules });
+  const worktrees = new WorktreeJobs({ cwd: setup.cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: id, check });
   // --queue: sub-agent jobs go to workers; Redis and the git remote are checked now, not at the first job.
   const queue = await sessionQueue(setup, { settings, id, definitions, secrets, worktrees, jobRecords, events });
   const agents = createSessionAgents({
@@ -206,10 +218,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     stream,
     model: providerConfig.model,
     maxTokens,
+    // A job's definition's effort over this one (settings, --effort).
+    ...(settings.effort ? { effort: settings.effort } : {}),
     workspace,
     config: { ...settings.agents },
     ledger,
     emit: broadcast,
+    // Starting more sub-agents in one turn than agents.approve allows asks the user; headless, it is refused.
+    fanOut: { mode: () => gate.mode, ...(approver && !setup.headless ? { ask: approver } : {}), warn: notice },
     // An isolated job's calls are judged against its worktree: the checkout is outside it.
     gateFor: (jobId, definition, where = workspace) =>
       childGate({ session: gate, workspace: where, jobId, definition, approver, headless: setup.headless }),
@@ -220,7 +236,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     firstJobNumber: resumed?.firstJobNumber,
     costOf: (usage, model) => costOf(usage, model ? modelInfo(model, settings.models) : info),
     models: { provider: providerConfig.provider, aliases: settings.modelAliases },
-    warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
+    warn: notice,
     sharedContext: childContextPrompt(facts, loaded.files),
     hooks: {
       loopFor: (agent) => loopHooks(hooks, { ...agent, transcriptPath: agentTranscriptPath(paths, agent.id) }),
@@ -295,7 +311,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     maxTokens,
     contextWindow: info.contextWindow,
     transcript,
-    jobState: () => describeJobs(agents.manager.list()),
+    jobState: () => jobStateLines(agents.manager.list()),
     beforeCompact: (trigger, signal) => preCompactHooks(hooks, trigger, signal, (event) => events.publish(event)),
   });
   // SessionStart runs before the first prompt can: its context opens the first turn, its failures are start-up warnings.
@@ -325,6 +341,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     session,
     provider: providerConfig.provider,
     model: providerConfig.model,
+    ...(effort.effort ? { effort: effort.effort } : {}),
     ...(providerConfig.baseURL ? { baseURL: providerConfig.baseURL } : {}),
     sandbox: `${sandboxConfig.mode}${sandboxConfig.network ? ', network allowed' : ''}`,
     contextWindow: info.contextWindow,
@@ -350,6 +367,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       const model = jobId === undefined ? undefined : agents.manager.list().find((job) => job.id === jobId)?.model;
       return costOf(usage, model ? modelInfo(model, settings.models) : info);
     },
+    usageReport: () => agents.usage(),
+    limitsOf: (model) => modelInfo(model, settings.models),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
     earlierTurnEnds: earlier?.ends ?? [],
@@ -367,7 +386,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       });
     },
     instructionFiles: instructions.info,
-    mcp: { statuses: () => mcp?.statuses() ?? [], ready: () => mcp?.ready() ?? Promise.resolve() },
+    mcp: mcpFace(mcp),
     moveToBackground: () => foreground.detach(),
     close: async (reason = 'other') => {
       // SessionEnd runs while the session still stands (its hook reads the transcript), bounded by its timeout.
@@ -377,14 +396,4 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       await mcp?.close();
     },
   };
-}
-
-function withAppended(system: string, appended: string | undefined): string {
-  return appended?.trim() ? `${system}\n\n${appended.trim()}` : system;
-}
-
-/** One line per job for the compaction summary, so running jobs survive it. */
-function describeJobs(jobs: Job[]): string | undefined {
-  if (jobs.length === 0) return undefined;
-  return jobs.map((job) => `- ${job.id} (${job.definition}, ${job.state}): ${oneLine(job.task, 80)}`).join('\n');
 }

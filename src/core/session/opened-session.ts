@@ -1,6 +1,7 @@
 /** What openSession takes (a front end's setup) and gives back (a ready session and the machinery around it). */
 import type { EarlierTurnEnd } from './turn-ends.js';
 import type { Job } from '../jobs/job-manager.js';
+import type { UsageReport } from '../jobs/usage-report.js';
 import type { SessionAgents } from '../agents/session-agents.js';
 import type { CommandSummary } from '../commands/command-files.js';
 import type { SettingSource } from '../config/claude-settings.js';
@@ -14,11 +15,13 @@ import type { SessionEndReason } from '../hooks/hook-points.js';
 export type { SessionEndReason } from '../hooks/hook-points.js';
 import type { SpawnHook } from '../hooks/runner.js';
 import type { LoopResult } from '../loop/agent-loop.js';
+import type { SignInRequest } from '../mcp/manager.js';
 import type { McpServerStatus } from '../mcp/types.js';
 import type { ApprovalGate } from '../permissions/approvals.js';
 import type { Approver } from '../permissions/types.js';
-import type { StreamFn, Usage } from '../providers/types.js';
+import type { Effort, StreamFn, Usage } from '../providers/types.js';
 import type { SandboxProbe } from '../sandbox/plan.js';
+import type { TextSource } from '../tools/read-file.js';
 import type { EventStream, SessionEvent } from './event-stream.js';
 import type { InstructionFileInfo } from './instruction-files.js';
 import type { StoredJob } from './job-store.js';
@@ -67,6 +70,8 @@ export interface SessionSetup {
   sdkHooks?: HookSettings;
   /** Runs one of those callbacks in the SDK (control request `hook_callback`). */
   hookCallback?: HookCallback;
+  /** Where read_file takes a file's text before the disk: the editor's buffers (`outrider acp`, fs/read_text_file). */
+  readText?: TextSource;
 }
 
 /** A ready session and the machinery around it. */
@@ -74,6 +79,8 @@ export interface OpenedSession {
   session: Session;
   provider: string;
   model: string;
+  /** The parent's reasoning effort (`--effort`, the `effort` setting), when its model takes one. */
+  effort?: Effort;
   /** The model's context window in tokens (settings' override included). */
   contextWindow: number;
   paths: SessionPaths;
@@ -96,6 +103,10 @@ export interface OpenedSession {
   cost(): number | undefined;
   /** Cost of some usage at this session's model prices, or at job `jobId`'s model's (settings' overrides included). */
   costOf(usage: Usage, jobId?: string): number | undefined;
+  /** Usage and cost by job and by model, each at its own model's prices (/cost, the headless results). */
+  usageReport(): UsageReport;
+  /** A model's context window and output cap (settings' `models` included), for a usage row of it. */
+  limitsOf(model: string): { contextWindow: number; maxOutput: number };
   /** Every job of this run, oldest first. */
   jobs(): Job[];
   /** The jobs of the session's earlier runs (a resumed session), read from their transcripts. */
@@ -122,7 +133,14 @@ export interface OpenedSession {
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
-  mcp: { statuses(): McpServerStatus[]; ready(): Promise<void> };
+  mcp: {
+    statuses(): McpServerStatus[];
+    ready(): Promise<void>;
+    /** `/mcp login <name>`: a remote server's OAuth sign-in in the browser, then the server started again. Throws what to do. */
+    signIn(name: string, request: SignInRequest): Promise<void>;
+    /** `/mcp logout <name>`: its stored sign-in forgotten, the server started again without. */
+    signOut(name: string): Promise<void>;
+  };
   /**
    * Moves the parent's running foreground bash calls into the background (Ctrl+B): each
    * call returns at once, its command goes on as a shell job. The new jobs' ids.

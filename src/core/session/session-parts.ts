@@ -5,7 +5,7 @@
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import { resolveMainModel } from '../config/model-aliases.js';
 import type { ProviderConfig } from '../config/provider-config.js';
-import type { Settings } from '../config/settings.js';
+import { SETTINGS_DEFAULTS, type Settings } from '../config/settings.js';
 import type { Workspace } from '../platform/paths.js';
 import { createProvider } from '../providers/create.js';
 import { withFallbackModel } from '../providers/fallback-model.js';
@@ -15,6 +15,12 @@ import { sandboxConfigFrom, sandboxWarnings } from '../sandbox/config.js';
 import type { SandboxProbe } from '../sandbox/plan.js';
 import { sessionProbe } from '../sandbox/probe.js';
 import type { BashSandbox } from '../tools/bash.js';
+import { builtinTools } from '../tools/builtin.js';
+import { readResultTool } from '../tools/read-result.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { ResultStore } from '../tools/result-store.js';
+import type { ShellHost } from '../tools/shell-host.js';
+import { withoutSecrets } from '../platform/child-env.js';
 import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import type { EventStream } from './event-stream.js';
 import type { JobRecords } from './job-records.js';
@@ -69,6 +75,8 @@ export function sessionStream(
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
       callDeadlineMs: settings.callDeadlineMs,
+      ...(settings.openai?.api ? { openaiApi: settings.openai.api } : {}),
+      rateLimit: sessionRateLimit(settings, { fallback: setup.fallbackModel !== undefined }),
       // The SDK compiles while the session is put together, not after the first prompt.
       preload: true,
     });
@@ -79,6 +87,20 @@ export function sessionStream(
     fallback: setup.fallbackModel,
   }).model;
   return withFallbackModel(provided, fallback, (text) => events.publish({ type: 'notice', level: 'warn', text }));
+}
+
+/**
+ * The provider's rate-limit gate as the session has it: its sub-agents and the parent at once at
+ * most (the cap grows back to that after a limit), a call's waits bounded by rateLimitWaitMs, and
+ * 529s left to the retries when --fallback-model is to take over from an overloaded model.
+ */
+export function sessionRateLimit(settings: Settings, options: { fallback: boolean }) {
+  const agents = settings.agents?.maxConcurrent ?? SETTINGS_DEFAULTS.agents?.maxConcurrent ?? 4;
+  return {
+    maxConcurrent: Math.max(1, agents) + 1,
+    ...(settings.rateLimitWaitMs !== undefined ? { maxWaitMs: settings.rateLimitWaitMs } : {}),
+    overloaded: !options.fallback,
+  };
 }
 
 /**
@@ -115,4 +137,28 @@ export async function sessionQueue(
     onBranch: (jobId, { repo, branch, base, changes }) => worktrees.adopt({ jobId, repo, path: '', branch, base, changes }),
     onTranscript: (request, message) => jobRecords.transcriptFor(request.id, request.definition, request.task).append(message),
   });
+}
+
+/** The built-in tools of the parent (sub-agents get views of them): rg and commands never see a credential. */
+export function sessionTools(
+  setup: Pick<SessionSetup, 'env' | 'readText'>,
+  parts: {
+    settings: Settings;
+    sandbox: BashSandbox;
+    secrets: SessionSecrets;
+    scrub: (text: string) => string;
+    results: ResultStore;
+    shells: ShellHost | undefined;
+  },
+): ToolRegistry {
+  const { settings, sandbox, secrets, scrub, shells } = parts;
+  return new ToolRegistry([
+    ...builtinTools({
+      webFetch: { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs },
+      bash: { sandbox, secrets, scrub, shells },
+      rgEnv: withoutSecrets(setup.env, secrets, { credentials: true }),
+      ...(setup.readText ? { readText: setup.readText } : {}),
+    }),
+    readResultTool(parts.results),
+  ]);
 }

@@ -26,7 +26,16 @@ function localDate(now: Date): string {
 }
 
 /** The parent agent's system prompt: built once per session, byte-identical across turns. */
-export function buildSystemPrompt(facts: EnvironmentFacts, instructions: InstructionFile[]): string {
+export function buildSystemPrompt(
+  facts: EnvironmentFacts,
+  instructions: InstructionFile[],
+  options: { agents?: boolean } = {},
+): string {
+  // --max-agents 0 offers no agent tools: the prompt does not point at them.
+  const agents =
+    options.agents === false
+      ? ''
+      : '\n- For a focused investigation that would fill your context (where is X handled, how do A, B and C compare), start sub-agents with agent_start and keep working; they report back.';
   const parts = [
     `You are outrider, a coding agent working in the user's terminal. You read, search, edit and run code in the working directory to do what the user asks.
 
@@ -35,8 +44,7 @@ export function buildSystemPrompt(facts: EnvironmentFacts, instructions: Instruc
 - Explore before you change: read the relevant code, follow conventions already in the project.
 - Prefer edit_file for changes to existing files; read a file before editing it.
 - Run the project's own checks (tests, typecheck) after changes when you can.
-- Independent read-only tool calls can go in one response; they run in parallel.
-- For a focused investigation that would fill your context (where is X handled, how do A, B and C compare), start sub-agents with agent_start and keep working; they report back.
+- Independent read-only tool calls can go in one response; they run in parallel.${agents}
 - Never invent file contents or command output. If something fails, say so plainly.
 - When done, state briefly what you did and what is left.`,
     `# Environment
@@ -62,4 +70,9 @@ export function childContextPrompt(facts: EnvironmentFacts, instructions: Instru
     ...instructions.map((file) => `# Instructions from ${file.path}\n${file.content}`),
   ];
   return parts.join('\n\n');
+}
+
+/** `--append-system-prompt`: text added once at the end of the prompt. */
+export function withAppended(system: string, appended: string | undefined): string {
+  return appended?.trim() ? `${system}\n\n${appended.trim()}` : system;
 }

@@ -123,7 +123,7 @@ const scrubbed =
     onUpdate(scrub(text));
 
 /** Where HOME and the temp dirs really are, as the command will see them. */
-function layoutFor(workspace: Workspace, env: NodeJS.ProcessEnv): SandboxLayout {
+export function layoutFor(workspace: Workspace, env: NodeJS.ProcessEnv): SandboxLayout {
   const real = (dir: string | undefined) => (dir && path.isAbsolute(dir) ? realPathOf(path.resolve(dir)) : undefined);
   const tmpDirs = [...new Set(['/tmp', real(env.TMPDIR) ?? real(os.tmpdir())].filter((dir): dir is string => dir !== undefined))];
   const home = real(env.HOME);

@@ -4,7 +4,7 @@ import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
 import { type GrepToolOptions, grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
-import { readFileTool } from './read-file.js';
+import { type TextSource, createReadFileTool } from './read-file.js';
 import { type WebFetchOptions, webFetchTool } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
 
@@ -19,12 +19,14 @@ export interface BuiltinToolOptions {
   rgEnv?: GrepToolOptions['env'];
   /** The session's OS sandbox and secrets for bash (default: none). */
   bash?: BashToolOptions;
+  /** Where read_file takes text before the disk (an editor's buffers, over ACP); default: the disk. */
+  readText?: TextSource;
 }
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   return [
-    readFileTool,
+    createReadFileTool({ source: options.readText }),
     writeFileTool,
     editFileTool,
     createBashTool(options.bash),

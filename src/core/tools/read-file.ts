@@ -34,60 +34,87 @@ const schema = z.object({
   limit: z.number().int().min(1).optional(),
 });
 
-export const readFileTool = defineTool({
-  name: 'read_file',
-  description:
-    'Read a text file. Returns lines numbered like `cat -n` (1-based), up to 2000 lines from `offset`; longer lines are cut. Read a file before editing it.',
-  schema,
-  kind: 'read-only',
-  paths: (args) => [args.path],
-  label: (args) => args.path,
-  async execute(args, ctx) {
-    const { absolute } = resolveWorkspacePath(ctx.workspace, args.path);
-    const shown = displayPath(ctx.workspace, absolute);
-    // Looked at before anything opens it: a FIFO would wait for a writer, a device never end.
-    const info = statOrMissing(absolute);
-    if (!info) return refusal(shown, { ok: false, reason: 'missing' });
-    if (!info.isFile()) return refusal(shown, info.isDirectory() ? { ok: false, reason: 'directory' } : special(info));
-    const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`;
-    const offset = args.offset ?? 1;
-    const limit = args.limit ?? READ_DEFAULT_LIMIT;
-    let page: Page;
-    if (info.size <= WHOLE_READ_MAX) {
-      // One read for both the sniff and the text: a read_file per step, every step.
-      ctx.signal.throwIfAborted();
-      const read =
-        (info.size <= SYNC_READ_MAX ? readRegularFileNow(absolute, SYNC_READ_MAX) : undefined) ??
-        (await readRegularFile(absolute, ctx.signal));
-      // Replaced by something else since the stat.
-      if (!read.ok) return refusal(shown, read);
-      const bytes = read.bytes;
-      if (sniffsBinary(bytes)) return { content: binary, isError: true };
-      if (bytes.length === 0) return `(${shown} is empty)`;
-      page = pageOf(bytes.toString('utf8'), offset, limit);
-    } else {
-      const opened = await openRegularFile(absolute, ctx.signal);
-      if (!opened.ok) return refusal(shown, opened);
-      try {
-        if (await isBinary(opened.handle, ctx.signal)) return { content: binary, isError: true };
-        page = await streamPage(opened.handle, offset, limit, ctx.signal);
-      } finally {
-        // A FileHandle closes once its reads are done: after an abort one may still be stuck, and nobody waits for it.
-        const closing = opened.handle.close();
-        if (ctx.signal.aborted) closing.catch(() => {});
-        else await closing;
+/**
+ * Where read_file takes a regular file's text before the disk: an editor's buffer, unsaved
+ * changes included (ACP's fs/read_text_file). Undefined, or a failure: the file on disk.
+ */
+export type TextSource = (absolutePath: string, signal: AbortSignal) => Promise<string | undefined>;
+
+/** read_file; with `source`, a file's text comes from there first (the file is still checked on disk). */
+export function createReadFileTool(options: { source?: TextSource } = {}) {
+  return defineTool({
+    name: 'read_file',
+    description:
+      'Read a text file. Returns lines numbered like `cat -n` (1-based), up to 2000 lines from `offset`; longer lines are cut. Read a file before editing it.',
+    schema,
+    kind: 'read-only',
+    paths: (args) => [args.path],
+    label: (args) => args.path,
+    async execute(args, ctx) {
+      const { absolute } = resolveWorkspacePath(ctx.workspace, args.path);
+      const shown = displayPath(ctx.workspace, absolute);
+      // Looked at before anything opens it: a FIFO would wait for a writer, a device never end.
+      const info = statOrMissing(absolute);
+      if (!info) return refusal(shown, { ok: false, reason: 'missing' });
+      if (!info.isFile()) return refusal(shown, info.isDirectory() ? { ok: false, reason: 'directory' } : special(info));
+      const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`;
+      const offset = args.offset ?? 1;
+      const limit = args.limit ?? READ_DEFAULT_LIMIT;
+      const fromSource =
+        options.source && info.size <= WHOLE_READ_MAX ? await sourceText(options.source, absolute, ctx.signal) : undefined;
+      let page: Page;
+      if (fromSource !== undefined) {
+        if (fromSource.includes('\u0000')) return { content: binary, isError: true };
+        if (fromSource.length === 0) return `(${shown} is empty)`;
+        page = pageOf(fromSource, offset, limit);
+      } else if (info.size <= WHOLE_READ_MAX) {
+        // One read for both the sniff and the text: a read_file per step, every step.
+        ctx.signal.throwIfAborted();
+        const read =
+          (info.size <= SYNC_READ_MAX ? readRegularFileNow(absolute, SYNC_READ_MAX) : undefined) ??
+          (await readRegularFile(absolute, ctx.signal));
+        // Replaced by something else since the stat.
+        if (!read.ok) return refusal(shown, read);
+        const bytes = read.bytes;
+        if (sniffsBinary(bytes)) return { content: binary, isError: true };
+        if (bytes.length === 0) return `(${shown} is empty)`;
+        page = pageOf(bytes.toString('utf8'), offset, limit);
+      } else {
+        const opened = await openRegularFile(absolute, ctx.signal);
+        if (!opened.ok) return refusal(shown, opened);
+        try {
+          if (await isBinary(opened.handle, ctx.signal)) return { content: binary, isError: true };
+          page = await streamPage(opened.handle, offset, limit, ctx.signal);
+        } finally {
+          // A FileHandle closes once its reads are done: after an abort one may still be stuck, and nobody waits for it.
+          const closing = opened.handle.close();
+          if (ctx.signal.aborted) closing.catch(() => {});
+          else await closing;
+        }
       }
-    }
-    if (page.lines.length === 0) {
-      return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
-    }
-    const last = offset + page.lines.length - 1;
-    const body = page.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line}`).join('\n');
-    if (!page.more) return body;
-    const of = page.total === undefined ? `; the file (${formatSize(info.size)}) continues` : ` of ${page.total}`;
-    return `${body}\n\n[Lines ${offset}-${last}${of}. Read on with offset=${last + 1}.]`;
-  },
-});
+      if (page.lines.length === 0) {
+        return { content: `${shown} has ${page.total} lines; offset ${offset} is past the end.`, isError: true };
+      }
+      const last = offset + page.lines.length - 1;
+      const body = page.lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line}`).join('\n');
+      if (!page.more) return body;
+      const of = page.total === undefined ? `; the file (${formatSize(info.size)}) continues` : ` of ${page.total}`;
+      return `${body}\n\n[Lines ${offset}-${last}${of}. Read on with offset=${last + 1}.]`;
+    },
+  });
+}
+
+export const readFileTool = createReadFileTool();
+
+/** The source's text, or undefined when it has none or fails (the disk answers instead); an abort still aborts. */
+async function sourceText(source: TextSource, file: string, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    return await untilAborted(source(file, signal), signal);
+  } catch {
+    signal.throwIfAborted();
+    return undefined;
+  }
+}
 
 function statOrMissing(file: string): Stats | undefined {
   try {

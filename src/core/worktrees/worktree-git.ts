@@ -55,6 +55,9 @@ export async function hardenedGit(
     });
 }
 
+/** A hardened git bound to one directory (what `hardenedGit` resolves with). */
+export type Git = Awaited<ReturnType<typeof hardenedGit>>;
+
 /** The result's output, or a WorktreeError naming what failed. */
 export function expectOk(result: GitResult, what: string): string {
   if (result.code === 0) return result.stdout;

@@ -15,6 +15,8 @@ import {
   removeWorktree,
 } from './worktree.js';
 import { type Salvage, salvageWorktree } from './salvage.js';
+import type { MergeCheck } from './merge-check.js';
+import { type QueueResult, runMergeQueue } from './merge-queue.js';
 
 /** A job's worktree as the session keeps it (in `<session>/worktrees/<job>.json`, so it is listed after a resume). */
 export interface WorktreeRecord extends WorktreeInfo {
@@ -25,12 +27,30 @@ export interface WorktreeRecord extends WorktreeInfo {
 /** What a merge said: applied (with the jobs that touched the same files), or refused with its conflicts. */
 export type MergeReport = MergeResult & { overlaps: { jobId: string; files: string[] }[] };
 
+/** What a merge of several jobs said: the queue's outcome, and which jobs not merged touch the same files. */
+export type QueueReport = QueueResult & { overlaps: { jobId: string; files: string[] }[] };
+
+export interface WorktreeJobsOptions {
+  cwd: string;
+  stateDir: string;
+  sessionId: string;
+  /** `agents.mergeCheck`: run after each job a merge applies; without it, no check. */
+  check?: MergeCheck | undefined;
+}
+
 /** The worktrees of one session's isolated jobs: made when a job runs, committed when it ends, merged or discarded by id. */
 export class WorktreeJobs {
   private readonly records = new Map<string, WorktreeRecord>();
+  /** Jobs a merge is applying now: another merge or a discard of them waits for it to end. */
+  private readonly merging = new Set<string>();
 
-  constructor(private readonly options: { cwd: string; stateDir: string; sessionId: string }) {
+  constructor(private readonly options: WorktreeJobsOptions) {
     this.load();
+  }
+
+  /** The session's merge check, if one is set. */
+  get check(): MergeCheck | undefined {
+    return this.options.check;
   }
 
   /** Every worktree not yet merged or discarded, oldest job first. */
@@ -89,26 +109,73 @@ export class WorktreeJobs {
    */
   async merge(jobId: string, touchedBy: (file: string) => string[] = () => []): Promise<MergeReport> {
     const record = this.require(jobId);
-    const files = record.changes?.files ?? [];
-    const overlaps = new Map<string, string[]>();
-    for (const other of this.records.values()) {
-      if (other.jobId === jobId) continue;
-      const shared = (other.changes?.files ?? []).filter((file) => files.includes(file));
-      if (shared.length) overlaps.set(other.jobId, shared);
-    }
-    for (const file of files) {
-      for (const other of touchedBy(file)) {
-        if (other !== jobId) overlaps.set(other, [...new Set([...(overlaps.get(other) ?? []), file])]);
-      }
-    }
-    const result = await mergeWorktree(record);
+    const overlaps = this.overlapsOf([jobId], touchedBy);
+    const result = await this.holding([jobId], () => mergeWorktree(record));
     if (result.ok) await this.discard(jobId);
-    return { ...result, overlaps: [...overlaps].map(([id, shared]) => ({ jobId: id, files: shared })) };
+    return { ...result, overlaps };
+  }
+
+  /**
+   * The merge queue: applies the jobs' branches in this order to a temporary worktree of the
+   * checkout, runs the merge check after each, and only when all apply and pass writes the
+   * checkout and removes the jobs' worktrees and branches. Otherwise nothing of the checkout,
+   * the branches or the worktrees changes. `ids` are checked already (merge-targets.ts).
+   */
+  async mergeAll(
+    ids: readonly string[],
+    options: { signal?: AbortSignal; touchedBy?: (file: string) => string[] } = {},
+  ): Promise<QueueReport> {
+    const records = ids.map((id) => this.require(id));
+    const repo = records[0]?.repo;
+    if (!repo || records.some((record) => record.repo !== repo)) {
+      throw new WorktreeError(`${ids.join(', ')} do not share one checkout, so they cannot be merged together`);
+    }
+    const overlaps = this.overlapsOf(ids, options.touchedBy ?? (() => []));
+    const result = await this.holding(ids, () =>
+      runMergeQueue(records, {
+        repo,
+        scratchDir: this.options.stateDir,
+        signal: options.signal ?? new AbortController().signal,
+        ...(this.options.check ? { check: this.options.check } : {}),
+      }),
+    );
+    if (result.ok) for (const id of ids) await this.discard(id);
+    return { ...result, overlaps };
+  }
+
+  /** The other jobs (not among `ids`) whose changes touch the files the jobs changed. */
+  private overlapsOf(ids: readonly string[], touchedBy: (file: string) => string[]): { jobId: string; files: string[] }[] {
+    const files = new Set(ids.flatMap((id) => this.records.get(id)?.changes?.files ?? []));
+    const overlaps = new Map<string, string[]>();
+    const add = (other: string, file: string) => {
+      if (!ids.includes(other)) overlaps.set(other, [...new Set([...(overlaps.get(other) ?? []), file])]);
+    };
+    for (const other of this.records.values()) {
+      for (const file of other.changes?.files ?? []) if (files.has(file)) add(other.jobId, file);
+    }
+    for (const file of files) for (const other of touchedBy(file)) add(other, file);
+    return [...overlaps].map(([jobId, shared]) => ({ jobId, files: shared }));
+  }
+
+  /** Runs `work` with the jobs marked as being merged; refused when a merge already holds one. */
+  private async holding<T>(ids: readonly string[], work: () => Promise<T>): Promise<T> {
+    const busy = ids.filter((id) => this.merging.has(id));
+    if (busy.length)
+      throw new WorktreeError(
+        `${busy.join(', ')} ${busy.length === 1 ? 'is' : 'are'} being merged already; wait for that merge to end`,
+      );
+    for (const id of ids) this.merging.add(id);
+    try {
+      return await work();
+    } finally {
+      for (const id of ids) this.merging.delete(id);
+    }
   }
 
   /** Removes the job's worktree and branch, its changes with them. */
   async discard(jobId: string): Promise<void> {
     const record = this.require(jobId);
+    if (this.merging.has(jobId)) throw new WorktreeError(`${jobId} is being merged; wait for that merge to end`);
     await removeWorktree(record);
     this.records.delete(jobId);
     rmSync(this.fileOf(jobId), { force: true });
@@ -136,14 +203,15 @@ export class WorktreeJobs {
     };
   }
 
+  /** Why `jobId` cannot be merged or discarded when it has no worktree: which jobs have one. */
+  missing(jobId: string): string {
+    const known = this.list().map((r) => r.jobId);
+    return `${jobId} has no worktree${known.length ? `; jobs with one: ${known.join(', ')}` : ''} (only jobs started with isolation "worktree" have one, until merged or discarded)`;
+  }
+
   private require(jobId: string): WorktreeRecord {
     const record = this.records.get(jobId);
-    if (!record) {
-      const known = this.list().map((r) => r.jobId);
-      throw new WorktreeError(
-        `${jobId} has no worktree${known.length ? `; jobs with one: ${known.join(', ')}` : ''} (only jobs started with isolation "worktree" have one, until merged or discarded)`,
-      );
-    }
+    if (!record) throw new WorktreeError(this.missing(jobId));
     return record;
   }
 

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WorktreeError, expectOk, hardenedGit } from './worktree-git.js';
+import { type Git, WorktreeError, expectOk, hardenedGit } from './worktree-git.js';
 
 export { WorktreeError } from './worktree-git.js';
 
@@ -26,14 +26,12 @@ export interface WorktreeChanges {
 /** A merge's outcome: applied to the checkout, or refused with the conflicting files and nothing changed. */
 export type MergeResult = { ok: true; files: string[] } | { ok: false; conflicts: { file: string; reason: string }[] };
 
-type Git = Awaited<ReturnType<typeof hardenedGit>>;
-
 /**
  * A commit holding the working tree of `cwd` as it is now: HEAD plus tracked changes plus
  * untracked files that are not ignored. Built in a temporary copy of the index, so the
  * user's index, working tree and stash are left as they were.
  */
-async function snapshotCommit(git: Git, message: string, parent?: string): Promise<string> {
+export async function snapshotCommit(git: Git, message: string, parent?: string): Promise<string> {
   // One git for three facts (each git costs a process): the index's path, HEAD and its tree.
   // A repository without a commit yet fails it; its index path is then asked alone.
   const probe = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index', 'HEAD^{commit}', 'HEAD^{tree}']);
@@ -122,7 +120,8 @@ export async function commitWorktree(info: WorktreeInfo, message: string): Promi
   return changesOf(git, info.base, 'HEAD');
 }
 
-async function changesOf(git: Git, from: string, to: string): Promise<WorktreeChanges> {
+/** What changed between two commits (or trees). */
+export async function changesOf(git: Git, from: string, to: string): Promise<WorktreeChanges> {
   return parseNumstat(expectOk(await git(['diff', '--numstat', '-z', '--no-renames', from, to]), 'git diff'));
 }
 
@@ -157,15 +156,20 @@ export function describeChanges(info: Pick<WorktreeInfo, 'branch'>, changes: Wor
 export async function mergeWorktree(info: WorktreeInfo): Promise<MergeResult> {
   const git = await hardenedGit(info.repo);
   const tip = expectOk(await git(['rev-parse', '--verify', `${info.branch}^{commit}`]), `git rev-parse ${info.branch}`).trim();
-  // The checkout now, as a child of the job's base, so the merge base is the base.
-  const current = await snapshotCommit(git, 'outrider: the checkout before the merge', info.base);
-  const merged = await git(['merge-tree', '--write-tree', '--name-only', '-z', current, tip]);
-  if (merged.code > 1) expectOk(merged, 'git merge-tree');
-  const fields = merged.stdout.split('\0');
-  const tree = fields[0]!.trim();
-  if (merged.code === 1) return { ok: false, conflicts: conflictsOf(fields.slice(1)) };
-  const patch = expectOk(await git(['diff', '--binary', '--full-index', current, tree]), 'git diff');
-  const files = (await changesOf(git, current, tree)).files;
+  return applyToCheckout(git, info.base, tip);
+}
+
+/**
+ * Applies what `tip` changed since `base` to the checkout `git` runs in, as uncommitted changes:
+ * merged with the checkout as it is now, or nothing written and the conflicting files named.
+ */
+export async function applyToCheckout(git: Git, base: string, tip: string): Promise<MergeResult> {
+  // The checkout now, as a child of the base, so the merge base is the base.
+  const current = await snapshotCommit(git, 'outrider: the checkout before the merge', base);
+  const merged = await mergeOnto(git, current, tip);
+  if (!merged.ok) return merged;
+  const patch = expectOk(await git(['diff', '--binary', '--full-index', current, merged.tree]), 'git diff');
+  const files = (await changesOf(git, current, merged.tree)).files;
   if (patch.trim() === '') return { ok: true, files: [] };
   const check = await git(['apply', '--check', '--binary', '-'], { input: patch });
   if (check.code !== 0) {
@@ -177,6 +181,23 @@ export async function mergeWorktree(info: WorktreeInfo): Promise<MergeResult> {
   }
   expectOk(await git(['apply', '--binary', '-'], { input: patch }), 'git apply');
   return { ok: true, files };
+}
+
+/**
+ * Merges `tip` into `current` in git's object store alone (no working tree): the merge base is
+ * theirs in common, so `current` is made a child of the base its changes are measured from.
+ * The merged tree, or every conflicting file.
+ */
+export async function mergeOnto(
+  git: Git,
+  current: string,
+  tip: string,
+): Promise<{ ok: true; tree: string } | { ok: false; conflicts: { file: string; reason: string }[] }> {
+  const merged = await git(['merge-tree', '--write-tree', '--name-only', '-z', current, tip]);
+  if (merged.code > 1) expectOk(merged, 'git merge-tree');
+  const fields = merged.stdout.split('\0');
+  if (merged.code === 1) return { ok: false, conflicts: conflictsOf(fields.slice(1)) };
+  return { ok: true, tree: fields[0]!.trim() };
 }
 
 /** From merge-tree's `-z --name-only` output after the tree: file names, then an empty field, then messages. */

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { formatSize, type InstructionFileInfo, JobError } from '../../core/index.js';
+import { formatSize, type InstructionFileInfo, JobError, openInBrowser, safeText } from '../../core/index.js';
 import { helpLines } from '../keymap.js';
 import { diffOf, exportConversation, permissionsCommand, statusOf } from './session-commands.js';
 import { INIT_PROMPT, type SlashCommand } from '../slash-commands.js';
@@ -59,7 +59,7 @@ export function useCommands({
     [session, say, sent],
   );
 
-  /** `/agents merge|discard <id>` and `m`/`d` in the detail view: the outcome is said, and given back. */
+  /** `/agents merge <id…|all>`, `/agents discard <id>` and `m`/`d` in the detail view: the outcome is said, and given back. */
   const worktree = useCallback(
     async (verb: 'merge' | 'discard', target: string): Promise<{ content: string; isError: boolean }> => {
       const done = session.worktree
@@ -105,14 +105,16 @@ export function useCommands({
           sendToJob(command.target, command.text);
           return undefined;
         case 'agents-worktree':
+          // A merge of several jobs runs the merge check after each, which can take minutes.
+          if (command.verb === 'merge') say({ kind: 'info', text: `merging ${command.target} into the checkout…` });
           void worktree(command.verb, command.target);
           return undefined;
         case 'compact':
           if (!runner.compact()) say({ kind: 'info', text: 'a turn is running: wait for it (or press Esc), then /compact' });
           return undefined;
         case 'cost': {
-          const { rows, total } = session.costs();
-          return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total) });
+          const { rows, models, total } = session.costs();
+          return say({ kind: 'block', title: 'Cost', lines: costLines(rows, total, models) });
         }
         case 'resume': {
           if (!command.id) return say({ kind: 'block', title: 'Sessions', lines: sessionLines(session) });
@@ -138,6 +140,8 @@ export function useCommands({
           return say({ kind: 'block', title: 'Memory', lines: memoryLines(session.instructionFiles ?? []) });
         case 'mcp':
           return say({ kind: 'block', title: 'MCP servers', lines: mcpLines(mcpServers()) });
+        case 'mcp-auth':
+          return mcpAuth(session, command, say);
         case 'clear': {
           if (!clear) return say({ kind: 'error', text: 'a new session is not available here: quit, then start outrider again' });
           if (runner.snapshot().busy !== undefined)
@@ -207,4 +211,34 @@ function memoryLines(files: readonly InstructionFileInfo[]): string[] {
       ...file.notes,
     ].join(' · '),
   );
+}
+
+/**
+ * `/mcp login <server>`: the sign-in runs in the background (the prompt stays usable); the page
+ * to open is always shown, and opened in a browser where one can be. `/mcp logout <server>`.
+ */
+function mcpAuth(
+  session: UiSession,
+  command: { verb: 'login' | 'logout'; server: string },
+  say: (entry: EntryBody) => void,
+): void {
+  if (!session.mcp) return say({ kind: 'error', text: 'MCP sign-in is not available here' });
+  const name = JSON.stringify(safeText(command.server));
+  const failed = (error: unknown) =>
+    say({ kind: 'error', text: safeText(error instanceof Error ? error.message : String(error)) });
+  if (command.verb === 'logout') {
+    void session.mcp.signOut(command.server).then(() => say({ kind: 'info', text: `signed out of ${name}` }), failed);
+    return;
+  }
+  void session.mcp
+    .signIn(command.server, {
+      onAuthorizationUrl: (url) =>
+        void openInBrowser(url).then((opened) =>
+          say({
+            kind: 'info',
+            text: `${opened ? `sign in to ${name} in the browser that opened, or open this page` : `sign in to ${name}: open this page in a browser`} (waiting up to 5 minutes; /mcp login ${safeText(command.server)} starts again):\n${url}`,
+          }),
+        ),
+    })
+    .then(() => say({ kind: 'info', text: `signed in to ${name}: its tools join at your next prompt` }), failed);
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { formatRow } from '../state/activity-rows.js';
+import type { Job } from '../../core/index.js';
+import { formatRow, stalledFor } from '../state/activity-rows.js';
 import type { JobView } from '../state/jobs.js';
 
 export interface ActivityRowsProps {
@@ -20,9 +21,17 @@ export interface ActivityRowsProps {
 /** The share of a cap at which a job's row turns the warning colour. */
 export const NEAR_CAP = 0.8;
 
-/** A row's colour: the warning colour while it waits for an approval or once its subtree used 80 % of a cap. */
-export function rowColor(job: { budgetUsed?: number }, asks: string | undefined): 'yellow' | undefined {
-  return asks !== undefined || (job.budgetUsed ?? 0) >= NEAR_CAP ? 'yellow' : undefined;
+/**
+ * A row's colour: the warning colour while it waits for an approval, once its subtree used 80 % of
+ * a cap, or while it is stalled (`now` given: no event for a minute).
+ */
+export function rowColor(
+  job: Partial<Pick<Job, 'budgetUsed' | 'state' | 'kind' | 'lastEventAt'>>,
+  asks: string | undefined,
+  now?: number,
+): 'yellow' | undefined {
+  const stalled = now !== undefined && job.state !== undefined && stalledFor({ ...job, state: job.state }, now) !== undefined;
+  return asks !== undefined || (job.budgetUsed ?? 0) >= NEAR_CAP || stalled ? 'yellow' : undefined;
 }
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
@@ -35,7 +44,7 @@ export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_
       {shown.map((view) => {
         const asks = waiting?.get(view.job.id);
         return (
-          <Text key={view.job.id} wrap="truncate-end" color={rowColor(view.job, asks)}>
+          <Text key={view.job.id} wrap="truncate-end" color={rowColor(view.job, asks, now)}>
             {formatRow(view, now, width, {
               instead: asks ? `waiting for approval: ${asks}` : undefined,
               cost: costOf?.(view),

@@ -87,6 +87,7 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
         const { job } = view;
         const c = cells[index]!;
         const delivery = view.delivery === 'woke' ? `${deliveryText(view)} · ` : '';
+        const waiting = job.state === 'queued' && job.waitingFor?.length ? `for ${job.waitingFor.join(', ')} · ` : '';
         const got = view.unread
           ? `${plural(view.unread, 'message')} waiting · `
           : view.messages
@@ -100,7 +101,7 @@ export function AgentsList({ jobs, selected, now, width, maxLines = Number.MAX_S
             : `${index === selected ? '›' : ' '} ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[3]!.padStart(widths[3]!)}  `;
         return (
           <Text key={job.id} inverse={index === selected} wrap="truncate-end" color={stateColor(job.state)}>
-            {cutLine(`${fixed}${got}${delivery}${oneLine(job.task)}`, inner)}
+            {cutLine(`${fixed}${waiting}${got}${delivery}${oneLine(job.task)}`, inner)}
           </Text>
         );
       })}

@@ -6,6 +6,8 @@ import { formatCost, statusSegment } from '../state/job-status.js';
 
 export interface FooterProps {
   model: string;
+  /** The parent's reasoning effort, shown after the model (`effort high`). */
+  effort?: string;
   mode: PermissionMode;
   contextTokens: number;
   /** The model's context window; the footer shows the share used. */
@@ -39,9 +41,10 @@ function modeColor(mode: PermissionMode): string | undefined {
   return mode === 'yolo' ? 'yellow' : mode === 'accept-edits' ? 'cyan' : mode === 'plan' ? 'blue' : undefined;
 }
 
-/** The status line (mode, model, context, cost, sub-agents), then the key hint. */
+/** The status line (mode, model, effort, context, cost, sub-agents), then the key hint. */
 export function Footer({
   model,
+  effort,
   mode,
   contextTokens,
   contextWindow,
@@ -66,7 +69,7 @@ export function Footer({
   const narrow = width < NARROW;
   const price = formatCost(cost);
   const rest = [
-    ...(narrow ? [] : [model]),
+    ...(narrow ? [] : [model, ...(effort ? [`effort ${effort}`] : [])]),
     contextText(contextTokens, contextWindow),
     ...(price ? [price] : []),
     ...(narrow ? [status.short] : [status.text]),

@@ -1,5 +1,5 @@
-import { oneLine } from '../../core/index.js';
-import { cutLine, lineLength, plural } from '../format.js';
+import { formatDuration, type Job, oneLine } from '../../core/index.js';
+import { cutLine, lineLength, plural, rateLimitText } from '../format.js';
 import { type JobView, describeActivity } from './jobs.js';
 import { elapsedOf, figureParts } from './job-status.js';
 
@@ -19,7 +19,7 @@ export interface RowOptions {
 
 /**
  * One row on one line of at most `width` cells: `sub-2  grep "auth" src/ · 1m20s · 12 tools ·
- * 18k tok · $0.04` (`· 1 message waiting` after the time while a message of the user's waits).
+ * 18k tok · $0.04 · effort high` (`· 1 message waiting` after the time while a message of the user's waits).
  * When it does not fit, figures drop from the end first: id, state and action stay (the action cut last).
  */
 export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
@@ -32,12 +32,21 @@ export function formatRow(view: JobView, now: number, width: number, options: Ro
     : view.messages
       ? plural(view.messages, 'message')
       : undefined;
-  if (job.state === 'queued') return cutLine([`${head}queued`, elapsedOf(job, now), ...(got ? [got] : [])].join(SEP), width);
+  if (job.state === 'queued') {
+    // A job started with `after` waits for those of its jobs still unfinished, taking no slot.
+    const state = job.waitingFor?.length ? `waiting for ${job.waitingFor.join(', ')}` : 'queued';
+    return cutLine([`${head}${state}`, elapsedOf(job, now), ...(got ? [got] : [])].join(SEP), width);
+  }
   // A shell that has printed nothing yet shows its command.
   const shellCommand = job.kind === 'shell' && view.activity.kind !== 'tool' ? job.task : undefined;
-  const action = oneLine(options.instead ?? shellCommand ?? describeActivity(view.activity, job.state, options.root));
+  // A job waiting for a rate limit counts the pause down (`waiting for rate limit 12s`); it is not stalled.
+  const paused = view.activity.kind === 'rate_limit' ? rateLimitText(view.activity.until, now) : undefined;
+  const idle = options.instead === undefined && paused === undefined ? stalledFor(job, now) : undefined;
+  const activity = shellCommand ?? paused ?? describeActivity(view.activity, job.state, options.root);
+  const action = oneLine(options.instead ?? (idle === undefined ? activity : `stalled ${formatDuration(idle)}: ${activity}`));
   const [elapsed, ...rest] = figureParts(job, now, options.cost);
-  const figures = [elapsed!, ...(got ? [got] : []), ...rest];
+  // A job's reasoning effort last: the first figure to give way.
+  const figures = [elapsed!, ...(got ? [got] : []), ...rest, ...(job.effort ? [`effort ${job.effort}`] : [])];
   for (let keep = figures.length; keep > 0; keep -= 1) {
     const tail = `${SEP}${figures.slice(0, keep).join(SEP)}`;
     const room = width - lineLength(head) - lineLength(tail);
@@ -47,6 +56,16 @@ export function formatRow(view: JobView, now: number, width: number, options: Ro
     }
   }
   return cutLine(`${head}${action}`, width);
+}
+
+/** A running sub-agent with no event for this long reads `stalled 1m20s` (in the warning colour). */
+export const STALL_ROW_MS = 60_000;
+
+/** How long a running sub-agent has gone without an event, once that is a stall; else undefined. */
+export function stalledFor(job: Pick<Job, 'state' | 'kind' | 'lastEventAt'>, now: number): number | undefined {
+  if (job.state !== 'running' || job.kind === 'shell' || job.lastEventAt === undefined) return undefined;
+  const idle = now - job.lastEventAt;
+  return idle >= STALL_ROW_MS ? idle : undefined;
 }
 
 /** The task a row ends with, in what room is left (`… · 0 tok · map the config loader`): which job is which. */

@@ -63,6 +63,9 @@ export function approvalView(request: ApprovalRequest, options: { root?: string;
         preview: lines.length > 1 ? lines.slice(0, PREVIEW_MAX).map((text): DiffLine => ({ kind: ' ', text: `  ${text}` })) : [],
       };
     }
+    case 'agent_start':
+      // Fan-out past agents.approve (core/agents/fan-out-approval.ts): `start 5 sub-agents this turn`; the estimate is the reason line.
+      return { who, what: `start ${oneLine(request.label)}`, preview: [] };
     default:
       return { who, what: `run ${oneLine(`${request.toolName} ${shown}`)}`, preview: [] };
   }

@@ -29,8 +29,11 @@ export function stateLabel(state: JobState): string {
 }
 
 /** A job's state for people: `interrupted` when the session ended under it (a crash, a closed terminal). */
-export function jobStateLabel(job: Pick<Job, 'state' | 'interrupted'>): string {
-  return job.interrupted && (job.state === 'error' || job.state === 'aborted') ? 'interrupted' : stateLabel(job.state);
+export function jobStateLabel(job: Pick<Job, 'state' | 'interrupted' | 'waitingFor'>): string {
+  if (job.interrupted && (job.state === 'error' || job.state === 'aborted')) return 'interrupted';
+  // Queued behind the jobs agent_start's `after` named, not behind a slot.
+  if (job.state === 'queued' && job.waitingFor?.length) return 'waiting';
+  return stateLabel(job.state);
 }
 
 /** Time since a job started (or was queued), frozen when it ended. */

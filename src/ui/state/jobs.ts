@@ -23,6 +23,8 @@ export type Activity =
   /** The rolling tail of the text it streams. */
   | { kind: 'writing'; tail: string }
   | { kind: 'tool'; name: string; label: string; args?: unknown }
+  /** Its model call waits at the provider's rate-limit gate: until `until` (the pause's end), or for a place. */
+  | { kind: 'rate_limit'; until?: number }
   | { kind: 'ended' };
 
 /** One job as the UI knows it: the manager's last snapshot, kept current by the job's own events. */
@@ -152,6 +154,9 @@ function applyChildEvent(view: JobView, event: LoopEvent): JobView {
     }
     case 'tool_end':
       return { ...view, tail: closeCall(view.tail, event) };
+    case 'rate_limit':
+      if (!event.waiting) return { ...view, activity: { kind: 'thinking' } };
+      return { ...view, activity: { kind: 'rate_limit', ...(event.until !== undefined ? { until: event.until } : {}) } };
     case 'injected': {
       const line = messageLine(event.message);
       const next = line === undefined ? view : withTail(view, line);
@@ -217,6 +222,8 @@ export function describeActivity(activity: Activity, state: Job['state'], root?:
       return `writing: ${oneLine(activity.tail, 60, 'tail')}`;
     case 'tool':
       return toolAction(activity.name, activity.args, activity.label, root);
+    case 'rate_limit':
+      return 'waiting for rate limit';
     case 'ended':
       return stateLabel(state);
     default: {

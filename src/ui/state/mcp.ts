@@ -3,13 +3,27 @@ import { failureWarning, type McpServerStatus, safeText } from '../../core/index
 /** The session's MCP servers as last reported, in the order they were configured. */
 export type McpState = readonly McpServerStatus[];
 
-/** A server's new status replaces its old one; the warning line is due when it has just failed. */
+/**
+ * A server's new status replaces its old one; the warning line is due when it has just failed,
+ * or has just asked for a sign-in.
+ */
 export function applyMcpStatus(state: McpState, server: McpServerStatus): { state: McpState; failed?: string } {
   const index = state.findIndex((s) => s.name === server.name);
   const before = index === -1 ? undefined : state[index];
   const next = index === -1 ? [...state, server] : state.map((s, i) => (i === index ? server : s));
-  const failed = server.state === 'failed' && before?.state !== 'failed' ? failureWarning(server) : undefined;
+  const changed = before?.state !== server.state;
+  const failed =
+    changed && server.state === 'failed'
+      ? failureWarning(server)
+      : changed && server.state === 'needs-auth'
+        ? `MCP server ${JSON.stringify(safeText(server.name))} needs you to sign in: ${signInHint(server.name)}`
+        : undefined;
   return failed ? { state: next, failed } : { state: next };
+}
+
+/** How to sign in to a server, as the TUI takes it. */
+function signInHint(name: string): string {
+  return `/mcp login ${safeText(name)} (it opens the page in your browser)`;
 }
 
 /** The footer's segment: `mcp 2/3` (servers up of those configured), empty without servers. */
@@ -27,7 +41,11 @@ export function mcpLines(state: McpState): string[] {
     return [
       head,
       ...(tools ? [`  ${server.tools.map(safeText).join(', ')}`] : []),
-      ...(server.error ? [`  last error: ${safeText(server.error)}`] : []),
+      ...(server.state === 'needs-auth'
+        ? [`  sign in: ${signInHint(server.name)}`]
+        : server.error
+          ? [`  last error: ${safeText(server.error)}`]
+          : []),
     ];
   });
 }

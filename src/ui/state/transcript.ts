@@ -219,7 +219,8 @@ function applyEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts)
       });
     // Rows, counts and deliveries live in the job state; completion lines are added by the caller.
     // MCP states live in the UI state (ui-store.ts adds the failure line); new tools need no line.
-    // The turn's phase (thinking, a tool, the model) is the working line's: see turn-activity.ts.
+    // The turn's phase (thinking, a tool, the model, a wait for a rate limit) is the working line's: see turn-activity.ts.
+    case 'rate_limit':
     case 'thinking_delta':
     case 'turn_start':
     case 'turn_end':

@@ -1,4 +1,5 @@
 import { formatDuration, formatTokens, type SessionEvent, totalTokens } from '../../core/index.js';
+import { rateLimitText } from '../format.js';
 
 /** What the parent's running turn is doing, and since when (times on the app's clock). */
 export interface TurnActivity {
@@ -16,7 +17,13 @@ export interface TurnActivity {
   tools: readonly { id: string; name: string }[];
 }
 
-export type Phase = { kind: 'model' } | { kind: 'thinking' } | { kind: 'writing' } | { kind: 'tool'; name: string };
+export type Phase =
+  | { kind: 'model' }
+  | { kind: 'thinking' }
+  | { kind: 'writing' }
+  | { kind: 'tool'; name: string }
+  /** The model call waits at the provider's rate-limit gate: until `until` (the pause's end), or for a place. */
+  | { kind: 'rate_limit'; until?: number };
 
 const phaseAt = (turn: TurnActivity, phase: Phase, now: number): TurnActivity =>
   turn.phase.kind === phase.kind && (phase.kind !== 'tool' || (turn.phase.kind === 'tool' && turn.phase.name === phase.name))
@@ -37,6 +44,11 @@ export function applyTurnActivity(turn: TurnActivity | undefined, event: Session
       return phaseAt({ ...turn, streamed: turn.streamed + event.text.length }, { kind: 'writing' }, now);
     case 'retry':
       return phaseAt(turn, { kind: 'model' }, now);
+    case 'rate_limit': {
+      if (!event.waiting) return phaseAt(turn, { kind: 'model' }, now);
+      const since = turn.phase.kind === 'rate_limit' ? turn.since : now;
+      return { ...turn, phase: { kind: 'rate_limit', ...(event.until !== undefined ? { until: event.until } : {}) }, since };
+    }
     case 'tool_start':
       return phaseAt(
         { ...turn, tools: [...turn.tools, { id: event.id, name: event.name }] },
@@ -77,6 +89,8 @@ export function phaseText(turn: TurnActivity, now: number): string {
       return 'writing';
     case 'tool':
       return `running ${turn.phase.name} ${formatDuration(now - turn.since)}`;
+    case 'rate_limit':
+      return rateLimitText(turn.phase.until, now);
     default: {
       const unhandled: never = turn.phase;
       return String(unhandled);

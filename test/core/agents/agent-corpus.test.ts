@@ -65,8 +65,8 @@ const EXPECTED: Record<string, Expected> = {
   },
   'focused-worker.md': { loads: { tools: CLAUDE_ALL, disallowedTools: [] } },
   'memory-keeper.md': {
-    loads: { tools: ['read_file', 'write_file', 'edit_file'], model: 'haiku' },
-    warning: 'ignored color, effort, skills, memory, mcpServers, hooks, initialPrompt: no meaning for an outrider sub-agent',
+    loads: { tools: ['read_file', 'write_file', 'edit_file'], model: 'haiku', effort: 'high' },
+    warning: 'ignored color, skills, memory, mcpServers, hooks, initialPrompt: no meaning for an outrider sub-agent',
   },
   'windows-helper.md': {
     loads: {

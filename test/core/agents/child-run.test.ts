@@ -2,7 +2,14 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHILD_LIMITS, NUDGE, childTools, createChildRunner, finalText } from '../../../src/core/agents/child-run.js';
+import {
+  CHILD_LIMITS,
+  type ChildRunDeps,
+  NUDGE,
+  childTools,
+  createChildRunner,
+  finalText,
+} from '../../../src/core/agents/child-run.js';
 import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
 import { ALL_TOOLS, type AgentDefinition, childModel } from '../../../src/core/agents/definitions.js';
 import type { ChildRunRequest } from '../../../src/core/jobs/job-manager.js';
@@ -12,6 +19,7 @@ import { builtinTools } from '../../../src/core/tools/builtin.js';
 import { makeWorkspace } from '../../../src/core/platform/paths.js';
 import { ToolRegistry } from '../../../src/core/tools/registry.js';
 import { type FakeScript, fakeStream } from '../../support/fake-stream.js';
+import { FakeClock, settle } from '../../support/fake-clock.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'outrider-child-'));
 const workspace = makeWorkspace(root);
@@ -23,7 +31,12 @@ function definitions(extra: AgentDefinition[] = []) {
 
 function runChild(
   script: FakeScript,
-  options: { request?: Partial<ChildRunRequest>; extra?: AgentDefinition[]; fork?: Message[] } = {},
+  options: {
+    request?: Partial<ChildRunRequest>;
+    extra?: AgentDefinition[];
+    fork?: Message[];
+    deps?: Partial<ChildRunDeps>;
+  } = {},
 ) {
   const stream = fakeStream(script);
   const events: LoopEvent[] = [];
@@ -36,6 +49,7 @@ function runChild(
     maxTokens: 1000,
     workspace,
     transcriptFor: () => ({ append: (m) => transcript.push(m) }),
+    ...options.deps,
   });
   const outcome = runner({
     id: 'sub-1',
@@ -153,15 +167,18 @@ describe('child runs', () => {
     expect(finalText([])).toBe('(sub-agent produced no text output)');
   });
 
-  it('ends as error naming the limit, keeping its text', async () => {
-    const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: {} }] }));
-    expect(await outcome).toMatchObject({ status: 'error', text: 'so far: x', error: 'reached the limit of 10 turns' });
+  it('ends as error naming the limit in the budget words, keeping its text and naming its tool calls', async () => {
+    const { outcome, stream } = runChild(() => ({ text: 'so far: x', toolCalls: [{ name: 'list_dir', args: { path: '.' } }] }));
+    expect(await outcome).toMatchObject({ status: 'error', error: 'budget: turns reached (10 of 10)' });
+    expect((await outcome).text).toBe(
+      `so far: x\n\nTool calls it made before the cap: ${Array.from({ length: 10 }, () => 'list_dir .').join(' · ')}`,
+    );
     expect(stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
     const tight = runChild(() => ({ toolCalls: [{ name: 'list_dir', args: {} }] }), {
       extra: [custom({ maxTurns: 2 })],
       request: { definition: 'custom' },
     });
-    expect((await tight.outcome).error).toBe('reached the limit of 2 turns');
+    expect((await tight.outcome).error).toBe('budget: turns reached (2 of 2)');
   });
 
   it('appends every message to its transcript as it goes', async () => {
@@ -248,7 +265,7 @@ describe('child runs', () => {
       extra: [long],
       request: { definition: 'custom' },
     });
-    expect((await outcome).error).toBe('reached the limit of 12 turns');
+    expect((await outcome).error).toBe('budget: turns reached (12 of 12)');
     expect(stream.requests).toHaveLength(12);
   });
 
@@ -258,9 +275,54 @@ describe('child runs', () => {
       extra: [custom({ maxTurns: 100_000, fromRepository: true })],
       request: { definition: 'custom' },
     });
-    expect((await raised.outcome).error).toBe(`reached the limit of ${CHILD_LIMITS.maxTurns} turns`);
+    expect((await raised.outcome).error).toBe(`budget: turns reached (${CHILD_LIMITS.maxTurns} of ${CHILD_LIMITS.maxTurns})`);
     expect(raised.stream.requests).toHaveLength(CHILD_LIMITS.maxTurns);
     const lowered = runChild(loop, { extra: [custom({ maxTurns: 3, fromRepository: true })], request: { definition: 'custom' } });
-    expect((await lowered.outcome).error).toBe('reached the limit of 3 turns');
+    expect((await lowered.outcome).error).toBe('budget: turns reached (3 of 3)');
+  });
+});
+
+describe('child runs: the caps the manager settled', () => {
+  it('a wall-time cap ends the run on the injected clock, as failed with the time named', async () => {
+    const clock = new FakeClock();
+    const { outcome, stream } = runChild(() => ({ hang: true }), {
+      request: { budget: { maxDurationMs: 5_000 } },
+      deps: { now: clock.now, timers: clock },
+    });
+    await settle();
+    expect(stream.requests).toHaveLength(1);
+    clock.advance(4_999);
+    await settle();
+    let ended = false;
+    void outcome.then(() => (ended = true));
+    await settle();
+    expect(ended).toBe(false);
+    clock.advance(1);
+    expect(await outcome).toMatchObject({ status: 'error', error: 'budget: time reached (5s)' });
+  });
+
+  it("lowers its definition's turns and tool calls, never raises them", async () => {
+    const loop = () => ({ toolCalls: [{ name: 'list_dir', args: { path: '.' } }] });
+    const lowered = runChild(loop, { request: { budget: { maxTurns: 2 } } });
+    expect((await lowered.outcome).error).toBe('budget: turns reached (2 of 2)');
+    const raised = runChild(loop, { request: { budget: { maxTurns: 50 } } });
+    expect((await raised.outcome).error).toBe(`budget: turns reached (${CHILD_LIMITS.maxTurns} of ${CHILD_LIMITS.maxTurns})`);
+    const calls = runChild(loop, { request: { budget: { maxToolCalls: 3 } } });
+    expect((await calls.outcome).error).toBe('budget: tool calls reached (3 of 3; the calls past it were not run)');
+    // Three calls ran; the fourth was asked for and answered "not run", and no call was made after it.
+    expect(calls.stream.requests).toHaveLength(4);
+    expect(calls.events.filter((e) => e.type === 'tool_start')).toHaveLength(3);
+  });
+
+  it('a refused model call is never made: the run ends with the refusal, before its turn counts', async () => {
+    const { outcome, stream, events } = runChild([{ toolCalls: [{ name: 'list_dir', args: { path: '.' } }] }], {
+      request: {
+        admitCall: (request) =>
+          request.messages.length > 1 ? { refused: 'budget: tokens reached (stub)' } : { release: () => {} },
+      },
+    });
+    expect(await outcome).toMatchObject({ status: 'error', error: 'budget: tokens reached (stub)' });
+    expect(stream.requests).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'turn_start')).toHaveLength(1);
   });
 });

@@ -251,6 +251,25 @@ Audit carefully.
     });
   });
 
+  it('reads the caps: maxCostUsd, maxToolCalls and timeout (seconds), in either spelling; a cap given twice is refused', () => {
+    const camel = parseDefinition(agentFile('a', 'maxCostUsd: 0.25\nmaxToolCalls: 40\ntimeout: 120\n'), {
+      path: '/p/a.md',
+      source: 'user',
+    });
+    expect(camel).toMatchObject({ definition: { maxCostUsd: 0.25, maxToolCalls: 40, maxDurationMs: 120_000 }, warnings: [] });
+    const snake = parseDefinition(agentFile('b', 'max_cost_usd: "$1.5"\nmax_tool_calls: "7"\n'), {
+      path: '/p/b.md',
+      source: 'user',
+    });
+    expect(snake.definition).toMatchObject({ maxCostUsd: 1.5, maxToolCalls: 7 });
+    expect(parseDefinition(agentFile('c', 'maxCostUsd: 0\n'), { path: '/p/c.md', source: 'user' }).warnings).toEqual([
+      '/p/c.md: maxCostUsd: expected a positive number of dollars, such as 0.5, got 0',
+    ]);
+    expect(
+      parseDefinition(agentFile('d', 'timeout: 60\nmax_duration_s: 90\n'), { path: '/p/d.md', source: 'user' }).warnings,
+    ).toEqual(['/p/d.md: max_duration_s: given twice, also as "timeout"; keep one']);
+  });
+
   it('uses our tool names directly and drops unknown ones (and agent_* tools) with a warning', () => {
     const path = write(dirs.user, 'x.md', agentFile('x', 'tools: [read_file, Read, agent_start, read_result]\n'));
     const { definitions, warnings } = load();
@@ -684,6 +703,15 @@ describe('Claude Code fields', () => {
     expect(parse('disallowed_tools: [agent_start]\n', 'project').warnings).toEqual([]);
   });
 
+  it("reads Claude Code's effort (any case), and refuses a level it does not know", () => {
+    expect(parse('effort: High\n').definition?.effort).toBe('high');
+    expect(parse('effort:\n').definition).not.toHaveProperty('effort');
+    expect(parse('effort: extreme\n').warnings).toEqual([
+      '/p/x.md: effort: expected one of low, medium, high, max, got "extreme"',
+    ]);
+    expect(parse('effort: extreme\n').definition).toBeUndefined();
+  });
+
   it('turns a literal \\n of a description into a line break', () => {
     expect(parse('').definition?.description).toBe('The x agent.');
     const text = '---\nname: x\ndescription: First line.\\nSecond: line.\\n\\nThird.\n---\nPrompt.\n';
@@ -695,7 +723,7 @@ describe('Claude Code fields', () => {
   it('names the fields it cannot honour in one line with the other notes; background: true is what outrider does', () => {
     const result = parse('tools: Read, WebFetch\ncolor: red\nbackground: true\neffort: high\nmemory: user\n');
     expect(result.warnings).toEqual([
-      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color, effort, memory: no meaning for an outrider sub-agent',
+      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color, memory: no meaning for an outrider sub-agent',
     ]);
     expect(parse('background: false\n').warnings).toEqual(['/p/x.md: ignored background: no meaning for an outrider sub-agent']);
     expect(parse('color:\n').warnings).toEqual([]);

@@ -77,37 +77,41 @@ describe('sub-agent models in a session', () => {
     ]);
   });
 
-  it("the job's snapshot says when it has used 80 % of its cap, before the cap stops it", async () => {
-    const { session, submit, events } = await openWith((request) => {
+  it("the job's snapshot says when it has used 80 % of its cap, and its next call, which could pass it, is not made", async () => {
+    const { session, submit, events, stream } = await openWith((request) => {
       if (isChildRequest(request)) {
-        // 850 tokens, then 300 more: past the cap of 1000.
-        if (request.messages.length === 1)
-          return { toolCalls: [{ name: 'list_dir', args: { path: '.' } }], usage: { input: 800, output: 50 } };
-        return { text: 'partial', usage: { input: 250, output: 50 } };
+        // 95,000 of 100,000: the next call's worst case (its input and 8,192 tokens of output) no longer fits.
+        return { toolCalls: [{ name: 'list_dir', args: { path: '.' } }], usage: { input: 94_950, output: 50 } };
       }
-      if (request.messages.length === 1) return { toolCalls: [{ name: 'agent_start', args: { task: 'x', max_tokens: 1000 } }] };
+      if (request.messages.length === 1)
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'x', max_tokens: 100_000 } }] };
       return { text: 'done' };
     });
     await submit('go');
     await until(() => session.jobs()[0]?.state === 'error', { what: 'sub-1 to fail', observe: () => session.jobs() });
     const near = events.find((e) => e.type === 'job_state' && e.job.state === 'running' && (e.job.budgetUsed ?? 0) >= 0.8);
-    expect(near && near.type === 'job_state' && near.job.budgetUsed).toBeCloseTo(0.85, 6);
-    expect(session.jobs()[0]!.error).toBe('budget: tokens reached (1150 of 1000)');
+    expect(near && near.type === 'job_state' && near.job.budgetUsed).toBeCloseTo(0.95, 6);
+    expect(session.jobs()[0]!.error).toMatch(
+      /^budget: tokens reached \(the next call, up to (\d+) tokens, would pass the cap of 100000 by (\d+); 95000 used\)$/,
+    );
+    expect(stream.requests.filter(isChildRequest)).toHaveLength(1);
+    // What it had is named: the owner knows what it need not redo.
+    expect(session.jobs()[0]!.result).toContain('Tool calls it made before the cap: list_dir .');
   });
 
-  it("a job's cap counts the jobs it started (agents.maxAgentDepth 2)", async () => {
-    const { session, submit } = await openWith(
+  it("a job's cap counts the jobs it started, and a nested job's cap is what its owner has left (agents.maxAgentDepth 2)", async () => {
+    const { session, submit, stream } = await openWith(
       (request) => {
         const first = JSON.stringify(request.messages[0]);
-        if (isChildRequest(request) && first.includes('inner')) return { text: 'inner', usage: { input: 900, output: 0 } };
+        if (isChildRequest(request) && first.includes('inner')) return { text: 'inner', usage: { input: 90_000, output: 0 } };
         if (isChildRequest(request)) {
           if (request.messages.length === 1)
-            return { toolCalls: [{ name: 'agent_start', args: { task: 'inner' } }], usage: { input: 200 } };
+            return { toolCalls: [{ name: 'agent_start', args: { task: 'inner' } }], usage: { input: 2_000 } };
           if (request.messages.length === 3) return { toolCalls: [{ name: 'agent_poll', args: { id: 'sub-1.1' } }] };
           return { text: 'outer' };
         }
         if (request.messages.length === 1)
-          return { toolCalls: [{ name: 'agent_start', args: { task: 'outer', max_tokens: 1000 } }] };
+          return { toolCalls: [{ name: 'agent_start', args: { task: 'outer', max_tokens: 100_000 } }] };
         return { text: 'done' };
       },
       { flags: { agents: { maxAgentDepth: 2 } } },
@@ -115,8 +119,15 @@ describe('sub-agent models in a session', () => {
     await submit('go');
     await until(() => session.jobs()[0]?.state === 'error', { what: 'sub-1 to fail', observe: () => session.jobs() });
     const [outer, inner] = session.jobs();
-    // Alone it is far below its cap: only with its sub-agent's tokens does it reach it.
-    expect(totalTokens(outer!.usage)).toBeLessThan(1000);
-    expect(outer!.error).toBe(`budget: tokens reached (${totalTokens(outer!.usage) + totalTokens(inner!.usage)} of 1000)`);
+    // Started when its owner had used 2,005 tokens (its first call) of its 100,000.
+    expect(inner).toMatchObject({ id: 'sub-1.1', state: 'done', budget: { maxTokens: 97_995 } });
+    // Alone it is far below its cap: only with its sub-agent's tokens does its next call no longer fit.
+    expect(totalTokens(outer!.usage)).toBeLessThan(10_000);
+    const used = totalTokens(outer!.usage) + totalTokens(inner!.usage);
+    expect(outer!.error).toMatch(new RegExp(`would pass the cap of 100000 by \\d+; ${used} used`));
+    // The outer job's poll got the inner report, and the call after it was never made.
+    const outerCalls = stream.requests.filter((r) => isChildRequest(r) && !JSON.stringify(r.messages[0]).includes('inner'));
+    expect(outerCalls).toHaveLength(2);
+    expect(JSON.stringify(outerCalls[1]!.messages.at(-1))).toContain('Caps: 98k tokens');
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { worktreeCommand } from '../../../src/core/worktrees/worktree-tools.js';
@@ -107,6 +107,57 @@ describe('isolated sub-agents in a session', () => {
     expect(existsSync(left.path)).toBe(false);
     expect((await worktreeCommand(worktrees, 'merge', 'sub-2', () => false)).content).toMatch(/^sub-2 has no worktree/);
     expect(git(dirs.cwd, 'branch', '--list', 'outrider/*').trim()).toBe('');
+  });
+
+  it('agent_merge of several jobs runs the merge queue with the check from the settings, then writes the checkout', async () => {
+    const dirs = testDirs();
+    git(dirs.cwd, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(dirs.cwd, 'a.txt'), 'original\n');
+    git(dirs.cwd, 'add', '-A');
+    git(dirs.cwd, 'commit', '-q', '-m', 'first');
+    mkdirSync(dirs.env.OUTRIDER_HOME!, { recursive: true });
+    // The check records each job it ran after, in the session's home (outside the project).
+    const log = path.join(dirs.env.OUTRIDER_HOME!, 'checks.log');
+    writeFileSync(
+      path.join(dirs.env.OUTRIDER_HOME!, 'settings.json'),
+      JSON.stringify({ agents: { mergeCheck: `echo "$OUTRIDER_MERGE_JOB" >> ${log}` } }),
+    );
+    let parentStep = 0;
+    const { stream, session, submit } = await openWith(
+      (request) => {
+        if (isChildRequest(request)) {
+          const file = /write (\w+\.txt)/.exec(JSON.stringify(request.messages[0]))![1]!;
+          if (request.messages.length === 1)
+            return { toolCalls: [{ name: 'write_file', args: { path: file, content: `${file}\n` } }] };
+          return { text: `wrote ${file}` };
+        }
+        parentStep += 1;
+        if (parentStep === 1) {
+          return {
+            toolCalls: ['b.txt', 'c.txt', 'd.txt'].map((file) => ({
+              name: 'agent_start',
+              args: { task: `write ${file}`, agent: 'general', isolation: 'worktree' },
+            })),
+          };
+        }
+        if (parentStep === 2)
+          return { toolCalls: ['sub-1', 'sub-2', 'sub-3'].map((id) => ({ name: 'agent_poll', args: { id } })) };
+        if (parentStep === 3) return { toolCalls: [{ name: 'agent_merge', args: { id: 'sub-3 sub-1 sub-2' } }] };
+        return { text: 'done' };
+      },
+      { dirs, flags: { permissionMode: 'yolo' } },
+    );
+    await submit('three jobs, then merge them');
+
+    const merged = toolResults(stream.requests.filter((r) => !isChildRequest(r))[3]!);
+    expect(merged).toMatch(/^Merged sub-3, sub-1, sub-2, in that order, `echo .*` passing after each: applied /);
+    expect(readFileSync(log, 'utf8')).toBe('sub-3\nsub-1\nsub-2\n');
+    for (const file of ['b.txt', 'c.txt', 'd.txt']) expect(readFileSync(path.join(dirs.cwd, file), 'utf8')).toBe(`${file}\n`);
+    expect(session.agents.worktrees!.list()).toEqual([]);
+    expect(git(dirs.cwd, 'branch', '--list', 'outrider/*').trim()).toBe('');
+    // The approval prompt says that the merge runs a command.
+    const tool = session.agents.tools.find((t) => t.name === 'agent_merge')!;
+    expect(tool.label?.({ id: 'all' })).toBe(`all (runs echo "$OUTRIDER_MERGE_JOB" >> ${log} after each)`);
   });
 
   it('without isolation, the second running job to write a file is told that the first wrote it too', async () => {

@@ -15,6 +15,7 @@ describe('paths', () => {
       sessionsDir: path.join(home, 'sessions'),
       userAgentsDir: path.join(home, 'agents'),
       userAgentsMd: path.join(home, 'AGENTS.md'),
+      mcpAuthDir: path.join(home, 'mcp-auth'),
     });
   });
 

@@ -1,4 +1,5 @@
 import { DEFAULT_CALL_DEADLINE_MS } from '../../../src/core/providers/deadline.js';
+import { DEFAULT_RATE_LIMIT_WAIT_MS } from '../../../src/core/providers/rate-limit-wait.js';
 import { describe, expect, it } from 'vitest';
 import { type SettingsLayers, resolveSettings } from '../../../src/core/config/project-trust.js';
 import { resolveProviderConfig } from '../../../src/core/config/provider-config.js';
@@ -332,6 +333,7 @@ describe("each limit's fallback is the one its consumer uses", () => {
     expect(NUMBER_BOUNDS.firstByteTimeoutMs.unset).toBe(DEFAULT_TIMEOUTS.firstByteMs);
     expect(NUMBER_BOUNDS.idleTimeoutMs.unset).toBe(DEFAULT_TIMEOUTS.idleMs);
     expect(NUMBER_BOUNDS.callDeadlineMs.unset).toBe(DEFAULT_CALL_DEADLINE_MS);
+    expect(NUMBER_BOUNDS.rateLimitWaitMs.unset).toBe(DEFAULT_RATE_LIMIT_WAIT_MS);
     expect(NUMBER_BOUNDS.webFetchMaxBytes.unset).toBe(WEB_FETCH_DEFAULTS.maxBytes);
     expect(NUMBER_BOUNDS.webFetchTimeoutMs.unset).toBe(WEB_FETCH_DEFAULTS.timeoutMs);
     const provider = resolveProviderConfig({ flags: {}, settings: {}, env: { ANTHROPIC_API_KEY: 'k' } });
@@ -378,6 +380,8 @@ const SMALLER_IS_LOOSER: Record<string, string> = {
 const UNLIMITED_WHEN_UNSET: Record<string, string> = {
   'agents.maxSessionTokens': 'no session token budget unless one is set',
   'agents.maxSessionCostUsd': 'no session cost budget unless one is set',
+  'agents.maxCostUsd': 'no dollar cap on a sub-agent unless one is set',
+  'agents.maxToolCalls': 'no tool-call cap on a sub-agent unless one is set',
 };
 
 function numberLeaves(schema: Schema, path: Step[] = []): Array<{ path: Step[]; schema: Schema }> {

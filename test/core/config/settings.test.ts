@@ -41,13 +41,13 @@ describe('settings errors', () => {
   it('names the file, key and expectation in one line for a value out of range', () => {
     const error = errorOf('{ "agents": { "maxConcurrent": "four" } }');
     expect(error.message).toBe(
-      '/x/.outrider/settings.json: agents.maxConcurrent: expected a whole number from 1 to 32, got "four"',
+      '/x/.outrider/settings.json: agents.maxConcurrent: expected a whole number from 0 to 32, got "four"',
     );
     expect(error.message).not.toContain('\n');
     expect(error.file).toBe('/x/.outrider/settings.json');
     expect(error.keyPath).toBe('agents.maxConcurrent');
     expect(errorOf('{ "agents": { "maxConcurrent": 40 } }').message).toMatch(
-      /agents\.maxConcurrent: expected a whole number from 1 to 32, got 40$/,
+      /agents\.maxConcurrent: expected a whole number from 0 to 32, got 40$/,
     );
     expect(errorOf('{ "agents": { "maxConcurrent": 2.5 } }').message).toMatch(/got 2\.5$/);
     expect(errorOf('{ "maxRetries": -1 }').message).toMatch(/: maxRetries: expected a whole number from 0 to 10, got -1$/);
@@ -182,8 +182,8 @@ describe('settings errors', () => {
   });
 
   it('validates a layer of flags with the source named', () => {
-    expect(() => validateSettings({ agents: { maxConcurrent: 0 } }, '--max-agents')).toThrow(
-      '--max-agents: agents.maxConcurrent: expected a whole number from 1 to 32, got 0',
+    expect(() => validateSettings({ agents: { maxConcurrent: 33 } }, '--max-agents')).toThrow(
+      '--max-agents: agents.maxConcurrent: expected a whole number from 0 to 32, got 33',
     );
   });
 });

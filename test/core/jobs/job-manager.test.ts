@@ -289,8 +289,9 @@ describe('JobManager: outcomes and polls', () => {
     clock.advance(250_000);
     const result = await poll;
     expect(result.kind).toBe('running');
+    // Its last event was 4m10s ago: the poll says so, so the caller can stop it or send it a message.
     expect(manager.describePoll(result).content).toBe(
-      'sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens',
+      'sub-agent sub-1 still running after 4m10s, 1 tool calls, ~18k context tokens; no progress for 4m10s',
     );
   });
 
@@ -407,7 +408,13 @@ describe('JobManager: completion delivery', () => {
     expect(states).toEqual(['sub-1:queued', 'sub-1:running', 'sub-2:queued', 'sub-2:running', 'sub-1:done']);
     const done = events.find((e) => e.type === 'job_state' && e.job.state === 'done');
     expect(done).toMatchObject({ job: { id: 'sub-1', number: 1, task: 'first task', result: 'report of sub-1', toolCalls: 0 } });
-    const counters = { turns: 0, toolCalls: 1, contextTokens: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    const counters = {
+      turns: 0,
+      toolCalls: 1,
+      contextTokens: 0,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      lastEventAt: 0,
+    };
     expect(events).toContainEqual({ type: 'job_event', jobId: 'sub-2', event: toolStart, counters });
     // Nothing in the stream is worded for a screen.
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['job_state', 'job_event']));
@@ -637,6 +644,7 @@ describe('JobManager: counters', () => {
       toolCalls: 1,
       contextTokens: 1500,
       usage: { input: 2000, output: 400, cacheRead: 600, cacheWrite: 0 },
+      lastEventAt: 0,
     };
     expect(published.at(-1)).toEqual(last);
     expect(manager.get('sub-1')).toMatchObject(last);

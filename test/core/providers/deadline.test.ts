@@ -234,7 +234,7 @@ describe.each(['anthropic', 'openai'] as const)('%s call deadline', (name) => {
     expect(mock.requests).toHaveLength(7);
   });
 
-  it('a 429 asking to wait a day ends the call at once with what the server asked', async () => {
+  it('a 429 asking to wait a day ends the call at once: past the wait a call may have for rate limits', async () => {
     mock.respond(() => ({ fault: { kind: 'status', status: 429, retryAfter: 86_400, message: 'slow down' } }));
     const clock = new FakeClock();
     const recorder = recordingSleep();
@@ -243,8 +243,9 @@ describe.each(['anthropic', 'openai'] as const)('%s call deadline', (name) => {
     const error = (await run.done) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toBe(
-      `${label[name]}: rate limited (429), and the server asked to wait 24h00m before a retry; ` +
-        `outrider waits at most 60 s, so it did not: try again later, or check the account's rate limits.`,
+      `${label[name]}: rate limited (429); calls to this provider pause 24h00m more, past the 10m00s one model call may ` +
+        "wait for rate limits (rateLimitWaitMs; 0 ms waited so far): try again later, check the account's rate limits, " +
+        'or raise rateLimitWaitMs in settings.',
     );
     expect(error.options.status).toBe(429);
     expect(recorder.delays).toEqual([]);
@@ -254,26 +255,35 @@ describe.each(['anthropic', 'openai'] as const)('%s call deadline', (name) => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('retry-after-ms is read the same way', async () => {
-    mock.respond(() => ({
-      fault: { kind: 'status', status: 529, headers: { 'retry-after-ms': '90000' }, type: 'overloaded_error' },
-    }));
+  it('retry-after-ms is read the same way; a 529 asking 90 s is waited, past maxRetryAfterMs', async () => {
+    mock.script(
+      { fault: { kind: 'status', status: 529, headers: { 'retry-after-ms': '90000' }, type: 'overloaded_error' } },
+      { text: 'after the pause' },
+    );
     const clock = new FakeClock();
     const recorder = recordingSleep();
     const run = drain(provider(clock, { sleep: recorder.sleep })(request(), new AbortController().signal));
+    await until(() => run.events.at(-1)?.type === 'rate_limit', { what: 'the wait at the gate' });
 
-    const error = (await run.done) as Error;
-    expect(error.message).toBe(
-      `${label[name]}: overloaded (529), and the server asked to wait 90 s before a retry; ` +
-        `outrider waits at most 60 s, so it did not: try again later.`,
-    );
+    expect(run.events.at(-1)).toEqual({ type: 'rate_limit', waiting: true, until: 90_000, reason: 'overloaded (529)' });
+    clock.advance(90_000);
+    expect(await run.done).toBeUndefined();
     expect(recorder.delays).toEqual([]);
-    expect(clock.now()).toBe(0);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requests).toHaveLength(2);
   });
 
-  it('a wait the server asks for that the time left cannot hold ends the call at once', async () => {
-    mock.respond(() => ({ fault: { kind: 'status', status: 429, retryAfter: 45 } }));
+  it("a rate limit's pause is not time without an answer: the call's time limit does not count it", async () => {
+    mock.script({ fault: { kind: 'status', status: 429, retryAfter: 45 } }, { text: 'after 45 s' });
+    const clock = new FakeClock();
+    const run = drain(provider(clock, { callDeadlineMs: 30_000 })(request(), new AbortController().signal));
+    await until(() => run.events.at(-1)?.type === 'rate_limit', { what: 'the wait at the gate' });
+    clock.advance(45_000);
+    expect(await run.done).toBeUndefined();
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('a wait another server error asks for that the time left cannot hold ends the call at once', async () => {
+    mock.respond(() => ({ fault: { kind: 'status', status: 503, retryAfter: 45, message: 'busy' } }));
     const clock = new FakeClock();
     const recorder = recordingSleep();
     const run = drain(
@@ -282,22 +292,24 @@ describe.each(['anthropic', 'openai'] as const)('%s call deadline', (name) => {
 
     const error = (await run.done) as Error;
     expect(error.message).toBe(
-      `${label[name]}: rate limited (429), and the server asked to wait 45 s before a retry; only 30 s was left of ` +
-        `the call's time limit (callDeadlineMs, 30 s), so outrider did not wait: try again later, or check the account's rate limits.`,
+      `${label[name]}: server error (503): busy, and the server asked to wait 45 s before a retry; only 30 s was left of ` +
+        `the call's time limit (callDeadlineMs, 30 s), so outrider did not wait: try again later.`,
     );
     expect(recorder.delays).toEqual([]);
     expect(clock.now()).toBe(0);
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a 429 asking to wait 2 s is waited, told as a retry, and retried', async () => {
+  it('a 429 asking to wait 2 s is told as a rate-limited retry, waited at the gate, and retried', async () => {
     mock.script({ fault: { kind: 'status', status: 429, retryAfter: 2 } }, { text: 'after the wait' });
     const clock = new FakeClock();
     const run = drain(provider(clock)(request(), new AbortController().signal));
-    await until(() => run.retries().length === 1 && clock.pending() === 1, { what: 'the backoff' });
+    await until(() => run.events.at(-1)?.type === 'rate_limit', { what: 'the wait at the gate' });
 
     // The user is told before the wait.
-    expect(run.retries()).toEqual([{ type: 'retry', attempt: 1, maxRetries: 4, delayMs: 2000, reason: 'rate limited (429)' }]);
+    expect(run.retries()).toEqual([
+      { type: 'retry', attempt: 1, maxRetries: 4, delayMs: 2000, reason: 'rate limited (429)', rateLimited: true },
+    ]);
     clock.advance(1999);
     await settle();
     expect(mock.requests).toHaveLength(1);

@@ -201,13 +201,14 @@ describe('openSession', () => {
     let release: () => void = () => {};
     const parent: FakeReply[] = [
       { toolCalls: [{ name: 'agent_start', args: { task: 'slow' } }], usage: { input: 10, output: 0 } },
-      { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 5000, output: 0 } },
+      { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 60_000, output: 0 } },
       { text: 'ok', usage: { input: 10, output: 0 } },
     ];
+    // The child's first call fits the budget (its worst case is about 11k tokens) and is under way.
     const { session, submit, events } = await open(
       where,
       (request) => (isChild(request) ? { text: 'late', wait: new Promise<void>((r) => (release = r)) } : parent.shift()!),
-      { agents: { maxSessionTokens: 1000 } },
+      { agents: { maxSessionTokens: 50_000 } },
     );
     await submit('go');
     expect(session.agents.manager.get('sub-1').state).toBe('aborted');

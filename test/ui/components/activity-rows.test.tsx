@@ -125,4 +125,13 @@ describe('the row colour', () => {
     expect(rowColor({ budgetUsed: 1 }, undefined)).toBe('yellow');
     expect(rowColor({ budgetUsed: 0.1 }, 'bash npm test')).toBe('yellow');
   });
+
+  it("ends a job's figures with its effort, the first to give way on a narrow row", () => {
+    const view = jobView(
+      { number: 3, startedAt: 1000, toolCalls: 2, effort: 'high' },
+      { activity: { kind: 'tool', name: 'bash', label: 'npm test', args: { command: 'npm test' } } },
+    );
+    expect(formatRow(view, 11_000, 100)).toBe('sub-3  bash npm test · 10s · 2 tools · 0 tok · effort high · task 3');
+    expect(formatRow(view, 11_000, 50)).toBe('sub-3  bash npm test · 10s · 2 tools · 0 tok');
+  });
 });

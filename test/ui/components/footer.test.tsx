@@ -74,4 +74,11 @@ describe('Footer', () => {
     );
     expect(frame(rendered).split('\n')[0]).toBe('default · m · ctx 0 · mcp 2/3');
   });
+
+  it('shows the effort after the model when the session has one', async () => {
+    const rendered = await mount(
+      <Footer model="claude-x" effort="high" mode="default" contextTokens={0} jobs={[]} now={0} width={100} />,
+    );
+    expect(frame(rendered).split('\n')[0]).toBe('default · claude-x · effort high · ctx 0');
+  });
 });

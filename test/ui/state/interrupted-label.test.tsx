@@ -23,3 +23,22 @@ describe('jobs the session ended under', () => {
     expect(lines.find((line) => line.includes('sub-2'))).toContain('failed');
   });
 });
+
+describe('jobs that wait for jobs', () => {
+  it('read "waiting" in /agents, with the jobs they wait for before their task', async () => {
+    const waiting = jobView({
+      number: 3,
+      state: 'queued',
+      after: ['sub-1', 'sub-2'],
+      waitingFor: ['sub-2'],
+      task: 'merge the reports',
+    });
+    const queued = jobView({ number: 4, state: 'queued', task: 'behind a slot' });
+    expect(jobStateLabel(waiting.job)).toBe('waiting');
+    expect(jobStateLabel(queued.job)).toBe('queued');
+    const rendered = await mount(<AgentsList jobs={[waiting, queued]} selected={0} now={9000} width={100} />);
+    const lines = frame(rendered).split('\n');
+    expect(lines.find((line) => line.includes('sub-3'))).toMatch(/waiting .*for sub-2 · merge the reports/);
+    expect(lines.find((line) => line.includes('sub-4'))).toMatch(/queued .*behind a slot/);
+  });
+});

@@ -28,6 +28,19 @@ describe('the MCP state of the UI', () => {
     expect(applyMcpStatus(first.state, server('gh', { state: 'failed', error: 'again' })).failed).toBeUndefined();
   });
 
+  it('says once that a server needs a sign-in, and /mcp says how to sign in', () => {
+    const asked = applyMcpStatus(
+      [server('linear')],
+      server('linear', { state: 'needs-auth', transport: 'http', error: 'the server asks for a sign-in (OAuth)' }),
+    );
+    expect(asked.failed).toBe('MCP server "linear" needs you to sign in: /mcp login linear (it opens the page in your browser)');
+    expect(applyMcpStatus(asked.state, asked.state[0]!).failed).toBeUndefined();
+    expect(mcpLines(asked.state)).toEqual([
+      'linear  needs-auth  http, from settings',
+      '  sign in: /mcp login linear (it opens the page in your browser)',
+    ]);
+  });
+
   it('lists each server for /mcp: state, transport, source, its tools, its last error', () => {
     expect(
       mcpLines([

@@ -1,0 +1,61 @@
+import type { Message, ModelRequest, ToolSchema, Usage } from '../providers/types.js';
+
+/**
+ * Bytes of request JSON per input token. A cheap stand-in for the provider's tokenizer (the
+ * compaction estimate counts characters the same way): English prose and code run 3.5 to 4.5
+ * bytes a token, and a CJK character (3 bytes) is about one token, so a text in such a script
+ * is under-counted. It only has to be cheap and close: the answer's usage is what is counted.
+ */
+const BYTES_PER_TOKEN = 4;
+
+/** The most one model call can use: its input as estimated from the request, and its whole `max_tokens` as output. */
+export interface CallEstimate {
+  input: number;
+  output: number;
+}
+
+/**
+ * Sizes a job's requests before they are made: every message's JSON is measured once (by
+ * identity: a message never changes once in a history), the tool list once per list.
+ */
+export class RequestSizer {
+  private readonly messages = new WeakMap<Message, number>();
+  private readonly tools = new WeakMap<readonly ToolSchema[], number>();
+
+  estimate(request: ModelRequest): CallEstimate {
+    let bytes = Buffer.byteLength(request.system) + this.toolBytes(request.tools);
+    for (const message of request.messages) bytes += this.messageBytes(message);
+    return { input: Math.ceil(bytes / BYTES_PER_TOKEN), output: request.maxTokens };
+  }
+
+  private messageBytes(message: Message): number {
+    let bytes = this.messages.get(message);
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(JSON.stringify(message.content));
+      this.messages.set(message, bytes);
+    }
+    return bytes;
+  }
+
+  private toolBytes(tools: readonly ToolSchema[]): number {
+    let bytes = this.tools.get(tools);
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(JSON.stringify(tools));
+      this.tools.set(tools, bytes);
+    }
+    return bytes;
+  }
+}
+
+/** Every token of an estimate. */
+export function estimateTokens(estimate: CallEstimate): number {
+  return estimate.input + estimate.output;
+}
+
+/**
+ * The estimate as usage to price: all input at the uncached input price (a cache write costs a
+ * little more, a cache read far less), all output at the output price.
+ */
+export function estimateUsage(estimate: CallEstimate): Usage {
+  return { input: estimate.input, output: estimate.output, cacheRead: 0, cacheWrite: 0 };
+}
