@@ -45,9 +45,7 @@ export function worktreeTools(
       ', otherwise nothing changes and the result names the job that stopped it.',
     kind: 'mutating',
     schema: z.object({
-      id: z
-        .string()
-        .describe('sub-3 (or 3); several, in the order to apply: "sub-1 sub-3"; or "all"'),
+      id: z.string().describe('sub-3 (or 3); several, in the order to apply: "sub-1 sub-3"; or "all"'),
     }),
     // The approval prompt says that the merge runs the check, a command.
     label: (args) => (check ? `${args.id} (runs ${check} after each)` : args.id),
