@@ -40,11 +40,7 @@ export function storeSession(
 ): { id: string; transcript: string } {
   const id = newSessionId();
   const paths = createSessionFolder(path.join(home, 'sessions'), id);
-  const writer = new TranscriptWriter(
-    paths.transcript,
-    { sessionId: id, cwd, provider, model: 'claude-sonnet-4-5' },
-    { env: {} },
-  );
+  const writer = new TranscriptWriter(paths.transcript, { sessionId: id, cwd, provider, model: 'claude-sonnet-5' }, { env: {} });
   writer.event('system_prompt', { system: STORED_SYSTEM });
   for (const message of history) writer.append(message);
   return { id, transcript: paths.transcript };

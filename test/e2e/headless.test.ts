@@ -149,6 +149,21 @@ describe('outrider -p', () => {
     expect(t.mock.requests[0]!.body.model).toBe('qwen2.5-coder');
   });
 
+  it('runs each provider on its default model; gpt-5.5, a Responses model, stays on Chat Completions off OpenAI', async () => {
+    t.mock.script({ text: 'from the default anthropic model' }, { text: 'from the default openai model' });
+    expect((await run(['-p', 'hi'])).stdout).toBe('from the default anthropic model\n');
+    expect(t.mock.requests[0]!.format).toBe('anthropic');
+    expect(t.mock.requests[0]!.body.model).toBe('claude-sonnet-5');
+    const openai = await runCli(['-p', 'hi', '--provider', 'openai', '--base-url', t.mock.openaiBaseURL], {
+      cwd: t.project,
+      env: { OUTRIDER_HOME: t.home },
+    });
+    expect(openai.stdout).toBe('from the default openai model\n');
+    expect(t.mock.requests[1]!.format).toBe('openai');
+    expect(t.mock.requests[1]!.path).toBe('/v1/chat/completions');
+    expect(t.mock.requests[1]!.body.model).toBe('gpt-5.5');
+  });
+
   it('--continue resumes the last session of this directory, and no file holds the key', async () => {
     t.mock.script({ text: 'first answer' }, { text: 'second answer' });
     expect((await run(['-p', 'first question'])).code).toBe(0);

@@ -27,7 +27,7 @@ function scripted() {
 /** Dollars at a model's prices per million tokens: input, output, cache read, cache write. */
 const dollars = (u: { input: number; output: number; cacheRead: number; cacheWrite: number }, p: number[]) =>
   (u.input * p[0]! + u.output * p[1]! + u.cacheRead * p[2]! + u.cacheWrite * p[3]!) / 1_000_000;
-const SONNET = [3, 15, 0.3, 3.75];
+const SONNET = [2, 10, 0.2, 2.5];
 const HAIKU = [0.1, 0.5, 0.01, 0.125];
 
 describe('per-job usage in the headless results', () => {
@@ -54,9 +54,9 @@ describe('per-job usage in the headless results', () => {
         maxOutputTokens: 128_000,
       },
     });
-    expect(Object.keys(out.modelUsage)).toEqual(['claude-sonnet-4-5', 'claude-haiku-5-5']);
-    expect(out.modelUsage['claude-sonnet-4-5']).toMatchObject({ inputTokens: 13_000, outputTokens: 90 });
-    expect(out.modelUsage['claude-sonnet-4-5'].costUSD).toBeCloseTo(dollars(parent, SONNET), 10);
+    expect(Object.keys(out.modelUsage)).toEqual(['claude-sonnet-5', 'claude-haiku-5-5']);
+    expect(out.modelUsage['claude-sonnet-5']).toMatchObject({ inputTokens: 13_000, outputTokens: 90 });
+    expect(out.modelUsage['claude-sonnet-5'].costUSD).toBeCloseTo(dollars(parent, SONNET), 10);
     // The total is each model at its own prices, not the whole at the session model's.
     expect(out.total_cost_usd).toBeCloseTo(dollars(parent, SONNET) + dollars(child, HAIKU), 10);
     expect(out.usage).toEqual({ input: 14_000, output: 190, cacheRead: 500, cacheWrite: 200 });
@@ -71,7 +71,7 @@ describe('per-job usage in the headless results', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     const final = lines.filter((line) => line.type === 'result').at(-1);
-    expect(Object.keys(final.modelUsage)).toEqual(['claude-sonnet-4-5', 'claude-haiku-5-5']);
+    expect(Object.keys(final.modelUsage)).toEqual(['claude-sonnet-5', 'claude-haiku-5-5']);
     expect(final.modelUsage['claude-haiku-5-5']).toMatchObject({
       inputTokens: 1_000,
       cacheReadInputTokens: 500,

@@ -260,9 +260,9 @@ describe('headless sub-agents end to end', () => {
   it('a job whose next call could pass its cost cap ends failed with the cap named, and the call is never made', async () => {
     t.mock.respond((request): Reply => {
       const last = lastMessage(request);
-      // Each child step costs about $0.075 at the default model's prices ($3 per million input tokens); the worst
-      // case of the next one (its input and 8,192 tokens of output at $15 a million) is about $0.13.
-      if (isChild(request)) return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 25_000, output: 10 } };
+      // Each child step costs about $0.10 at the default model's prices ($2 per million input tokens); the worst
+      // case of the next one (its input and 8,192 tokens of output at $10 a million) is about $0.09.
+      if (isChild(request)) return { toolCalls: [{ name: 'list_dir', args: {} }], usage: { input: 50_000, output: 10 } };
       if (request.body.messages.length === 1) {
         return { toolCalls: [{ name: 'agent_start', args: { task: 'keep listing', max_cost_usd: 0.25 } }] };
       }
@@ -275,11 +275,11 @@ describe('headless sub-agents end to end', () => {
     const out = JSON.parse(result.stdout);
     expect(out.result).toBe('It ran out of budget.');
     expect(out.jobs).toMatchObject([{ id: 'sub-1', status: 'error', tool_calls: 2 }]);
-    // Two calls made, $0.15 spent: the third, which could have cost $0.13 more, was refused, so the cap was never passed.
-    expect(out.jobs[0].cost_usd).toBeCloseTo(0.1503, 4);
+    // Two calls made, $0.20 spent: the third, which could have cost $0.09 more, was refused, so the cap was never passed.
+    expect(out.jobs[0].cost_usd).toBeCloseTo(0.2002, 4);
     const poll = JSON.stringify(t.mock.requests.at(-1)!.body.messages.at(-1));
     expect(poll).toMatch(
-      /sub-agent sub-1 failed: budget: cost reached \(the next call, up to \$0\.1\d+, would pass the cap of \$0\.2500 by \$0\.0\d+; \$0\.1503 used\)/,
+      /sub-agent sub-1 failed: budget: cost reached \(the next call, up to \$0\.0[89]\d+, would pass the cap of \$0\.2500 by \$0\.0[34]\d+; \$0\.2002 used\)/,
     );
     expect(t.mock.requests.filter(isChild)).toHaveLength(2);
   });

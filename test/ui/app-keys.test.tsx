@@ -82,12 +82,13 @@ describe('the status line', () => {
       await until(() => !frame(rendered).includes('Esc to interrupt') && frame(rendered).includes(`› ${prompt}`));
     }
     const before = statusLine(frame(rendered));
-    expect(before).toMatch(/ctx 51% · \$\d+\.\d\d/);
+    // 102k of Sonnet 5's 1M window.
+    expect(before).toMatch(/ctx 10% · \$\d+\.\d\d/);
     await keys(rendered, '/compact', KEY.enter);
     await until(() => frame(rendered).includes('compacted the conversation'));
     await settle();
     const after = statusLine(frame(rendered));
     expect(after).toMatch(/ctx \d+%/);
-    expect(after).not.toContain('ctx 51%');
+    expect(after).not.toContain('ctx 10%');
   });
 });

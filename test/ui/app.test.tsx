@@ -35,7 +35,7 @@ function twoHangingJobs(request: ModelRequest): FakeReply {
 
 describe('the app', () => {
   it('sends a prompt and shows the answer, with the model and context in the footer', async () => {
-    const s = await open([{ text: 'Hi! How can I help?', usage: { input: 1200, output: 30 } }]);
+    const s = await open([{ text: 'Hi! How can I help?', usage: { input: 12_000, output: 30 } }]);
     const { rendered, until } = await mountApp(s);
     expect(frame(rendered)).toContain(`outrider · ${s.opened.model} · ${s.dir.replace(/\/$/, '')}`);
     expect(frame(rendered)).toMatch(/default mode · \/help$/m);
@@ -192,7 +192,8 @@ describe('the app', () => {
 
     await send(rendered, '/cost');
     text = await until(() => frame(rendered).includes('Cost') && frame(rendered));
-    expect(text).toMatch(/parent\s+2\.0k\s+100\s+0\s+0\s+2\.1k\s+\$0\.0075/);
+    // Sonnet 5: 2,000 input at $2 and 100 output at $10 per million.
+    expect(text).toMatch(/parent\s+2\.0k\s+100\s+0\s+0\s+2\.1k\s+\$0\.0050/);
     expect(text).toMatch(/total\s+2\.0k\s+100/);
 
     await send(rendered, '/agents stop sub-9');

@@ -86,7 +86,7 @@ describe('/status and /export', () => {
     const { rendered, until } = await mountApp(session);
     await keys(rendered, '/status', KEY.enter);
     const text = await until(() => frame(rendered).includes('Status') && frame(rendered));
-    expect(text).toMatch(/ {2}model {6}claude-sonnet-4-5/);
+    expect(text).toMatch(/ {2}model {6}claude-sonnet-5/);
     expect(text).toMatch(/ {2}provider {3}anthropic/);
     expect(text).toMatch(/ {2}mode {7}default \(Shift\+Tab changes it\)/);
     expect(text).toMatch(/ {2}sandbox {4}off/);

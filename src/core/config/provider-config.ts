@@ -28,9 +28,14 @@ export interface ProviderConfigInput {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * The newest general model of each provider in the catalogue (providers/models.ts): Sonnet, as
+ * the `sonnet` alias names, and OpenAI's flagship (Responses API on OpenAI's own host; Chat
+ * Completions on any other server, see openaiApiFor).
+ */
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
+  anthropic: 'claude-sonnet-5',
+  openai: 'gpt-5.5',
 };
 
 /** A configuration problem the user must fix before anything runs. */

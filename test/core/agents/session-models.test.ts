@@ -33,11 +33,11 @@ describe('sub-agent models in a session', () => {
     await session.waitForAgents(new AbortController().signal);
     const child = stream.requests.find(isChildRequest)!;
     expect(child.model).toBe('claude-haiku-5-5');
-    expect(stream.requests[0]!.model).toBe('claude-sonnet-4-5');
+    expect(stream.requests[0]!.model).toBe('claude-sonnet-5');
     expect(session.jobs()[0]!.model).toBe('claude-haiku-5-5');
-    // Haiku 5.5 input is $0.10 per million, the parent's Sonnet 4.5 $3.
+    // Haiku 5.5 input is $0.10 per million, the parent's Sonnet 5 $2.
     expect(session.costOf(session.jobs()[0]!.usage, 'sub-1')).toBeCloseTo(0.1, 3);
-    expect(session.cost()).toBeCloseTo(3.1, 2);
+    expect(session.cost()).toBeCloseTo(2.1, 2);
     expect(session.warnings.join('\n')).not.toMatch(/model/);
   });
 
@@ -59,11 +59,11 @@ describe('sub-agent models in a session', () => {
     });
     await submit('go');
     await session.waitForAgents(new AbortController().signal);
-    expect(session.jobs().map((j) => j.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-opus-5-5']);
+    expect(session.jobs().map((j) => j.model)).toEqual(['claude-sonnet-5', 'claude-sonnet-5', 'claude-opus-5-5']);
     const models = stream.requests.filter(isChildRequest).map((r) => r.model);
-    expect(models.sort()).toEqual(['claude-opus-5-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5']);
+    expect(models.sort()).toEqual(['claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5']);
     expect(JSON.stringify(stream.requests.filter((r) => !isChildRequest(r))[1]!.messages)).toContain(
-      'Note: model \\"gpt-5\\" is not served by the anthropic provider; running on claude-sonnet-4-5 instead',
+      'Note: model \\"gpt-5\\" is not served by the anthropic provider; running on claude-sonnet-5 instead',
     );
     const warnings = events.filter((e) => e.type === 'notice' && e.level === 'warn' && e.text.includes('gpt-5'));
     expect(warnings).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('sub-agent models in a session', () => {
     const dirs = dirsWithAgent('planner', 'model: gpt-4.1\n');
     const { session } = await openWith(() => ({ text: 'ok' }), { dirs });
     expect(session.warnings.filter((w) => w.includes('gpt-4.1'))).toEqual([
-      'agent files: model "gpt-4.1" is not served by the anthropic provider; running on claude-sonnet-4-5 instead (name a claude-… model, or inherit): planner',
+      'agent files: model "gpt-4.1" is not served by the anthropic provider; running on claude-sonnet-5 instead (name a claude-… model, or inherit): planner',
     ]);
   });
 

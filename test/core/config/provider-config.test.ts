@@ -6,6 +6,8 @@ import {
   type ProviderConfigInput,
   resolveProviderConfig,
 } from '../../../src/core/config/provider-config.js';
+import { ANTHROPIC_ALIASES } from '../../../src/core/config/model-aliases.js';
+import { modelInfo, openaiApiFor } from '../../../src/core/providers/models.js';
 
 const ANTHROPIC_KEY = 'sk-ant-test-key';
 const OPENAI_KEY = 'sk-openai-test-key';
@@ -144,12 +146,12 @@ describe('resolveProviderConfig: choosing the provider from the environment', ()
     {
       name: 'ANTHROPIC_API_KEY alone → anthropic with its default model',
       layers: { env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY } },
-      expected: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: ANTHROPIC_KEY },
+      expected: { provider: 'anthropic', model: 'claude-sonnet-5', apiKey: ANTHROPIC_KEY },
     },
     {
       name: 'OPENAI_API_KEY alone → openai with its default model',
       layers: { env: { OPENAI_API_KEY: OPENAI_KEY } },
-      expected: { provider: 'openai', model: 'gpt-4.1', apiKey: OPENAI_KEY },
+      expected: { provider: 'openai', model: 'gpt-5.5', apiKey: OPENAI_KEY },
     },
     {
       name: 'both keys → anthropic',
@@ -169,7 +171,7 @@ describe('resolveProviderConfig: choosing the provider from the environment', ()
     {
       name: 'OPENAI_BASE_URL alone → openai against that URL',
       layers: { env: { OPENAI_BASE_URL: LOCAL } },
-      expected: { provider: 'openai', baseURL: LOCAL, model: 'gpt-4.1' },
+      expected: { provider: 'openai', baseURL: LOCAL, model: 'gpt-5.5' },
     },
     {
       name: 'OPENAI_API_KEY wins over ANTHROPIC_BASE_URL',
@@ -329,7 +331,19 @@ describe("the main model: Claude Code's aliases", () => {
     const config = resolve({ flags: { model: 'opus', baseURL: LOCAL }, env: {} });
     expect(config.model).toBe(DEFAULT_MODELS.openai);
     expect(config.modelWarning).toBe(
-      'model "opus" means claude-opus-5-5, which the openai provider does not serve; running on gpt-4.1 (map "opus" to a model of your server in modelAliases in settings)',
+      'model "opus" means claude-opus-5-5, which the openai provider does not serve; running on gpt-5.5 (map "opus" to a model of your server in modelAliases in settings)',
     );
+  });
+});
+
+describe('the default models', () => {
+  it('are current catalogue models with known prices: Sonnet as the alias names it, and OpenAI on Responses at OpenAI only', () => {
+    expect(DEFAULT_MODELS).toEqual({ anthropic: 'claude-sonnet-5', openai: 'gpt-5.5' });
+    expect(DEFAULT_MODELS.anthropic).toBe(ANTHROPIC_ALIASES.sonnet);
+    expect(modelInfo(DEFAULT_MODELS.anthropic)).toMatchObject({ inputPrice: 2, outputPrice: 10, contextWindow: 1_000_000 });
+    expect(modelInfo(DEFAULT_MODELS.openai)).toMatchObject({ inputPrice: 5, outputPrice: 30, contextWindow: 400_000 });
+    expect(openaiApiFor(DEFAULT_MODELS.openai, {})).toBe('responses');
+    expect(openaiApiFor(DEFAULT_MODELS.openai, { baseURL: 'https://api.openai.com/v1' })).toBe('responses');
+    expect(openaiApiFor(DEFAULT_MODELS.openai, { baseURL: LOCAL })).toBe('chat');
   });
 });

@@ -184,7 +184,7 @@ describe('openSession', () => {
         steps += 1;
         return steps <= 4 ? { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] } : { text: 'done reading' };
       },
-      { models: { 'claude-sonnet-4-5': { contextWindow: 6000, maxOutput: 1000 } } },
+      { models: { 'claude-sonnet-5': { contextWindow: 6000, maxOutput: 1000 } } },
     );
     const result = await submit('read big.txt a few times');
     expect(result.cause.kind).toBe('completed');
