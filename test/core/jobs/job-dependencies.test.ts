@@ -1,36 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { JobManager, type JobManagerOptions } from '../../../src/core/jobs/job-manager.js';
-import type { JobEvent } from '../../../src/core/jobs/job-types.js';
-import type { Message, ToolUseBlock } from '../../../src/core/providers/types.js';
-import { controlledRunner } from '../../support/controlled-runner.js';
-import { FakeClock, settle } from '../../support/fake-clock.js';
+import type { JobManager } from '../../../src/core/jobs/job-manager.js';
+import type { ToolUseBlock } from '../../../src/core/providers/types.js';
+import { controlledRunner, jobManagerHarness } from '../../support/controlled-runner.js';
+import { settle } from '../../support/fake-clock.js';
 import { fakeShell } from '../../support/fake-shell.js';
 
-function setup(options: Partial<JobManagerOptions> = {}) {
-  const runner = controlledRunner();
-  const clock = new FakeClock();
-  const events: JobEvent[] = [];
-  const manager: JobManager = new JobManager({
-    run: runner.run,
-    emit: (e) => events.push(e),
-    now: clock.now,
-    timers: clock,
-    pollTimeoutMs: 10_000,
-    ...options,
-  });
-  const boundary = (): string[] => {
-    const messages = manager.boundaryMessages();
-    for (const m of messages) manager.confirm(m);
-    return messages.map(textOf);
-  };
-  return { manager, runner, clock, events, boundary };
-}
-
-const textOf = (m: Message) => (m.content[0] as { text: string }).text;
+const setup = jobManagerHarness;
 const never = new AbortController().signal;
 const startCall = (id: string): ToolUseBlock => ({ type: 'tool_use', id, name: 'agent_start', input: {} });
 /** The task the runner was given for job `id` (its last run). */
-const taskOf = (runner: ReturnType<typeof controlledRunner>, id: string) =>
+const taskOf = (runner: ReturnType<typeof controlledRunner>, id: string): string | undefined =>
   runner.requests.filter((r) => r.id === id).at(-1)?.task;
 
 describe('jobs that wait for jobs', () => {

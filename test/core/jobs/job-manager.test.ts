@@ -1,83 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ChildOutcome,
-  type ChildRunRequest,
-  JobError,
-  JobManager,
-  type JobManagerOptions,
-} from '../../../src/core/jobs/job-manager.js';
-import type { JobEvent } from '../../../src/core/jobs/job-types.js';
+import { JobError, JobManager } from '../../../src/core/jobs/job-manager.js';
 import type { Message, ToolUseBlock } from '../../../src/core/providers/types.js';
+import { jobManagerHarness, textOf } from '../../support/controlled-runner.js';
 import { FakeClock, settle } from '../../support/fake-clock.js';
 
-/** A child runner the test finishes by hand. */
-function controlledRunner() {
-  const running = new Map<string, { request: ChildRunRequest; finish: (o: ChildOutcome) => void; fail: (e: Error) => void }>();
-  const started: string[] = [];
-  let concurrent = 0;
-  let maxConcurrent = 0;
-  const run = (request: ChildRunRequest) =>
-    new Promise<ChildOutcome>((resolve, reject) => {
-      started.push(request.id);
-      concurrent += 1;
-      maxConcurrent = Math.max(maxConcurrent, concurrent);
-      const done = () => {
-        concurrent -= 1;
-        running.delete(request.id);
-      };
-      running.set(request.id, {
-        request,
-        finish: (o) => {
-          done();
-          resolve(o);
-        },
-        fail: (e) => {
-          done();
-          reject(e);
-        },
-      });
-      request.signal.addEventListener('abort', () => {
-        done();
-        // As a real child run does: its conversation so far comes back with whatever it produced.
-        const soFar: Message[] = [{ role: 'user', content: [{ type: 'text', text: `Task:\n${request.task}` }] }];
-        resolve({ status: 'done', text: 'partial text after abort', messages: soFar });
-      });
-    });
-  return {
-    run,
-    started,
-    running,
-    max: () => maxConcurrent,
-    finish: (id: string, outcome: ChildOutcome = { status: 'done', text: `report of ${id}` }) => {
-      const entry = running.get(id);
-      if (!entry) throw new Error(`${id} is not running`);
-      entry.finish(outcome);
-    },
-  };
-}
-
-function setup(options: Partial<JobManagerOptions> = {}) {
-  const runner = controlledRunner();
-  const clock = new FakeClock();
-  const events: JobEvent[] = [];
-  const manager = new JobManager({
-    run: runner.run,
-    emit: (e) => events.push(e),
-    now: clock.now,
-    timers: clock,
-    pollTimeoutMs: 10_000,
-    ...options,
-  });
-  /** What a parent step boundary does: take the notice and put it in the history. */
-  const boundary = (): string[] => {
-    const messages = manager.boundaryMessages();
-    for (const m of messages) manager.confirm(m);
-    return messages.map(textOf);
-  };
-  return { manager, runner, clock, events, boundary };
-}
-
-const textOf = (m: Message) => (m.content[0] as { text: string }).text;
+const setup = jobManagerHarness;
 const startCall = (id: string): ToolUseBlock => ({ type: 'tool_use', id, name: 'agent_start', input: {} });
 const never = new AbortController().signal;
 

@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { JobManager, type JobManagerOptions } from '../../../src/core/jobs/job-manager.js';
-import type { JobEvent } from '../../../src/core/jobs/job-types.js';
+import type { JobManager, JobManagerOptions } from '../../../src/core/jobs/job-manager.js';
 import type { LoopEvent } from '../../../src/core/loop/events.js';
-import type { Message } from '../../../src/core/providers/types.js';
-import { controlledRunner } from '../../support/controlled-runner.js';
-import { FakeClock, settle } from '../../support/fake-clock.js';
+import { jobManagerHarness, textOf } from '../../support/controlled-runner.js';
+import { settle } from '../../support/fake-clock.js';
 
 const MINUTE = 60_000;
 
 function setup(options: Partial<JobManagerOptions> = {}) {
-  const runner = controlledRunner();
-  const clock = new FakeClock();
-  const events: JobEvent[] = [];
-  const manager = new JobManager({
-    run: runner.run,
-    emit: (e) => events.push(e),
-    now: clock.now,
-    timers: clock,
-    pollTimeoutMs: 10 * MINUTE,
-    ...options,
-  });
+  const { manager, runner, clock, events } = jobManagerHarness({ pollTimeoutMs: 10 * MINUTE, ...options });
   /** What a parent step boundary hands the model now. */
   const boundary = (): string[] => manager.boundaryMessages().map(textOf);
   const event = (id: string, e: LoopEvent) => runner.running.get(id)!.request.onEvent(e);
   return { manager, runner, clock, events, boundary, event };
 }
 
-const textOf = (m: Message) => (m.content[0] as { text: string }).text;
 const never = new AbortController().signal;
 const bash = { type: 'tool_start' as const, id: 't1', name: 'bash', label: 'npm test', args: { command: 'npm test' } };
 
