@@ -53,6 +53,67 @@ const withoutNativeMsgpack = {
   },
 };
 
+// Ink draws every frame whole: it measures each line of the live area with string-width and
+// splits it into styled characters with @alcalzone/ansi-tokenize, both of which segment text
+// into graphemes, and the tokenizer diffs the styles of every pair of cells with new Sets. With
+// 50 streaming sub-agents that was over half of the TUI's CPU. Ink's imports of the two (and
+// those of the modules it measures with) get src/ui/ink-shims/ instead: the same answers, with
+// the work skipped for narrow text and unstyled cells. (wrap-ansi keeps its own string-width.)
+const inkShims = {
+  'string-width': {
+    shim: path.join(root, 'src/ui/ink-shims/string-width.ts'),
+    from: /[\\/]node_modules[\\/](?:ink|widest-line|cli-truncate)[\\/]/,
+  },
+  '@alcalzone/ansi-tokenize': {
+    shim: path.join(root, 'src/ui/ink-shims/ansi-tokenize.ts'),
+    from: /[\\/]node_modules[\\/]ink[\\/]/,
+  },
+};
+const inkFastPaths = {
+  name: 'ink-fast-paths',
+  setup(build) {
+    build.onResolve({ filter: /^(?:string-width|@alcalzone\/ansi-tokenize)$/ }, (args) => {
+      const { shim, from } = inkShims[args.path];
+      return from.test(args.importer) ? { path: shim } : undefined;
+    });
+  },
+};
+
+// Ink keeps two kinds of escape sequence in the text it draws: SGR (colours) and OSC, for
+// hyperlinks. OSC is also how a terminal is told to set its title (0, 2), write the clipboard
+// (52) or notify (9, 777), and the text drawn comes from the model, tools and repository files:
+// a prompt-injected README could write the user's clipboard. outrider draws no hyperlinks, so
+// Ink's text sanitizer drops OSC too. The line it changes is checked: an Ink that no longer has
+// it fails the build rather than letting OSC through unnoticed.
+const inkSanitizer = /[\\/]node_modules[\\/]ink[\\/]build[\\/]sanitize-ansi\.js$/;
+const KEEPS_OSC = "token.type === 'text' || token.type === 'osc'";
+const inkWithoutOsc = {
+  name: 'ink-without-osc',
+  setup(build) {
+    build.onLoad({ filter: inkSanitizer }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(KEEPS_OSC)) throw new Error(`${args.path}: Ink's sanitizer changed; check that OSC is still dropped`);
+      return { contents: source.replace(KEEPS_OSC, "token.type === 'text'"), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+// yoga-layout (Ink's layout) carries its WebAssembly as a base64 data: URL and reads it with
+// fetch() when fetch is a function: in Node that loads undici (Node's fetch) at every TUI start,
+// tens of milliseconds before the first frame. With no `fetch` in that module's scope it
+// decodes the same bytes itself (atob). A declaration is hoisted wherever it stands, so it goes
+// at the end of the file and moves no line of the module's source map.
+const yogaWasm = /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad({ filter: yogaWasm }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `${source}\nvar fetch;\n`, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 // Build beside dist/ and swap on success, so a failed build never leaves a half-empty dist/.
 const staging = path.join(root, 'dist.partial');
 rmSync(staging, { recursive: true, force: true });
@@ -104,7 +165,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals, withoutNativeMsgpack],
+  plugins: [sdkGlobals, withoutNativeMsgpack, inkFastPaths, yogaWithoutFetch, inkWithoutOsc],
 });
 
 // The headless run (-p) as one CommonJS file: bin/code-cache.js compiles it through node:vm

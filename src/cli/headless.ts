@@ -244,7 +244,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
           const stop = () => turn?.abort();
           controller.signal.addEventListener('abort', stop, { once: true });
           try {
-            add(group, await opened.submitPrompt(next.text, turn.signal));
+            add(group, await opened.submitPrompt(next.text, turn.signal, { images: next.images }));
           } finally {
             controller.signal.removeEventListener('abort', stop);
           }

@@ -133,6 +133,12 @@ async function chooseAndRun(
     const { runWorkerCommand } = await import('./worker.js');
     return runWorkerCommand(argv.slice(1), { env, stderr: process.stderr });
   }
+  if (argv[0] === 'mcp') {
+    // `outrider mcp list|login|logout`: no session; a sign-in waits for the browser, and Ctrl+C must reach it.
+    early?.release();
+    const { runMcpCommand } = await import('./mcp-command.js');
+    return runMcpCommand(argv.slice(1), { env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+  }
   // `outrider acp [flags]`: an ACP agent for editors, with the session flags of the command line (docs/acp.md).
   const acp = argv[0] === 'acp';
   if (acp) early?.release();

@@ -3,7 +3,8 @@
  * stream-control.ts): `initialize` (its system prompt, appended text and agents shape the
  * session), `interrupt` (ends the running turn), `set_permission_mode`, `mcp_status`, and
  * `can_use_tool`, which outrider asks the SDK (its `canUseTool`) under
- * `--permission-prompt-tool stdio`. See docs/claude-code.md.
+ * `--permission-prompt-tool stdio`; its in-process MCP servers are reached through sdk-mcp.ts.
+ * See docs/claude-code.md.
  */
 import {
   claudeToolInput,
@@ -14,6 +15,7 @@ import {
   type PermissionPrompt,
   type SessionSetup,
 } from '../core/index.js';
+import { MAX_SDK_MCP_SERVERS, SdkMcpHost } from './sdk-mcp.js';
 import type { StreamChannel } from './stream-control.js';
 
 /** What an `initialize` request changes in the session to open, and what of it outrider does not do. */
@@ -24,6 +26,8 @@ export interface InitializeSetup {
   agentsJson?: string;
   /** The SDK's hook callbacks as hook settings (`type: "callback"`, the callback id as `command`). */
   sdkHooks?: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout?: number }> }>>;
+  /** The names of the SDK's in-process MCP servers (`sdkMcpServers`), reached with `mcp_message`. */
+  sdkMcpServers?: string[];
   warnings: string[];
 }
 
@@ -38,10 +42,11 @@ export function initializeSetup(request: Record<string, unknown>): InitializeSet
   if (agents && typeof agents === 'object' && Object.keys(agents).length) setup.agentsJson = JSON.stringify(agents);
   const hooks = sdkHooks(request.hooks);
   if (hooks) setup.sdkHooks = hooks;
-  const unhonoured = [
-    Array.isArray(request.sdkMcpServers) && request.sdkMcpServers.length > 0 && 'sdkMcpServers (in-process MCP servers)',
-    request.jsonSchema !== undefined && 'jsonSchema',
-  ].filter((item): item is string => typeof item === 'string');
+  const servers = sdkMcpServerNames(request.sdkMcpServers, setup.warnings);
+  if (servers.length) setup.sdkMcpServers = servers;
+  const unhonoured = [request.jsonSchema !== undefined && 'jsonSchema'].filter(
+    (item): item is string => typeof item === 'string',
+  );
   if (unhonoured.length)
     setup.warnings.push(`initialize: outrider does not honour ${unhonoured.join(', ')} (see docs/claude-code.md)`);
   return setup;
@@ -75,7 +80,24 @@ export function withInitialize<T extends SessionSetup>(setup: T, init: Initializ
             ),
         }
       : {}),
+    // Its in-process MCP servers: each message a `mcp_message` control request, answered with the server's reply.
+    ...(init.sdkMcpServers && channel ? { sdkMcpServers: new SdkMcpHost(channel, init.sdkMcpServers).servers() } : {}),
   };
+}
+
+/** `sdkMcpServers`: the names (strings, each once, a bounded number); what is left out is said in `warnings`. */
+function sdkMcpServerNames(value: unknown, warnings: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push('initialize: sdkMcpServers must be a list of server names; no in-process MCP server starts');
+    return [];
+  }
+  const names = [...new Set(value.filter((name): name is string => typeof name === 'string' && name !== ''))];
+  if (names.length < value.length)
+    warnings.push('initialize: sdkMcpServers entries that are not names (or repeat one) are left out');
+  if (names.length > MAX_SDK_MCP_SERVERS)
+    warnings.push(`initialize: only the first ${MAX_SDK_MCP_SERVERS} of ${names.length} in-process MCP servers start`);
+  return names.slice(0, MAX_SDK_MCP_SERVERS);
 }
 
 /** The SDK's agents and `--agents`' (the flag's win a name); a flag that is not JSON is left for openSession to refuse. */
@@ -98,7 +120,12 @@ export function initializeResponse(opened: OpenedSession, version: string): Reco
     agents: opened.agentNames.map((name) => ({ name, description: '' })),
     output_style: 'default',
     available_output_styles: ['default'],
-    models: [{ value: opened.model, displayName: opened.model, description: `${opened.provider} model` }],
+    // What `supportedModels()` lists and `setModel()` takes: the catalogue's models of this provider.
+    models: opened.models().map((entry) => ({
+      value: entry.id,
+      displayName: entry.aliases.length ? `${entry.id} (${entry.aliases.join(', ')})` : entry.id,
+      description: `${opened.provider} model, ${entry.info.contextWindow.toLocaleString('en-US')}-token window`,
+    })),
     account: { apiProvider: 'firstParty' },
     claude_code_version: version,
     pid: process.pid,
@@ -118,7 +145,7 @@ const CLAUDE_MODE: Readonly<Record<PermissionMode, string>> = {
   yolo: 'bypassPermissions',
 };
 
-/** Answers the control requests that do not wait in line: interrupt, mode, MCP status; the model cannot change. */
+/** Answers the control requests that do not wait in line: interrupt, mode, model, MCP status. */
 export function answerControlRequests(channel: StreamChannel, opened: OpenedSession, interrupt: () => void): void {
   channel.on('interrupt', () => {
     interrupt();
@@ -133,8 +160,13 @@ export function answerControlRequests(channel: StreamChannel, opened: OpenedSess
     opened.gate.setMode(mode);
     return { mode: CLAUDE_MODE[mode] };
   });
-  channel.on('set_model', () => {
-    throw new Error(`outrider keeps one model a session (${opened.model}); start a new query with options.model`);
+  // `setModel(model)`: the next turns run on it (`setModel()` without one: the session's own); a turn under way keeps its model.
+  channel.on('set_model', (request) => {
+    const asked = request.model === undefined || request.model === null ? 'default' : request.model;
+    if (typeof asked !== 'string') throw new Error('set_model: model must be a string (a model id or an alias)');
+    const outcome = opened.switchModel(asked);
+    if (!outcome.ok) throw new Error(outcome.error);
+    return { model: outcome.target.model };
   });
   channel.on('mcp_status', () => ({
     mcpServers: opened.mcp.statuses().map((server) => ({

@@ -6,11 +6,11 @@
  * wait in a bounded queue and run one turn after another: when it is full, stdin is not read
  * further until a message is taken (a long file of prompts is read as it runs, never whole).
  */
-import { StreamInputError, parseLine, readLines } from './stream-input.js';
+import { StreamInputError, type UserMessage, parseLine, readLines } from './stream-input.js';
 
 /** What the run loop takes from stdin in order: a prompt, or the SDK's `initialize`. */
 export type Incoming =
-  { kind: 'user'; text: string } | { kind: 'initialize'; requestId: string; request: Record<string, unknown> };
+  ({ kind: 'user' } & UserMessage) | { kind: 'initialize'; requestId: string; request: Record<string, unknown> };
 
 /** Answers one control request; what it returns is the success payload, what it throws the error. */
 export type ControlHandler = (
@@ -162,8 +162,8 @@ export class StreamChannel {
       case 'keep_alive':
         return;
       default: {
-        const text = parseLine(line, lineNumber);
-        if (text !== undefined) this.queue.push({ kind: 'user', text });
+        const message = parseLine(line, lineNumber);
+        if (message !== undefined) this.queue.push({ kind: 'user', ...message });
       }
     }
   }

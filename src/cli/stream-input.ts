@@ -1,9 +1,10 @@
 /**
  * `--input-format stream-json`: user messages on stdin, one JSON object a line, in Claude
- * Code's shape: `{"type":"user","message":{"role":"user","content":"…"}}` (content a string
- * or text blocks). Each line is read only when the turn before it has ended.
+ * Code's shape: `{"type":"user","message":{"role":"user","content":"…"}}` (content a string,
+ * or text and image blocks as the Messages API writes them: the Agent SDK's screenshots).
+ * Each line is read only when the turn before it has ended.
  */
-import { formatSize } from '../core/index.js';
+import { formatSize, type ImageBlock, ImageError, type ImageInput, imageBlocks } from '../core/index.js';
 
 /** A line bigger than this is refused: the same bound as a headless prompt. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -17,17 +18,23 @@ export class StreamInputError extends Error {
 export const USER_MESSAGE_SHAPE = '{"type":"user","message":{"role":"user","content":"…"}}';
 const SHAPE = USER_MESSAGE_SHAPE;
 
+/** One user message: its text and its images, checked (type from the bytes, size, count). */
+export interface UserMessage {
+  text: string;
+  images: ImageBlock[];
+}
+
 /**
- * The text of each user message on `input`, in order, until EOF or `signal` aborts. Blank
- * lines are skipped; anything else that is not a user message throws StreamInputError.
+ * Each user message on `input`, in order, until EOF or `signal` aborts. Blank lines are
+ * skipped; anything else that is not a user message throws StreamInputError.
  */
 export async function* readUserMessages(
   input: NodeJS.ReadableStream,
   options: { signal: AbortSignal; maxLineBytes?: number },
-): AsyncGenerator<string> {
+): AsyncGenerator<UserMessage> {
   for await (const { line, lineNumber } of readLines(input, options)) {
-    const text = parseLine(line, lineNumber);
-    if (text !== undefined) yield text;
+    const message = parseLine(line, lineNumber);
+    if (message !== undefined) yield message;
   }
 }
 
@@ -84,8 +91,8 @@ export async function* readLines(
   }
 }
 
-/** The message text of one line; undefined for a blank line. */
-export function parseLine(line: string, lineNumber: number): string | undefined {
+/** The user message of one line; undefined for a blank line. */
+export function parseLine(line: string, lineNumber: number): UserMessage | undefined {
   if (line.trim() === '') return undefined;
   const where = `stdin line ${lineNumber}`;
   let value: unknown;
@@ -104,21 +111,44 @@ export function parseLine(line: string, lineNumber: number): string | undefined 
   if (message === null || typeof message !== 'object' || (message.role !== undefined && message.role !== 'user')) {
     throw new StreamInputError(`${where}: "message" must be {"role":"user","content":…}; expected ${SHAPE}`);
   }
-  const text = contentText(message.content, where);
-  if (text.trim() === '') throw new StreamInputError(`${where}: the message has no text`);
-  return text;
+  const read = contentOf(message.content, where);
+  if (read.text.trim() === '' && read.images.length === 0) throw new StreamInputError(`${where}: the message has no text`);
+  return read;
 }
 
-/** A string, or text blocks joined by blank lines; other blocks (images, tool results) are refused. */
-function contentText(content: unknown, where: string): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new StreamInputError(`${where}: "content" must be a string or a list of text blocks`);
-  return content
-    .map((block: unknown) => {
-      const b = block as { type?: unknown; text?: unknown } | null;
-      if (b?.type === 'text' && typeof b.text === 'string') return b.text;
+/** A string, or text blocks joined by blank lines and image blocks; other blocks (tool results) are refused. */
+function contentOf(content: unknown, where: string): UserMessage {
+  if (typeof content === 'string') return { text: content, images: [] };
+  if (!Array.isArray(content)) {
+    throw new StreamInputError(`${where}: "content" must be a string or a list of text and image blocks`);
+  }
+  const texts: string[] = [];
+  const images: ImageInput[] = [];
+  for (const block of content as unknown[]) {
+    const b = block as { type?: unknown; text?: unknown; source?: unknown } | null;
+    if (b?.type === 'text' && typeof b.text === 'string') texts.push(b.text);
+    else if (b?.type === 'image') images.push(imageSource(b.source, `${where}: image ${images.length + 1}`));
+    else {
       const type = typeof b?.type === 'string' ? `"${b.type}"` : 'a block without a type';
-      throw new StreamInputError(`${where}: only text content is read, got ${type}`);
-    })
-    .join('\n\n');
+      throw new StreamInputError(`${where}: only text and image content is read, got ${type}`);
+    }
+  }
+  try {
+    return { text: texts.join('\n\n'), images: imageBlocks(images, where) };
+  } catch (error) {
+    if (error instanceof ImageError) throw new StreamInputError(error.message);
+    throw error;
+  }
+}
+
+/** An image block's source as the Messages API writes it: `{"type":"base64","media_type":…,"data":…}`. */
+function imageSource(source: unknown, name: string): ImageInput {
+  const s = source as { type?: unknown; media_type?: unknown; data?: unknown } | null;
+  if (s?.type === 'base64' && typeof s.data === 'string' && (s.media_type === undefined || typeof s.media_type === 'string')) {
+    return { data: s.data, ...(s.media_type !== undefined ? { mediaType: s.media_type } : {}) };
+  }
+  const kind = typeof s?.type === 'string' ? `a "${s.type}" source` : 'no base64 source';
+  throw new StreamInputError(
+    `${name} has ${kind}; send {"type":"base64","media_type":"image/png","data":"<base64>"} (images by URL or file id are not fetched)`,
+  );
 }

@@ -184,7 +184,9 @@ export function apiBlock(block: ContentBlock): ApiBlock[] {
       return [{ type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }];
     case 'tool_use':
       return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
+    case 'image':
     case 'tool_result':
+      // An assistant message carries neither.
       return [];
   }
 }

@@ -300,6 +300,8 @@ export function createStreamJson(
           });
         case 'tools_changed':
           return write({ type: 'system', subtype: 'tools_changed', added: event.added, removed: event.removed, ...base() });
+        case 'model_changed':
+          return write({ type: 'system', subtype: 'model_changed', model: event.model, effort: event.effort, ...base() });
         case 'submit':
           return;
         default:

@@ -1,14 +1,16 @@
-import os from 'node:os';
-import path from 'node:path';
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { type ApprovalAnswer, PERMISSION_MODES, type PermissionMode } from '../core/index.js';
+import { type ApprovalAnswer, type PermissionMode } from '../core/index.js';
+import type { AltScreen } from './alt-screen.js';
 import type { ApprovalBroker } from './approval-broker.js';
-import { ActivityRows } from './components/activity-rows.js';
+import { JobStatusRows } from './components/job-status-rows.js';
 import { AgentsView } from './components/agents-view.js';
 import { ApprovalPrompt, approvalHeight } from './components/approval-prompt.js';
 import { Footer } from './components/footer.js';
+import { JobScreenHost } from './components/job-screen-host.js';
 import { PromptInput, promptInputHeight } from './components/prompt-input.js';
+import { RewindView } from './components/rewind-view.js';
+import { StatusLine } from './components/status-line.js';
 import { LiveRegion, TranscriptView, liveTextLines, liveToolLines } from './components/transcript-view.js';
 import { TodoList, todoItemsFitting, todoListHeight } from './components/todo-list.js';
 import { type Clock, realClock } from './clock.js';
@@ -17,9 +19,11 @@ import { useClockTick } from './bindings/use-clock-tick.js';
 import { useCommands } from './bindings/use-commands.js';
 import { useConfirmPress } from './bindings/use-confirm-press.js';
 import { useGlobalKeys } from './bindings/use-global-keys.js';
+import { useJobScreen } from './bindings/use-job-screen.js';
 import { KeysProvider } from './bindings/use-keys.js';
 import { useNotify } from './bindings/use-notify.js';
 import { usePromptEditor } from './bindings/use-prompt-editor.js';
+import { useRewind } from './bindings/use-rewind.js';
 import { useTerminalSize } from './bindings/use-terminal-size.js';
 import { useTurnRunner } from './bindings/use-turn-runner.js';
 import { useUiStore } from './bindings/use-ui-store.js';
@@ -28,13 +32,11 @@ import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { quitEffects } from './state/job-status.js';
 import { liveBudget } from './state/live-layout.js';
-import { historyEntries } from './state/history-entries.js';
 import { approvalView, readForPreview } from './state/approval-view.js';
 import { toolAction } from './state/tool-text.js';
 import { WORKING_TICK_MS, workingLine } from './state/turn-activity.js';
 import { mcpSegment } from './state/mcp.js';
-import type { EntryBody } from './state/transcript.js';
-import { type UiState, initialUiState } from './state/ui-store.js';
+import { nextMode, startState } from './start-state.js';
 import type { UiSession } from './ui-session.js';
 
 export interface AppProps {
@@ -61,45 +63,10 @@ export interface AppProps {
   onResume?: (id: string) => Promise<string | undefined>;
   /** Starts a new session here (/clear); resolves with an error message when it cannot. */
   onClear?: () => Promise<string | undefined>;
-}
-
-/** `~/code/app` for a path under the user's home. */
-function homeRelative(dir: string): string {
-  const home = os.homedir();
-  return dir === home || dir.startsWith(`${home}${path.sep}`) ? `~${dir.slice(home.length)}` : dir;
-}
-
-/** Shift+Tab's order: default → accept-edits → plan → yolo → default. */
-function nextMode(mode: PermissionMode): PermissionMode {
-  return PERMISSION_MODES[(PERMISSION_MODES.indexOf(mode) + 1) % PERMISSION_MODES.length]!;
-}
-
-function startState(session: UiSession): UiState {
-  const intro: EntryBody[] = [
-    { kind: 'header', model: session.model, cwd: homeRelative(session.root), mode: session.permissionMode() },
-    // A resumed session shows where the conversation stood.
-    ...historyEntries(session.earlier, {
-      root: session.root,
-      jobs: session.storedJobs.map((stored) => stored.job),
-      ends: session.earlierEnds ?? [],
-    }),
-    ...(session.resumedMessages > 0
-      ? [
-          {
-            kind: 'info',
-            text: `resumed ${session.sessionId}: the model remembers ${session.resumedMessages} earlier messages`,
-          } as const,
-        ]
-      : []),
-    ...session.warnings.map((text): EntryBody => ({ kind: 'notice', level: 'warn', text })),
-  ];
-  return initialUiState({
-    intro,
-    storedJobs: session.storedJobs,
-    wakeOnComplete: session.wakeOnComplete,
-    resumed: session.resumedMessages > 0,
-    root: session.root,
-  });
+  /** Text typed while the app started (keys of plain text only): the input holds it from the first frame. */
+  initialInput?: string;
+  /** The terminal's alternate screen, for the job view (run.ts wires it to Ink's frames). */
+  screen?: AltScreen;
 }
 
 /**
@@ -125,15 +92,18 @@ function AppScreen({
   historyFile,
   onResume,
   onClear,
+  screen,
+  initialInput,
 }: AppProps) {
   // Everything shown comes from the session's one event stream, through one store.
-  const { store, state, say, sent } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
+  const { store, state, say, sent, redraw } = useUiStore(session, { clock, flushMs, initial: () => startState(session) });
   const { transcript } = state;
-  const { width, height, generation } = useTerminalSize(clock);
+  const jobScreen = useJobScreen({ session, store, clock, flushMs, screen, printed: transcript.entries.length });
+  const { width, height, generation } = useTerminalSize(clock, { hold: jobScreen.holding });
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
-  const editor = usePromptEditor({ historyFile, root: session.root, custom: session.customCommands });
-  const [view, setView] = useState<'main' | 'agents'>('main');
+  const editor = usePromptEditor({ historyFile, root: session.root, custom: session.customCommands, initialInput });
+  const [view, setView] = useState<'main' | 'agents' | 'rewind'>('main');
   const [quitting, setQuitting] = useState(false);
 
   const busy = turn.busy !== undefined;
@@ -149,12 +119,17 @@ function AppScreen({
 
   const ctrlC = useConfirmPress(confirmWindowMs, clock);
   const ctrlK = useConfirmPress(confirmWindowMs, clock);
+  const rewind = useRewind({ session, store, runner, editor, say, redraw, clock, confirmWindowMs, setView });
 
+  // An open job view closes first, so the last frame is drawn on the normal screen.
+  const { close: closeJob } = jobScreen;
   const quit = useCallback(() => {
-    runner.dispose();
-    approvals.denyAll();
-    setQuitting(true);
-  }, [runner, approvals]);
+    closeJob(() => {
+      runner.dispose();
+      approvals.denyAll();
+      setQuitting(true);
+    });
+  }, [runner, approvals, closeJob]);
   // Told after the quitting frame is committed, so that frame is what stays on the terminal.
   useEffect(() => {
     if (quitting) onQuit();
@@ -170,6 +145,7 @@ function AppScreen({
     quit,
     resume: onResume,
     clear: onClear,
+    openRewind: rewind.open,
     activeJobs: runningJobs,
   });
 
@@ -231,7 +207,7 @@ function AppScreen({
           : { kind: 'info', text: 'no bash command is running in the foreground' },
       );
     },
-    onEscape: !approval && view === 'main' && !editor.menu ? interrupt : undefined,
+    onEscape: !approval && view === 'main' && !editor.menu ? () => rewind.onEscape(interrupt) : undefined,
     onShiftTab: () => {
       const next = nextMode(session.permissionMode());
       session.setPermissionMode(next);
@@ -282,7 +258,9 @@ function AppScreen({
     ? `press Ctrl+C again to quit${runningJobs > 0 ? ` (${quitEffects(rows.map((v) => v.job))})` : ''}`
     : ctrlK.armed
       ? `press Ctrl+K again to stop ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}`
-      : undefined;
+      : rewind.escapeArmed
+        ? 'press Esc again to rewind to an earlier prompt'
+        : undefined;
 
   // Until the model reports the context's size again (after a resume or a compaction), estimate it.
   const stale = state.contextTokens === undefined;
@@ -293,8 +271,23 @@ function AppScreen({
     // The last frame stays on the terminal: the transcript, and no input or hint to mislead.
     return (
       <Box flexDirection="column">
-        <TranscriptView key={generation} entries={transcript.entries} width={width} />
+        <TranscriptView key={`${generation}.${state.redraws ?? 0}`} entries={transcript.entries} width={width} />
         {runningJobs > 0 ? <Text dimColor>{`stopping ${runningJobs} sub-agent${runningJobs === 1 ? '' : 's'}…`}</Text> : null}
+      </Box>
+    );
+  }
+
+  if (jobScreen.shown) {
+    // The job view takes the screen; what the chat prints meanwhile waits for it (use-job-screen.ts).
+    const app = { session, clock, now, width, height, pending, message, commands, worktrees };
+    return (
+      <Box flexDirection="column">
+        <TranscriptView
+          key={`${generation}.${state.redraws ?? 0}`}
+          entries={jobScreen.entries(transcript.entries)}
+          width={width}
+        />
+        <JobScreenHost shown={jobScreen.shown} jobs={state.jobs} close={jobScreen.close} app={app} />
       </Box>
     );
   }
@@ -302,9 +295,10 @@ function AppScreen({
   // The live area never reaches the screen's height (see live-layout.ts).
   const budget = liveBudget({
     height,
-    bottom: view === 'agents' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width, editor.menu),
+    bottom: view !== 'main' ? Number.MAX_SAFE_INTEGER : promptInputHeight(editor.line, turn.queued, width, editor.menu),
     approval: approvalHeight(approval, approvalShown),
     working: busy ? 1 : 0,
+    status: session.statusLine?.main ? 1 : 0,
     todos: todoListHeight(state.todos),
     rows: rows.length,
     tools: liveToolLines(transcript.tools),
@@ -313,7 +307,7 @@ function AppScreen({
 
   return (
     <Box flexDirection="column">
-      <TranscriptView key={generation} entries={transcript.entries} width={width} />
+      <TranscriptView key={`${generation}.${state.redraws ?? 0}`} entries={jobScreen.entries(transcript.entries)} width={width} />
       <LiveRegion
         text={transcript.liveText}
         tools={transcript.tools}
@@ -326,7 +320,8 @@ function AppScreen({
         textLines={budget.text}
         toolLines={budget.tools}
       />
-      <ActivityRows
+      <JobStatusRows
+        status={{ session, store, clock, say }}
         jobs={rows}
         now={now}
         width={width}
@@ -359,7 +354,11 @@ function AppScreen({
           onClose={() => setView('main')}
           maxLines={budget.bottom}
           root={session.root}
+          onOpenJob={(id) => jobScreen.open(id, { width, height })}
+          selectedId={jobScreen.lastId}
         />
+      ) : view === 'rewind' ? (
+        <RewindView {...rewind.view} width={width} maxLines={budget.bottom} active={!approval} />
       ) : (
         <PromptInput
           line={editor.line}
@@ -373,6 +372,7 @@ function AppScreen({
           maxLines={budget.bottom}
         />
       )}
+      <StatusLine session={session} store={store} clock={clock} say={say} mode={mode} width={width} lines={budget.status} />
       <Footer
         model={session.model}
         effort={session.effort}

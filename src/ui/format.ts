@@ -1,5 +1,5 @@
 import { cells, cutCells } from './text-cells.js';
-import { formatDuration, hookStopText, limitHint, type StopCause } from '../core/index.js';
+import { formatDuration, hookStopText, imageLabel, type ImageSummary, limitHint, type StopCause } from '../core/index.js';
 
 /** Cuts `text` to at most `width` terminal cells, ending with `…` when it was cut (see text-cells.ts). */
 export function cutLine(text: string, width: number): string {
@@ -68,4 +68,11 @@ export function causeText(cause: StopCause, running = 0): string | undefined {
       return String(unhandled);
     }
   }
+}
+
+/** A prompt as the transcript shows it: its text, then a line per image (`[image: 34.0 KB png]`). */
+export function withImages(text: string, images: readonly ImageSummary[]): string {
+  if (images.length === 0) return text;
+  const labels = images.map(imageLabel).join('\n');
+  return text.trim() === '' ? labels : `${text}\n${labels}`;
 }

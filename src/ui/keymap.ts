@@ -5,7 +5,10 @@ import { COMMANDS } from './slash-commands.js';
 /** Every key the app answers to, as /help lists them. */
 export const KEYS: readonly { keys: string; does: string }[] = [
   { keys: 'Enter', does: 'send the prompt (while a turn runs, it is queued and sent when the turn ends)' },
-  { keys: 'Esc', does: 'interrupt the current turn (sub-agents keep running); in a view, go back' },
+  {
+    keys: 'Esc',
+    does: 'interrupt the current turn (sub-agents keep running); twice on an empty input, /rewind; in a view, go back',
+  },
   { keys: 'Ctrl+C', does: 'interrupt the turn; when idle, clear the input; on an empty input, press twice to quit' },
   { keys: 'Shift+Tab', does: 'next permission mode: default → accept-edits → plan → yolo' },
   {
@@ -22,6 +25,10 @@ export const KEYS: readonly { keys: string; does: string }[] = [
   {
     keys: 'Enter, x, m, d',
     does: 'in an opened sub-agent: Enter writes it a message (Enter sends, Esc cancels), x stops it, m merges its worktree, d twice discards it',
+  },
+  {
+    keys: 'PgUp/PgDn, ↑/↓, g, End/G',
+    does: "in a sub-agent's view: scroll its transcript by a screen or a line, to its top, back to the live end it follows",
   },
   { keys: 'y / a / n, Esc', does: 'when asked to approve: allow once, allow always, deny' },
 ];

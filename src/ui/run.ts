@@ -14,8 +14,10 @@ import {
   type SessionSetup,
   terminateOwned,
 } from '../core/index.js';
+import { AltScreen } from './alt-screen.js';
 import { App } from './App.js';
 import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './bindings/use-notify.js';
+import { typedText } from './state/input-keys.js';
 import { historyFile } from './state/prompt-history.js';
 import { resumeTarget } from './state/resume-target.js';
 import { ApprovalBroker } from './approval-broker.js';
@@ -50,9 +52,11 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
     process.stderr.write(stderrLines(env, process.stderr).error(describeStartupError(error, options.debug)));
     return EXIT.usage;
   }
-  // Put back into stdin, what was typed reaches the app's keys as if typed now, in order.
+  // Plain text typed while it started is in the input from the first frame; other keys, put
+  // back into stdin, reach the app's keys as if typed now, in order.
   const typed = early?.take();
-  if (typed) process.stdin.unshift(typed, 'utf8');
+  let initialInput = typed ? typedText(typed) : undefined;
+  if (typed && initialInput === undefined) process.stdin.unshift(typed, 'utf8');
 
   // Why the session ends, for SessionEnd hooks: the user leaving the prompt, or a signal.
   let endReason: SessionEndReason = 'prompt_input_exit';
@@ -61,6 +65,8 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
     requestQuit = resolve;
   });
   const history = historyFile(outriderPaths(env).home, opened.session.workspace.root);
+  // The job view's full screen, in step with Ink's frames (alt-screen.ts).
+  const screen = new AltScreen();
   // /resume <id>: the other session opens first (a bad id changes nothing), then the app starts
   // afresh on it, keyed by its id; what the first one printed stays above.
   const resume = async (wanted: string): Promise<string | undefined> => {
@@ -97,8 +103,12 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
       historyFile: history,
       onResume: resume,
       onClear: clear,
+      screen,
+      initialInput,
     });
-  const instance = render(app(), { exitOnCtrlC: false });
+  const instance = render(app(), { exitOnCtrlC: false, onRender: screen.rendered });
+  // Only the first app starts with it (not one that /clear or /resume opens).
+  initialInput = undefined;
   // Bracketed paste: the terminal marks pasted text, so its line breaks stay in the input.
   // Focus reports: a notification only when the terminal is not in front.
   process.stdout.write(BRACKETED_PASTE_ON + FOCUS_REPORTING_ON);
@@ -123,6 +133,11 @@ export async function runInteractive(options: CliOptions, env: NodeJS.ProcessEnv
   }
 
   approvals.denyAll();
+  // A signal can end the app with the job view up: the normal screen comes back before the last frame.
+  screen.restore(
+    () => instance.clear(),
+    (data) => process.stdout.write(data),
+  );
   instance.unmount();
   process.stdout.write(BRACKETED_PASTE_OFF + FOCUS_REPORTING_OFF);
   try {

@@ -15,7 +15,11 @@ export type SlashCommand =
   /** A remote server's OAuth sign-in in the browser (`login`), or its stored sign-in forgotten (`logout`). */
   | { name: 'mcp-auth'; verb: 'login' | 'logout'; server: string }
   | { name: 'status' }
+  /** Without a model: list the models; with one (an id, an alias, `default`, or a number of the list): switch to it. */
+  | { name: 'model'; model?: string; effort?: string }
   | { name: 'clear' }
+  /** The picker of earlier prompts, to go back to before one. */
+  | { name: 'rewind' }
   | { name: 'diff' }
   | { name: 'init' }
   /** Without a number: list the "allow always" answers; with one: forget it. */
@@ -32,7 +36,7 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/help', does: 'keys and commands' },
   {
     usage: '/agents',
-    does: 'list sub-agents and their worktrees: ↑/↓ move, Enter opens one (its keys are above), Esc goes back',
+    does: 'list sub-agents and their worktrees: ↑/↓ move, Enter opens one full screen (its whole transcript, what it used of its caps, its changes; its keys are above), Esc goes back',
   },
   { usage: '/agents stop <id|all>', does: 'stop one sub-agent (sub-3 or 3) or all of them' },
   {
@@ -54,6 +58,14 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/permissions [remove <n>]', does: 'the "allow always" answers of this session; remove one so it asks again' },
   { usage: '/init', does: 'have the agent read the repository and write (or improve) its AGENTS.md' },
   { usage: '/clear', does: 'start a new conversation here (this one stays stored for /resume)' },
+  {
+    usage: '/rewind',
+    does: "go back to before an earlier prompt: its conversation, the files the agent changed since (bash commands' edits are not tracked), or both; also Esc twice on an empty input",
+  },
+  {
+    usage: '/model [name|n] [effort]',
+    does: 'list the models with their windows and prices, or switch the next turns to one (sub-agents that inherit follow)',
+  },
   { usage: '/status', does: 'model, provider, base URL, mode, sandbox, MCP, session id and folder, version' },
   { usage: '/export [file]', does: 'write the conversation as Markdown (default: outrider-<session>.md here)' },
   { usage: '/quit, /exit', does: 'stop every sub-agent and quit' },
@@ -67,9 +79,11 @@ export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'cost', does: 'tokens and cost' },
   { name: 'resume', does: 'list sessions, or switch to one' },
   { name: 'clear', does: 'a new conversation' },
+  { name: 'rewind', does: 'go back to before an earlier prompt (conversation, files, or both)' },
   { name: 'diff', does: "the agent's edits this session" },
   { name: 'init', does: 'write AGENTS.md for this repository' },
   { name: 'permissions', does: 'the "allow always" answers (add "remove <n>")' },
+  { name: 'model', does: 'list models, or switch: /model <name|n> [low|medium|high|max]' },
   { name: 'status', does: 'model, provider, mode, session' },
   { name: 'export', does: 'the conversation as Markdown' },
   { name: 'quit', does: 'stop every sub-agent and quit' },
@@ -119,8 +133,14 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
       return { name: 'usage', message: 'usage: /mcp, or /mcp login <server>, /mcp logout <server> (a name /mcp lists)' };
     case 'status':
       return { name: 'status' };
+    case 'model':
+      if (args.length > 2)
+        return { name: 'usage', message: 'usage: /model, or /model <name|n> [low|medium|high|max] (e.g. /model opus high)' };
+      return { name: 'model', ...(args[0] ? { model: args[0] } : {}), ...(args[1] ? { effort: args[1] } : {}) };
     case 'clear':
       return { name: 'clear' };
+    case 'rewind':
+      return args.length ? { name: 'usage', message: 'usage: /rewind (then choose the prompt in the list)' } : { name: 'rewind' };
     case 'diff':
       return { name: 'diff' };
     case 'init':

@@ -1,19 +1,26 @@
 import {
+  type CatalogueEntry,
   type CommandSummary,
   type EarlierTurnEnd,
   estimateTokens,
   type EventStream,
   type InstructionFileInfo,
+  type JobHistory,
   type JobManager,
   listSessions,
+  readJobHistory,
   type LoopResult,
   type Message,
+  type ModelSwitch,
   type OpenedSession,
   type PermissionMode,
+  type RewindFace,
   type SessionEvent,
+  type StatusCommands,
   type StoredJob,
   type Usage,
   worktreeCommand,
+  type WorktreeChanges,
   type WorktreeRecord,
 } from '../core/index.js';
 import path from 'node:path';
@@ -34,11 +41,17 @@ export interface CostRow {
 
 /** The part of an opened session the TUI talks to: it renders events and sends intents. */
 export interface UiSession {
+  /** The parent's model now (`/model` switches it). */
   readonly model: string;
   /** The parent's reasoning effort (`low` … `max`), when its model takes one: the footer shows it. */
   readonly effort?: string;
   /** The model's context window in tokens. */
   readonly contextWindow: number;
+  /** `/model`: the models to choose from, and the switch of the next turns to one. */
+  models?: {
+    list(): CatalogueEntry[];
+    switchTo(asked: string, effort?: string): ModelSwitch;
+  };
   /** The workspace root: paths are shown relative to it. */
   readonly root: string;
   readonly warnings: readonly string[];
@@ -62,6 +75,10 @@ export interface UiSession {
   readonly wakeOnComplete: boolean;
   /** How to tell an unfocused terminal that a turn or a sub-agent finished (setting `notify`). */
   readonly notify: 'bell' | 'osc9' | 'off';
+  /** The status line commands (settings `statusLine`, `subagentStatusLine`), each when configured and allowed. */
+  readonly statusLine?: StatusCommands;
+  /** Where the session's transcript is written (status line commands are told). */
+  readonly transcriptPath?: string;
   /** What /status shows of the session: provider, base URL, sandbox, where it is stored. */
   about?(): { provider: string; baseURL?: string; sandbox: string; folder: string };
   /** The conversation as it stands (/export). */
@@ -94,8 +111,14 @@ export interface UiSession {
    * included), read when /agents shows them: worktrees have no events of their own.
    */
   worktrees?(): readonly WorktreeRecord[];
+  /** A sub-agent's conversation as its stored transcript holds it now (the job view builds its transcript from it). */
+  jobHistory?(id: string, options: { running: boolean }): JobHistory;
+  /** What an isolated job's branch changes now (a running job's worktree as it stands); undefined without a worktree. */
+  worktreeChanges?(id: string, options: { running: boolean }): Promise<WorktreeChanges | undefined>;
   /** Ctrl+B: the parent's running foreground bash calls go on as shell jobs; their ids. */
   moveToBackground?(): string[];
+  /** `/rewind`: the earlier prompts, and going back to before one (conversation, files, or both). */
+  rewind?: RewindFace;
   /** `/mcp login|logout <server>`: a remote server's OAuth sign-in, or its stored one forgotten (then it starts again). */
   mcp?: {
     signIn(name: string, request: { onAuthorizationUrl: (url: string) => void; signal?: AbortSignal }): Promise<void>;
@@ -107,8 +130,17 @@ export interface UiSession {
 export function uiSessionFrom(opened: OpenedSession): UiSession {
   const { session } = opened;
   return {
-    model: opened.model,
-    ...(opened.effort ? { effort: opened.effort } : {}),
+    // Read at each use: /model switches them.
+    get model() {
+      return opened.model;
+    },
+    get effort() {
+      return opened.effort;
+    },
+    get contextWindow() {
+      return opened.contextWindow;
+    },
+    models: { list: () => opened.models(), switchTo: (asked, effort) => opened.switchModel(asked, effort) },
     root: session.workspace.root,
     warnings: opened.warnings,
     resumedMessages: session.messages().length,
@@ -123,13 +155,18 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     submit: (prompt, signal) => (prompt === undefined ? session.submit(undefined, signal) : opened.submitPrompt(prompt, signal)),
     wakeOnComplete: opened.wakeOnComplete,
     notify: opened.notify,
+    statusLine: opened.statusLine,
+    transcriptPath: opened.paths.transcript,
     compact: (signal) => opened.compact(signal),
     instructionFiles: opened.instructionFiles,
     customCommands: opened.commands,
     worktree: (verb, id) =>
       worktreeCommand(opened.agents.worktrees, verb, id, (job) => opened.agents.manager.active().some((j) => j.id === job)),
     worktrees: () => opened.agents.worktrees?.list() ?? [],
+    jobHistory: (id, options) => readJobHistory(opened.paths, id, options),
+    worktreeChanges: async (id, options) => opened.agents.worktrees?.changesNow(id, options),
     moveToBackground: () => opened.moveToBackground(),
+    rewind: opened.rewind,
     mcp: { signIn: (name, request) => opened.mcp.signIn(name, request), signOut: (name) => opened.mcp.signOut(name) },
     costs: () => {
       const report = opened.usageReport();
@@ -140,7 +177,6 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     contextEstimate: () => estimateTokens(session.messages(), session.system),
     permissionMode: () => opened.gate.mode,
     setPermissionMode: (mode) => opened.gate.setMode(mode),
-    contextWindow: opened.contextWindow,
     about: () => ({
       provider: opened.provider,
       ...(opened.baseURL ? { baseURL: opened.baseURL } : {}),

@@ -31,7 +31,7 @@ describe('StreamChannel: stream-json input with the control protocol', () => {
     await until(() => written.length === 1, { what: 'the interrupt to be answered' });
     expect(interrupted).toBe(1);
     expect(written[0]).toEqual({ type: 'control_response', response: { subtype: 'success', request_id: 'r1', response: {} } });
-    expect(await ch.next()).toEqual({ kind: 'user', text: 'first' });
+    expect(await ch.next()).toEqual({ kind: 'user', text: 'first', images: [] });
   });
 
   it('hands out initialize in order; an unknown subtype gets an error answer, not a crash', async () => {
@@ -46,7 +46,7 @@ describe('StreamChannel: stream-json input with the control protocol', () => {
       requestId: 'i',
       request: { subtype: 'initialize', appendSystemPrompt: 'x' },
     });
-    expect(await ch.next()).toEqual({ kind: 'user', text: 'go' });
+    expect(await ch.next()).toEqual({ kind: 'user', text: 'go', images: [] });
     expect(await ch.next()).toBeUndefined();
     expect(written).toEqual([
       {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpEditor, jsonRpcLines, messageText, startAcp } from '../support/acp-client.js';
 import { useMockProject } from '../support/e2e-project.js';
+import { b64, jpegImage, pngImage } from '../support/images.js';
 import { MCP_BIN } from '../support/mcp-servers.js';
 import { until } from '../support/until.js';
 
@@ -45,7 +46,7 @@ describe('outrider acp: a session and its prompts', () => {
     const acp = await editor();
     expect(acp.init.agentCapabilities).toMatchObject({
       loadSession: true,
-      promptCapabilities: { image: false, embeddedContext: true },
+      promptCapabilities: { image: true, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
     });
     const { sessionId, modes } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
@@ -119,6 +120,29 @@ describe('outrider acp: a session and its prompts', () => {
     expect(readFileSync(path.join(t.project, 'd.txt'), 'utf8')).toBe('dee\n');
   });
 
+  it('offers the model as a config option; session/set_config_option moves the next prompt to another', async () => {
+    t.mock.script({ text: 'on sonnet' }, { text: 'on opus' });
+    const acp = await editor();
+    const created = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
+    const model = created.configOptions?.find((option: { id: string }) => option.id === 'model');
+    expect(model).toMatchObject({ type: 'select', category: 'model', currentValue: 'claude-sonnet-5' });
+    const values = (model as { options: { value: string }[] }).options.map((option) => option.value);
+    expect(values).toEqual(expect.arrayContaining(['claude-sonnet-5', 'claude-opus-5-5']));
+    expect(values.some((value) => value.startsWith('gpt-'))).toBe(false);
+    const { sessionId } = created;
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    await expect(
+      acp.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'gpt-5.5' }),
+    ).rejects.toThrow(/gpt-5\.5 is not served by the anthropic provider/);
+    await expect(
+      acp.agent.request('session/set_config_option', { sessionId, configId: 'temperature', value: 'hot' }),
+    ).rejects.toThrow(/unknown configuration option "temperature"/);
+    const set = await acp.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'claude-opus-5-5' });
+    expect(set.configOptions[0]).toMatchObject({ id: 'model', currentValue: 'claude-opus-5-5' });
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+    expect(t.mock.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-5', 'claude-opus-5-5']);
+  });
+
   it('session/cancel stops the turn mid-reply; the session takes the next prompt', async () => {
     t.mock.script({ text: 'Thinking about it at length', fault: { kind: 'stall', afterChunks: 4 } }, { text: 'Second answer.' });
     const acp = await editor();
@@ -182,6 +206,42 @@ describe('outrider acp: a session and its prompts', () => {
     expect(result).not.toContain('on disk');
   });
 
+  it('writes through the editor when it offers fs/write_text_file; the disk holds the edit whatever the editor does', async () => {
+    writeFileSync(path.join(t.project, 'e.txt'), 'one\ntwo\n');
+    t.mock.script(
+      { toolCalls: [{ name: 'write_file', args: { path: 'new.txt', content: 'fresh\n' } }] },
+      { toolCalls: [{ name: 'edit_file', args: { path: 'e.txt', old_string: 'two', new_string: 'TWO' } }] },
+      { toolCalls: [{ name: 'write_file', args: { path: 'kept.txt', content: 'kept\n' } }] },
+      { toolCalls: [{ name: 'write_file', args: { path: 'failed.txt', content: 'still\n' } }] },
+      { text: 'done' },
+    );
+    const acp = await editor({ capabilities: { fs: { writeTextFile: true } } });
+    const { sessionId } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
+    await acp.agent.request('session/set_mode', { sessionId, modeId: 'accept-edits' });
+    // kept.txt stays in the editor's buffer unsaved; failed.txt's write fails in the editor.
+    const save = acp.onWriteTextFile;
+    acp.onWriteTextFile = (request) => {
+      if (request.path.endsWith('kept.txt')) return {};
+      if (request.path.endsWith('failed.txt')) throw new Error('the buffer is read-only');
+      return save(request);
+    };
+    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(acp.writes.map((w) => [w.sessionId, path.relative(t.project, w.path), w.content])).toEqual([
+      [sessionId, 'new.txt', 'fresh\n'],
+      [sessionId, 'e.txt', 'one\nTWO\n'],
+      [sessionId, 'kept.txt', 'kept\n'],
+      [sessionId, 'failed.txt', 'still\n'],
+    ]);
+    for (const [file, text] of [
+      ['new.txt', 'fresh\n'],
+      ['e.txt', 'one\nTWO\n'],
+      ['kept.txt', 'kept\n'],
+      ['failed.txt', 'still\n'],
+    ] as const)
+      expect(readFileSync(path.join(t.project, file), 'utf8')).toBe(text);
+  });
+
   it('starts the MCP servers the editor passes in session/new, and the model calls their tools', async () => {
     t.mock.script(
       { toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'hello from the editor' } }] },
@@ -200,7 +260,7 @@ describe('outrider acp: a session and its prompts', () => {
     expect(acp.updates(sessionId).find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({ kind: 'other' });
   });
 
-  it('takes embedded context and linked files into the prompt, and refuses an image it never offered', async () => {
+  it('takes embedded context and linked files into the prompt', async () => {
     t.mock.script({ text: 'ok' });
     const acp = await editor();
     const { sessionId } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
@@ -216,8 +276,52 @@ describe('outrider acp: a session and its prompts', () => {
     expect(sent).toContain(`Explain @${path.join(t.project, 'x.ts')}`);
     expect(sent).toContain('const y = 1;');
     await expect(
-      acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }),
-    ).rejects.toThrow(/outrider takes text prompts only \(no image\)/);
+      acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] }),
+    ).rejects.toThrow(/outrider takes no audio/);
     expect(t.mock.requests).toHaveLength(1);
+  });
+
+  it('sends a prompt’s image to the model in its own form, replays it on session/load, and refuses one that lies about its type', async () => {
+    const png = b64(pngImage(2, 2));
+    t.mock.script({ text: 'A red square.' });
+    const first = await editor();
+    const { sessionId } = await first.agent.request('session/new', { cwd: t.project, mcpServers: [] });
+    const response = await first.agent.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+      ],
+    });
+    expect(response.stopReason).toBe('end_turn');
+    const prompt = t.mock.requests[0]!.body.messages[0];
+    expect(prompt.content.map(({ cache_control: _c, ...block }: Record<string, unknown>) => block)).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+      { type: 'text', text: 'What is this?' },
+    ]);
+
+    // A JPEG called a PNG never reaches the model: the editor is told what to send instead.
+    await expect(
+      first.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'image', data: b64(jpegImage()), mimeType: 'image/png' }],
+      }),
+    ).rejects.toThrow('image 1 is declared image/png but its bytes are JPEG: send it as image/jpeg');
+    expect(t.mock.requests).toHaveLength(1);
+    expect(await first.close()).toEqual({ code: 0, signal: null });
+    editors.splice(editors.indexOf(first), 1);
+
+    const second = await editor();
+    await second.agent.request('session/load', { sessionId, cwd: t.project, mcpServers: [] });
+    expect(second.updates(sessionId).slice(0, 2)).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'image', data: png, mimeType: 'image/png' } },
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'What is this?' } },
+    ]);
+    t.mock.script({ text: 'Still red.' });
+    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'And now?' }] });
+    expect(t.mock.requests.at(-1)!.body.messages[0].content[0]).toEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: png },
+    });
   });
 });

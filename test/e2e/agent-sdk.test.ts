@@ -1,7 +1,8 @@
-import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { type SDKMessage, createSdkMcpServer, query, tool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { useMockProject } from '../support/e2e-project.js';
 import { BIN } from '../support/run-cli.js';
 import { until } from '../support/until.js';
@@ -111,6 +112,45 @@ describe('the Claude Agent SDK drives outrider', () => {
     expect(seen.filter((m) => m.type === 'result')).toHaveLength(1);
   });
 
+  it('setModel() moves the next turn to another model; supportedModels() lists the catalogue', async () => {
+    t.mock.script({ text: 'one' }, { text: 'two' });
+    let firstDone!: () => void;
+    const firstResult = new Promise<void>((resolve) => (firstDone = resolve));
+    const user = (text: string) => ({
+      type: 'user' as const,
+      message: { role: 'user' as const, content: text },
+      parent_tool_use_id: null,
+      session_id: '',
+    });
+    let refused: unknown;
+    async function* prompts() {
+      yield user('first');
+      await firstResult;
+      // A model of another provider is refused, and the session stays where it was.
+      refused = await q.setModel('gpt-5.5').catch((error: unknown) => error);
+      await q.setModel('opus');
+      yield user('second');
+    }
+    // The generator runs once the query reads it: `q` is set by then.
+    const q = query({
+      prompt: prompts(),
+      options: { pathToClaudeCodeExecutable: BIN, cwd: t.project, env: { PATH: process.env.PATH ?? '', HOME: t.home, ...t.env } },
+    });
+    const models = await q.supportedModels();
+    expect(models.map((m) => m.value)).toEqual(expect.arrayContaining(['claude-sonnet-5', 'claude-opus-5-5']));
+    expect(models.some((m) => m.value.startsWith('gpt-'))).toBe(false);
+    const results: SDKMessage[] = [];
+    for await (const message of q) {
+      if (message.type !== 'result') continue;
+      results.push(message);
+      if (results.length === 1) firstDone();
+      if (results.length === 2) break;
+    }
+    expect(results.map((r) => (r as { result?: string }).result)).toEqual(['one', 'two']);
+    expect(t.mock.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-5', 'claude-opus-5-5']);
+    expect(String(refused)).toMatch(/gpt-5\.5 is not served by the anthropic provider/);
+  });
+
   it("initialize's agents and system prompt shape the session; sub-agent jobs show as system messages", async () => {
     const isChild = (raw: string) => raw.includes('You are a sub-agent');
     t.mock.respond((request) => {
@@ -172,5 +212,36 @@ describe('the Claude Agent SDK drives outrider', () => {
     expect(existsSync(path.join(t.project, 'hooked.txt'))).toBe(false);
     expect(t.mock.requests[1]!.raw).toContain('the SDK said no');
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+  });
+
+  it('in-process MCP servers (sdkMcpServers): the model calls their tools, which run in the SDK program', async () => {
+    t.mock.script({ toolCalls: [{ name: 'mcp__calc__add', args: { a: 2, b: 3 } }] }, { text: 'the sum is 5' });
+    const added: Array<{ a: number; b: number }> = [];
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        tool('add', 'adds two numbers', { a: z.number(), b: z.number() }, async (args) => {
+          added.push(args);
+          return { content: [{ type: 'text', text: String(args.a + args.b) }] };
+        }),
+      ],
+    });
+    const q = sdkQuery('add 2 and 3', { mcpServers: { calc }, allowedTools: ['mcp__calc__add'] });
+    const messages: SDKMessage[] = [];
+    for await (const message of q) {
+      messages.push(message);
+      // The server as `/mcp` shows it, while the session runs.
+      if (message.type === 'system' && message.subtype === 'init')
+        expect(await q.mcpServerStatus()).toEqual([expect.objectContaining({ name: 'calc', status: 'connected' })]);
+    }
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as Extract<SDKMessage, { subtype: 'init' }>;
+    expect(init.mcp_servers).toEqual([{ name: 'calc', status: 'connected' }]);
+    expect(JSON.stringify(t.mock.requests[0]!.body.tools)).toContain('mcp__calc__add');
+    expect(added).toEqual([{ a: 2, b: 3 }]);
+    const toolResult = JSON.stringify(t.mock.requests[1]!.body.messages.at(-1));
+    expect(toolResult).toContain('tool_result');
+    expect(toolResult).toContain('"5"');
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'the sum is 5' });
   });
 });

@@ -84,12 +84,12 @@ describe('.claude/settings.json', () => {
   });
 
   it("~/.claude/settings.json is the user's own: its allow rule applies without trust; keys outrider lacks are named once", async () => {
-    claudeUser({ permissions: { allow: ['Bash(touch:*)'] }, statusLine: { type: 'command', command: 'x' } });
+    claudeUser({ permissions: { allow: ['Bash(touch:*)'] }, outputStyle: 'Explanatory' });
     t.mock.script({ toolCalls: [{ name: 'bash', args: { command: 'touch from-user-rule' } }] }, { text: 'ok' });
     const result = await run(['-p', 'touch it']);
     expect(result.code).toBe(0);
     expect(existsSync(path.join(t.project, 'from-user-rule'))).toBe(true);
-    expect(result.stderr.match(/does not honour "statusLine"/g)).toHaveLength(1);
+    expect(result.stderr.match(/does not honour "outputStyle"/g)).toHaveLength(1);
   });
 });
 

@@ -37,7 +37,7 @@ describe('an OAuth MCP server, headless', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('went on\n');
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
-      'outrider: MCP server "linear" needs you to sign in (OAuth): start outrider here without -p and type /mcp login linear; going on without its tools',
+      'outrider: MCP server "linear" needs you to sign in (OAuth): run outrider mcp login linear (or /mcp login linear in the TUI); going on without its tools',
     ]);
   });
 

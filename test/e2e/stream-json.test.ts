@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type SDKUserMessage, parseSdkLine } from '../support/claude-agent-sdk.js';
 import type { RecordedRequest, Reply } from '../support/mock-provider.js';
 import { useMockProject } from '../support/e2e-project.js';
+import { b64, pngImage } from '../support/images.js';
 import { runCli } from '../support/run-cli.js';
 
 const t = useMockProject();
@@ -23,7 +24,7 @@ function sdkLines(stdout: string): any[] {
 const kinds = (lines: any[]) => lines.map((l) => (l.subtype ? `${l.type}/${l.subtype}` : l.type));
 
 /** What a Claude Code driver writes on stdin: typed as the SDK's own input message. */
-function userLine(content: string): string {
+function userLine(content: SDKUserMessage['message']['content']): string {
   const message: SDKUserMessage = { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '' };
   return `${JSON.stringify(message)}\n`;
 }
@@ -170,6 +171,28 @@ describe('--input-format stream-json', () => {
     );
     expect(kinds(sdkLines(result.stdout))).toEqual(['system/init', 'assistant', 'result/success']);
     expect(t.mock.requests).toHaveLength(1);
+  });
+
+  it("takes the Agent SDK's image blocks: the model gets them as sent; a line whose image is not what it claims stops the run", async () => {
+    t.mock.script({ text: 'A red square.' });
+    const png = b64(pngImage(2, 2));
+    const stdin =
+      userLine([
+        { type: 'text', text: 'What is in this screenshot?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+      ]) + userLine([{ type: 'image', source: { type: 'base64', media_type: 'image/gif', data: png } }]);
+    const result = await run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], stdin);
+    expect(result.stderr.trim()).toBe(
+      'outrider: stdin line 2: image 1 is declared image/gif but its bytes are PNG: send it as image/png',
+    );
+    expect(result.code).toBe(2);
+    expect(sdkLines(result.stdout).find((l) => l.type === 'result')?.result).toBe('A red square.');
+    expect(t.mock.requests).toHaveLength(1);
+    const content = t.mock.requests[0]!.body.messages[0].content;
+    expect(content.map(({ cache_control: _c, ...block }: Record<string, unknown>) => block)).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+      { type: 'text', text: 'What is in this screenshot?' },
+    ]);
   });
 
   it('refuses a prompt on the command line, another output format, or no message at all', async () => {

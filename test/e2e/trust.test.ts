@@ -75,6 +75,30 @@ describe('the trust prompt', () => {
     expect(again.capture()).not.toContain('Trust this folder?');
   });
 
+  it("asks about a project's agent file that runs commands for its jobs, with nothing else to ask about", async () => {
+    const dirs = hostileProject({});
+    const agents = path.join(dirs.project, '.claude', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(
+      path.join(agents, 'checker.md'),
+      '---\nname: checker\ndescription: Checks.\nhooks:\n  PreToolUse: [{hooks: [{type: command, command: ./check.sh}]}]\n' +
+        'mcpServers:\n  - notes: {command: npx, args: [notes-mcp]}\n---\nYou check.\n',
+    );
+    const pane = start(dirs);
+    const prompt = await pane.screen(/Ctrl\+C quit/);
+    expect(prompt).toContain('Agent files would run, for their jobs:');
+    expect(prompt).toContain('.claude/agents/checker.md');
+    expect(prompt).toContain('MCP server notes npx notes-mcp');
+    expect(prompt).toContain('PreToolUse hook ./check.sh');
+    pane.key('y');
+    await pane.screen(/\/help/);
+    expect(dirs.stored()).toMatchObject({ trust: 'trusted' });
+    await quit(pane);
+    const again = start(dirs);
+    await again.screen(/\/help/);
+    expect(again.capture()).not.toContain('Trust this folder?');
+  });
+
   it('asks again when the trusted settings change, saying so', async () => {
     const dirs = hostileProject({ permissionMode: 'accept-edits' });
     const first = start(dirs);

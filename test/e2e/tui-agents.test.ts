@@ -8,7 +8,7 @@ import { until } from '../support/until.js';
 
 /**
  * /agents in the built binary, in tmux, against the mock provider: a message typed in a
- * job's detail view, `/agents send` resuming a finished job, and merging a worktree with `m`.
+ * job's view, `/agents send` resuming a finished job, and merging a worktree with `m`.
  */
 const tui = useTui();
 
@@ -16,7 +16,7 @@ const childRequests = () => tui.mock.requests.filter(isChild);
 const parentRequests = () => tui.mock.requests.filter((r: RecordedRequest) => !isChild(r));
 
 describe('/agents end to end', () => {
-  it("a line typed in a running job's detail view reaches the job's next request", async () => {
+  it("a line typed in a running job's view reaches the job's next request", async () => {
     const pane = await tui.start();
     // The child's first reply waits for the test, so the message is sent while it runs and is read at its next step.
     let release = (): void => {};
@@ -37,12 +37,12 @@ describe('/agents end to end', () => {
     pane.type('/agents');
     await pane.screen(/Sub-agents \(1\)/);
     pane.key('Enter');
-    await pane.screen(/Enter write a message · x stop · Esc back/);
+    await pane.screen(/Enter write a message · .* · x stop · Esc back/);
     pane.key('Enter');
     await pane.screen(/Enter send to sub-1 · Esc cancel/);
     // It starts with x: text in the message line, not a stop.
     pane.type('xml files count too');
-    await pane.screen(/Sent to sub-1; it reads it at its next step\./);
+    await pane.screen(/sent to sub-1: it reads it at its next step/);
     await pane.screen(/1 message from you waiting for its next step/);
     expect(childRequests()).toHaveLength(1);
 
@@ -50,9 +50,9 @@ describe('/agents end to end', () => {
     await until(() => childRequests().length === 2, { what: "the child's second request", observe: () => pane.capture() });
     const next = childRequests()[1]!;
     expect(lastUserText(next)).toContain('Message from the user:\\nxml files count too');
-    // It comes back through the job's events into the detail view's tail, after the folded call.
-    const detail = await pane.screen(/message from you: xml files count too/);
-    expect(detail).toMatch(/● list_dir \. ⎿/);
+    // It comes back through the job's events into the job view's transcript, after the call and its result.
+    const detail = await pane.screen(/› xml files count too/);
+    expect(detail).toMatch(/● list_dir \.\n {2}⎿ [\s\S]*› xml files count too/);
     expect(detail).toMatch(/sub-1 · explore · done/);
   });
 
@@ -83,7 +83,7 @@ describe('/agents end to end', () => {
     expect(parentRequests().length).toBeGreaterThanOrEqual(2);
   });
 
-  it('lists a worktree job in /agents; m in its detail view merges it and the file appears in the checkout', async () => {
+  it('lists a worktree job in /agents; m in its view merges it and the file appears in the checkout', async () => {
     const project = tui.tempDir('outrider-wt-project-');
     const git = (...args: string[]) =>
       execFileSync('git', args, {
@@ -122,7 +122,7 @@ describe('/agents end to end', () => {
     const list = await pane.screen(/Worktrees waiting for merge or discard \(1\)/);
     expect(list).toMatch(/sub-1 {2}branch outrider\/\S+\/sub-1 · 1 file changed \(\+1 −0\): notes\.txt/);
     pane.key('Enter');
-    await pane.screen(/m merge into the checkout · d twice discard/);
+    await pane.screen(/m merge · d twice discard · Esc back/);
     pane.key('m');
     await pane.screen(/Merged sub-1: applied notes\.txt to the checkout \(uncommitted\)/);
     expect(readFileSync(path.join(project, 'notes.txt'), 'utf8')).toBe('written in the worktree\n');

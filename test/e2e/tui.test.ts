@@ -90,9 +90,10 @@ describe('the interactive TUI', () => {
     expect(list).toMatch(/sub-1\s+done\s+explore.*find the config loader/);
     expect(list).toMatch(/sub-2\s+done\s+explore.*list the test helpers/);
     pane.key('Enter');
-    const detail = await pane.screen(/Result:/);
+    // The job view: its header and its whole transcript, the answer last.
+    const detail = await pane.screen(/── transcript[\s\S]*child answer \d/);
     expect(detail).toContain('Task: find the config loader');
-    expect(detail).toMatch(/child answer \d/);
+    expect(detail).toMatch(/› Task:\nfind the config loader\nchild answer \d/);
   });
 
   it('Esc interrupts a slow reply and the app stays usable', async () => {

@@ -5,6 +5,7 @@
  * JSON-RPC is written there.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Readable, Writable } from 'node:stream';
 import {
@@ -18,10 +19,12 @@ import {
   type RequestPermissionResponse,
   type SessionNotification,
   type SessionUpdate,
+  type WriteTextFileRequest,
   client,
   ndJsonStream,
 } from '@agentclientprotocol/sdk/unstable';
 import { BIN } from './run-cli.js';
+import { type EditorTerminals, editorTerminals } from './acp-terminal.js';
 import { until } from './until.js';
 
 export interface AcpEditor {
@@ -36,6 +39,12 @@ export interface AcpEditor {
   onPermission: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /** Answers fs/read_text_file (offered only when `fs.readTextFile` is in the capabilities). */
   onReadTextFile: (request: ReadTextFileRequest) => ReadTextFileResponse | Promise<ReadTextFileResponse>;
+  /** Answers fs/write_text_file (offered only when `fs.writeTextFile` is in the capabilities); by default saves to disk as an editor does. */
+  onWriteTextFile: (request: WriteTextFileRequest) => Record<string, never> | Promise<Record<string, never>>;
+  /** Every fs/write_text_file received, in order. */
+  writes: WriteTextFileRequest[];
+  /** terminal/* (offered only when `terminal` is in the capabilities): real processes, see acp-terminal.ts. */
+  terminals: EditorTerminals;
   /** The updates of one session. */
   updates(sessionId: string): SessionUpdate[];
   stdout(): string;
@@ -81,6 +90,12 @@ export async function startAcp(options: {
     onReadTextFile: (): ReadTextFileResponse => {
       throw new Error('a file read the test did not expect');
     },
+    writes: [] as WriteTextFileRequest[],
+    onWriteTextFile: (request: WriteTextFileRequest) => {
+      writeFileSync(request.path, request.content);
+      return {};
+    },
+    terminals: editorTerminals(),
   } as unknown as AcpEditor;
   const app = client({ name: 'outrider-test-editor' })
     .onNotification('session/update', ({ params }) => {
@@ -90,7 +105,16 @@ export async function startAcp(options: {
       editor.permissions.push(params);
       return editor.onPermission(params);
     })
-    .onRequest('fs/read_text_file', async ({ params }) => editor.onReadTextFile(params));
+    .onRequest('fs/read_text_file', async ({ params }) => editor.onReadTextFile(params))
+    .onRequest('fs/write_text_file', async ({ params }) => {
+      editor.writes.push(params);
+      return editor.onWriteTextFile(params);
+    })
+    .onRequest('terminal/create', async ({ params }) => editor.terminals.create(params))
+    .onRequest('terminal/output', async ({ params }) => editor.terminals.output(params))
+    .onRequest('terminal/wait_for_exit', async ({ params }) => editor.terminals.waitForExit(params))
+    .onRequest('terminal/kill', async ({ params }) => editor.terminals.kill(params))
+    .onRequest('terminal/release', async ({ params }) => editor.terminals.release(params));
   const connection = app.connect(
     ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -108,6 +132,7 @@ export async function startAcp(options: {
   editor.stderr = () => stderr;
   editor.pid = child.pid!;
   editor.close = async () => {
+    editor.terminals.closeAll();
     child.stdin.end();
     await until(() => exit, { what: 'outrider acp to exit once its stdin closed', observe: () => stderr, timeoutMs: 20_000 });
     connection.close();

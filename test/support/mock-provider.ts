@@ -3,14 +3,17 @@
  * Responses wire formats (streaming SSE and plain JSON), so tests drive the real SDK clients.
  * Replies are scripted in order, or decided per request by a responder when requests
  * arrive concurrently; faults (error statuses, cut streams, malformed chunks, hangs)
- * exercise the retry paths. Each request records when it arrived and when its answer
- * ended, and the mock can say how many were in flight at once (`maxInFlight`), so tests
- * prove concurrency by structure, never by elapsed time.
+ * exercise the retry paths. An image the real API would refuse gets its 400 (mock-images.ts).
+ * Each request records when it arrived and when its answer ended, and the mock can say how
+ * many were in flight at once (`maxInFlight`), so tests prove concurrency by structure, never
+ * by elapsed time.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { imageError } from './mock-images.js';
 import { type RecordedRequest, type Reply, type Responder, resolveReply } from './mock-reply.js';
 import { responsesBody, responsesErrorEvent, responsesStream, responsesTurnError } from './mock-responses-wire.js';
+import { thinkingTurnError } from './mock-thinking.js';
 import {
   anthropicBody,
   anthropicStream,
@@ -64,7 +67,8 @@ export interface MockProviderOptions {
   /**
    * Refuse, as the strictest provider does, a request whose turns are out of order (roles not
    * alternating, a call without its result or a result without its call; `turnOrderError` in
-   * mock-wire.ts): HTTP 400 with the provider's invalid_request_error body, and no scripted
+   * mock-wire.ts), or, on Anthropic with thinking enabled, a tool-use turn that did not begin with
+   * thinking (mock-thinking.ts): HTTP 400 with the provider's invalid_request_error body, and no scripted
    * reply used. The request is still recorded. On unless `false`: every test's requests must be
    * ones the strictest provider takes.
    */
@@ -187,11 +191,17 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     open.add(gone);
     try {
       const strict = options.strictTurns ?? true;
-      const refused = !strict ? undefined : format === 'responses' ? responsesTurnError(body) : turnOrderError(format, body);
+      const refused = !strict
+        ? undefined
+        : format === 'responses'
+          ? responsesTurnError(body)
+          : (turnOrderError(format, body) ?? (format === 'anthropic' ? thinkingTurnError(body) : undefined));
+      // Images are checked whatever `strictTurns` says: the real APIs always refuse a bad one (mock-images.ts).
+      const refusal = imageError(format, body) ?? refused;
       const reply: Reply =
-        refused === undefined
+        refusal === undefined
           ? await pickReply(request)
-          : { fault: { kind: 'status', status: 400, type: 'invalid_request_error', message: refused } };
+          : { fault: { kind: 'status', status: 400, type: 'invalid_request_error', message: refusal } };
       await wait(latencyMs + (reply.delayMs ?? 0), gone.signal, timers);
       if (gone.signal.aborted) return;
       await send(res, request, reply, number, gone.signal);

@@ -339,9 +339,9 @@ describe('the app', () => {
     const list = await until(() => frame(rendered).includes('Sub-agents (1)') && frame(rendered));
     expect(list).toMatch(/sub-1\s+done\s+explore.*find the loader/);
     await keys(rendered, KEY.enter);
-    const detail = await until(() => frame(rendered).includes('Result:') && frame(rendered));
-    expect(detail).toContain('the loader is in src/config.ts');
-    expect(detail).toContain('user: Task: find the loader');
+    // Its job view, from the job's stored transcript: the task, then its answer.
+    const detail = await until(() => frame(rendered).includes('the loader is in src/config.ts') && frame(rendered));
+    expect(detail).toMatch(/› Task:\nfind the loader\n[\s\S]*the loader is in src\/config\.ts/);
   });
 
   it('/quit quits at once', async () => {

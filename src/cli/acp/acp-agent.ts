@@ -19,7 +19,7 @@ import { listSessions, type SessionSetup } from '../../core/index.js';
 import { describeStartupError } from '../../start/session-setup.js';
 import { type AcpPeer, AcpSession, TurnFailedError } from './acp-session.js';
 import { mcpConfigText } from './mcp-config.js';
-import { UnsupportedContentError, promptText } from './prompt-text.js';
+import { type PromptContent, UnsupportedContentError, promptContent } from './prompt-text.js';
 
 /** What the editor's session requests add to the command line's setup. */
 export interface SessionRequest {
@@ -65,6 +65,20 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       requestPermission: (params, sendOptions) => to.request('session/request_permission', params, sendOptions),
       ...(capabilities.fs?.readTextFile
         ? { readTextFile: (params, sendOptions) => to.request('fs/read_text_file', params, sendOptions) }
+        : {}),
+      ...(capabilities.fs?.writeTextFile
+        ? { writeTextFile: (params, sendOptions) => to.request('fs/write_text_file', params, sendOptions) }
+        : {}),
+      ...(capabilities.terminal
+        ? {
+            terminal: {
+              create: (params, sendOptions) => to.request('terminal/create', params, sendOptions),
+              output: (params) => to.request('terminal/output', params),
+              waitForExit: (params) => to.request('terminal/wait_for_exit', params),
+              kill: (params) => to.request('terminal/kill', params),
+              release: (params) => to.request('terminal/release', params),
+            },
+          }
         : {}),
       subagents: capabilities.subagents !== undefined && capabilities.subagents !== null,
       warn: (text) => options.warn(text),
@@ -125,8 +139,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          // The history holds text: images and audio are not offered (prompt-text.ts).
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // Images are checked and attached (prompt-text.ts); audio is not offered.
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, close: {}, additionalDirectories: {} },
         },
@@ -141,7 +155,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       );
       // After the answer: the editor knows the session's id only from it.
       setImmediate(() => session.announceCommands());
-      return { sessionId: session.id, modes: session.modes() };
+      return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest('session/load', async ({ params }) => {
       const live = sessions.get(params.sessionId);
@@ -158,7 +172,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       // The history is streamed before the answer, as session/load asks.
       session.replay();
       setImmediate(() => session.announceCommands());
-      return { modes: session.modes() };
+      return { modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest('session/list', ({ params }) => ({
       sessions: listSessions(options.sessionsDir, params.cwd ? { cwd: params.cwd } : {}).map((stored) => ({
@@ -176,17 +190,19 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
           'a prompt is already running in this session: wait for its answer or send session/cancel',
         );
       }
-      let text: string;
+      let content: PromptContent;
       try {
-        text = promptText(params.prompt);
+        content = promptContent(params.prompt);
       } catch (error) {
         if (error instanceof UnsupportedContentError)
           throw RequestError.invalidParams({ sessionId: params.sessionId }, error.message);
         throw error;
       }
-      if (!text.trim()) throw RequestError.invalidParams({ sessionId: params.sessionId }, 'the prompt is empty');
+      if (!content.text.trim() && content.images.length === 0) {
+        throw RequestError.invalidParams({ sessionId: params.sessionId }, 'the prompt is empty');
+      }
       try {
-        return await session.prompt(text, signal);
+        return await session.prompt(content, signal);
       } catch (error) {
         if (error instanceof TurnFailedError) throw new RequestError(-32603, error.message);
         throw error;
@@ -211,6 +227,13 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         );
       }
       return {};
+    })
+    // The model of the next turns (config-options.ts): as /model in the TUI.
+    .onRequest('session/set_config_option', ({ params }) => {
+      const session = sessionFor(params.sessionId);
+      const refused = session.setConfigOption(params.configId, params.value);
+      if (refused) throw RequestError.invalidParams({ configId: params.configId }, refused);
+      return { configOptions: session.configOptions() };
     })
     .onRequest('session/close', async ({ params }) => {
       const session = sessionFor(params.sessionId);

@@ -4,13 +4,16 @@
  * and whose sub-agent jobs are child sessions. A prompt runs the turn and, like headless mode,
  * the turns that hand the model its sub-agents' reports, so the answer accounts for every job.
  */
+import path from 'node:path';
 import type {
   PromptResponse,
   ReadTextFileRequest,
   ReadTextFileResponse,
+  WriteTextFileRequest,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SendRequestOptions,
+  SessionConfigOption,
   SessionModeState,
   SessionUpdate,
   StopReason,
@@ -32,8 +35,11 @@ import {
   type StopCause,
 } from '../../core/index.js';
 import { ChildSessions, acpUsage } from './child-sessions.js';
+import { configOptions, setConfigOption } from './config-options.js';
 import { acpApprover } from './permission.js';
+import type { PromptContent } from './prompt-text.js';
 import { SessionUpdates } from './session-updates.js';
+import { type AcpTerminal, terminalRunner } from './terminal-runner.js';
 
 /** What a session needs of the connection: the editor's methods, and what the editor said it supports. */
 export interface AcpPeer {
@@ -41,6 +47,10 @@ export interface AcpPeer {
   requestPermission(params: RequestPermissionRequest, options: SendRequestOptions): Promise<RequestPermissionResponse>;
   /** Present when the editor offers fs/read_text_file: read_file takes its buffers first. */
   readTextFile?: (params: ReadTextFileRequest, options: SendRequestOptions) => Promise<ReadTextFileResponse>;
+  /** Present when the editor offers fs/write_text_file: edits in the editor's folder go through its buffers too. */
+  writeTextFile?: (params: WriteTextFileRequest, options: SendRequestOptions) => Promise<unknown>;
+  /** Present when the editor offers terminal/*: the parent's foreground bash commands run there. */
+  terminal?: AcpTerminal;
   /** The editor understands child sessions (clientCapabilities.subagents). */
   subagents: boolean;
   /** A line for stderr (stdout carries JSON-RPC alone). */
@@ -99,9 +109,34 @@ export class AcpSession {
             ? (await read({ sessionId: opening.session.id, path: file }, { cancellationSignal: signal })).content
             : undefined
       : undefined;
-    const opened = await openSession({ ...setup, approver, ...(readText ? { readText } : {}) });
+    const write = peer.writeTextFile;
+    // Only the editor's own folder: an isolated sub-agent's worktree is no file the editor has open.
+    const writeText = write
+      ? async (file: string, content: string, signal: AbortSignal) => {
+          if (opening.session && isInside(options.cwd, file))
+            await write({ sessionId: opening.session.id, path: file, content }, { cancellationSignal: signal });
+        }
+      : undefined;
+    const runCommand = peer.terminal
+      ? terminalRunner(peer.terminal, () => {
+          const session = opening.session;
+          return session && { sessionId: session.id, show: (callId, terminalId) => session.showTerminal(callId, terminalId) };
+        })
+      : undefined;
+    const opened = await openSession({
+      ...setup,
+      approver,
+      ...(readText ? { readText } : {}),
+      ...(writeText ? { writeText } : {}),
+      ...(runCommand ? { runCommand } : {}),
+    });
     opening.session = new AcpSession(opened, peer, options);
     return opening.session;
+  }
+
+  /** Embeds the editor's terminal in the tool call running in it, so the editor shows it live. */
+  showTerminal(callId: string, terminalId: string): void {
+    for (const update of this.parent.terminal(callId, terminalId)) this.peer.update(this.id, update);
   }
 
   /** The four permission modes as ACP session modes, with the one in force. */
@@ -142,7 +177,7 @@ export class AcpSession {
   }
 
   /** Runs a prompt to its end: the turn, then (unless turned off) the turns that hand over its sub-agents' reports. */
-  async prompt(text: string, requestSignal: AbortSignal): Promise<PromptResponse> {
+  async prompt(content: PromptContent, requestSignal: AbortSignal): Promise<PromptResponse> {
     const turn = new AbortController();
     this.turn = turn;
     const stop = () => turn.abort();
@@ -152,7 +187,7 @@ export class AcpSession {
       this.lastStop = undefined;
       // MCP servers the editor passed start with the session: their tools are there from the first turn.
       await this.opened.mcp.ready();
-      results.push(await this.opened.submitPrompt(text, turn.signal));
+      results.push(await this.opened.submitPrompt(content.text, turn.signal, { images: content.images }));
       while (this.options.waitAgents && results.at(-1)!.cause.kind === 'completed' && !turn.signal.aborted) {
         if (!(await this.opened.waitForAgents(turn.signal))) break;
         results.push(await this.opened.session.submit(undefined, turn.signal));
@@ -179,6 +214,16 @@ export class AcpSession {
     } catch (error) {
       if (!(error instanceof JobError)) throw error;
     }
+  }
+
+  /** The session's configuration options (the model): config-options.ts. */
+  configOptions(): SessionConfigOption[] {
+    return configOptions(this.opened);
+  }
+
+  /** Sets one; the reason when it cannot. */
+  setConfigOption(configId: string, value: unknown): string | undefined {
+    return setConfigOption(this.opened, configId, value);
   }
 
   setMode(modeId: string): boolean {
@@ -258,4 +303,10 @@ export class AcpSession {
   private say(text: string): void {
     this.peer.update(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${text}` } });
   }
+}
+
+/** Whether `file` (absolute) is `folder` or below it. */
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

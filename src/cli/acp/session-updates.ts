@@ -16,10 +16,14 @@ interface OpenCall {
   name: string;
   diff: ToolCallContent[];
   output: string;
+  /** The editor's terminal the call runs in: shown until the end, and after. */
+  terminal?: ToolCallContent;
 }
 
 export class SessionUpdates {
   private readonly calls = new Map<string, OpenCall>();
+  /** Terminals shown before their call's start reached this mapper. */
+  private readonly early = new Map<string, ToolCallContent>();
 
   constructor(private readonly cwd: string) {}
 
@@ -32,7 +36,10 @@ export class SessionUpdates {
         return event.text ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } }] : [];
       case 'tool_start': {
         const diff = editDiff(event.name, event.args, this.cwd);
-        this.calls.set(event.id, { name: event.name, diff, output: '' });
+        const terminal = this.early.get(event.id);
+        this.early.delete(event.id);
+        this.calls.set(event.id, { name: event.name, diff, output: '', ...(terminal ? { terminal } : {}) });
+        const content = [...diff, ...(terminal ? [terminal] : [])];
         return [
           {
             sessionUpdate: 'tool_call',
@@ -42,7 +49,7 @@ export class SessionUpdates {
             status: 'pending',
             locations: toolLocations(event.name, event.args, this.cwd),
             rawInput: event.args,
-            ...(diff.length ? { content: diff } : {}),
+            ...(content.length ? { content } : {}),
           },
         ];
       }
@@ -55,18 +62,29 @@ export class SessionUpdates {
             sessionUpdate: 'tool_call_update',
             toolCallId: event.id,
             status: 'in_progress',
-            content: [...call.diff, textContent(call.output)],
+            content: [...call.diff, ...(call.terminal ? [call.terminal] : []), textContent(call.output)],
           },
         ];
       }
       case 'tool_end': {
         const call = this.calls.get(event.id);
         this.calls.delete(event.id);
-        return [endOfCall(event.id, event.isError, event.content, call?.diff ?? [])];
+        return [endOfCall(event.id, event.isError, event.content, call?.diff ?? [], call?.terminal)];
       }
       default:
         return [];
     }
+  }
+
+  /** The update that embeds the editor's terminal in a running call (its start carries it when not sent yet). */
+  terminal(id: string, terminalId: string): SessionUpdate[] {
+    const call = this.calls.get(id);
+    if (!call) {
+      this.early.set(id, { type: 'terminal', terminalId });
+      return [];
+    }
+    call.terminal = { type: 'terminal', terminalId };
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [...call.diff, call.terminal] }];
   }
 
   /** The model's plan, whole, as todo_write set it. */
@@ -81,12 +99,13 @@ export class SessionUpdates {
   abandon(): SessionUpdate[] {
     const open = [...this.calls.keys()];
     this.calls.clear();
+    this.early.clear();
     return open.map((id) => ({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed' as ToolCallStatus }));
   }
 
   /**
-   * A stored history as the updates that would have shown it: the user's prompts, the
-   * model's text, thinking and tool calls with their results, and the plan as todo_write
+   * A stored history as the updates that would have shown it: the user's prompts and images,
+   * the model's text, thinking and tool calls with their results, and the plan as todo_write
    * last set it. Completion notices and compaction summaries are the session's own
    * bookkeeping and are left out.
    */
@@ -106,6 +125,11 @@ export class SessionUpdates {
           updates.push({
             sessionUpdate: message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
             content: { type: 'text', text: block.text },
+          });
+        } else if (block.type === 'image') {
+          updates.push({
+            sessionUpdate: 'user_message_chunk',
+            content: { type: 'image', data: block.data, mimeType: block.mediaType },
           });
         } else if (block.type === 'thinking' && block.thinking) {
           updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.thinking } });
@@ -130,13 +154,19 @@ export class SessionUpdates {
   }
 }
 
-function endOfCall(id: string, isError: boolean, content: string, diff: ToolCallContent[]): SessionUpdate {
+function endOfCall(
+  id: string,
+  isError: boolean,
+  content: string,
+  diff: ToolCallContent[],
+  terminal?: ToolCallContent,
+): SessionUpdate {
   return {
     sessionUpdate: 'tool_call_update',
     toolCallId: id,
     status: isError ? 'failed' : 'completed',
     // A failed edit changed nothing: its diff would say otherwise.
-    content: [...(isError ? [] : diff), ...(content ? [textContent(content)] : [])],
+    content: [...(isError ? [] : diff), ...(terminal ? [terminal] : []), ...(content ? [textContent(content)] : [])],
   };
 }
 

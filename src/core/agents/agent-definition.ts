@@ -1,3 +1,5 @@
+import type { McpServerEntry } from '../config/mcp-servers.js';
+import type { HookSettings } from '../hooks/hook-settings.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { Effort } from '../providers/types.js';
 
@@ -27,6 +29,14 @@ export interface AgentDefinition {
   isolation?: 'worktree';
   /** `runsOn: [gpu]`: on a session with a queue, its jobs go to workers with these labels. */
   runsOn?: string[];
+  /** `skills`: skills whose whole text its jobs start with (folded into `systemPrompt` once the session's skills are read). */
+  skills?: string[];
+  /** `mcpServers`: a server of the session's by name, or one started for each of its jobs alone. */
+  mcpServers?: AgentMcpServer[];
+  /** `hooks`, in the settings' shape: run for its jobs' own tool calls and ends only (`Stop` is read as SubagentStop). */
+  hooks?: HookSettings;
+  /** `memory`: where its jobs keep notes from one job to the next (job-memory.ts). */
+  memory?: AgentMemoryScope;
   source: 'builtin' | 'user' | 'project' | 'claude';
   /** File it came from (not for built-ins). */
   path?: string;
@@ -51,3 +61,9 @@ export interface ChildPermissions {
 
 /** Where a definition read from a file came from. */
 export type FileSource = Exclude<AgentDefinition['source'], 'builtin'>;
+
+/** An agent file's `mcpServers` item: a server the session has (`github`), or one defined for its jobs alone. */
+export type AgentMcpServer = { name: string } | { name: string; entry: McpServerEntry };
+
+/** `memory: user | project | local`: the user's folder, the project's (committed), or the project's kept out of git. */
+export type AgentMemoryScope = 'user' | 'project' | 'local';

@@ -265,9 +265,20 @@ function forkTaskMessage(parentMessages: Message[], task: string): Message {
         toolUseId: (call as { id: string }).id,
         content: 'Running in the parent; not part of this fork.',
       })),
-      { type: 'text', text: `You are now a forked sub-agent of this conversation.\n${ROLE_CONTRACT}\n\n${task}` },
+      { type: 'text', text: `${FORK_OPENING}\n${ROLE_CONTRACT}\n\n${task}` },
     ],
   };
+}
+
+/** How a fork's task message begins: where its own conversation starts after the parent's. */
+const FORK_OPENING = 'You are now a forked sub-agent of this conversation.';
+
+/** Where a fork's own conversation starts in its history (its task message, after the parent's prefix); 0 when none is found. */
+export function forkStart(history: readonly Message[]): number {
+  const at = history.findIndex(
+    (message) => message.role === 'user' && message.content.some((b) => b.type === 'text' && b.text.startsWith(FORK_OPENING)),
+  );
+  return Math.max(0, at);
 }
 
 /** The final-text rule: the last assistant message that has text, else the placeholder. */

@@ -123,7 +123,7 @@ export function isModelAlias(model: string): boolean {
 }
 
 /** Claude Code fields that mean nothing for an outrider sub-agent; a file using one is told so once. */
-const IGNORED_FIELDS: readonly string[] = Object.freeze(['color', 'skills', 'memory', 'mcpServers', 'hooks', 'initialPrompt']);
+const IGNORED_FIELDS: readonly string[] = Object.freeze(['color', 'initialPrompt']);
 
 /** The known fields of `data` that outrider cannot honour, in file order. */
 export function ignoredFields(data: Record<string, unknown>): string[] {

@@ -16,6 +16,7 @@ import {
 } from './claude-compat.js';
 import { readDefinitionFolder } from './definition-files.js';
 import { parseFrontMatter } from './front-matter.js';
+import { applyScopedFields, scopedFieldSchemas } from './scoped-fields.js';
 
 export type { AgentDefinition, ChildPermissions, FileSource } from './agent-definition.js';
 export { CLAUDE_TOOL_NAMES } from './claude-compat.js';
@@ -206,6 +207,8 @@ const frontMatterSchema = z.object({
       .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((l) => l.trim()).filter(Boolean))
       .optional(),
   ),
+  // skills, mcpServers, hooks, memory: what each job of the agent starts with (scoped-fields.ts).
+  ...scopedFieldSchemas,
 });
 
 const REQUIRED_FIELDS: readonly string[] = Object.freeze(['name', 'description']);
@@ -276,6 +279,7 @@ export function parseDefinition(
   if (fields.isolation) definition.isolation = fields.isolation;
   if (fields.effort) definition.effort = fields.effort;
   if (fields.runsOn?.length) definition.runsOn = fields.runsOn;
+  notes.push(...applyScopedFields(definition, fields));
   return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
 }
 

@@ -12,7 +12,8 @@ import { agentTools } from './agent-tools.js';
 import { definitionCaps } from './definition-caps.js';
 import { FanOutApproval, fanOutEstimate } from './fan-out-approval.js';
 import type { Approver, PermissionMode } from '../permissions/types.js';
-import { type ChildHooks, type ChildTranscript, createChildRunner } from './child-run.js';
+import type { ChildHooks, ChildTranscript } from './child-run.js';
+import { type JobScope, forWorker, scopedChildRunner } from './scoped-run.js';
 import type { ChildRunner } from '../jobs/job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type Job, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
@@ -49,10 +50,11 @@ export interface SessionAgentsOptions {
   /** The parent's tools without the agent tools: what children are filtered from. */
   parentTools: ToolRegistry;
   stream: StreamFn;
-  model: string;
+  /** The parent's model now: what `inherit` means for a job started from now on (`/model` switches it). */
+  model: () => string;
   maxTokens: number;
-  /** The session's reasoning effort (settings, --effort); a definition's own is over it. */
-  effort?: Effort;
+  /** The session's reasoning effort now (settings, --effort, /model); a definition's own is over it. */
+  effort?: () => Effort | undefined;
   workspace: Workspace;
   config: AgentLimitsConfig;
   ledger: SessionLedger;
@@ -74,6 +76,8 @@ export interface SessionAgentsOptions {
   firstJobNumber?: number;
   /** The user's hooks for each job (SubagentStart, SubagentStop, its tool calls). */
   hooks?: ChildHooks;
+  /** What a definition's `mcpServers`, `hooks` and `memory` need of the session (agents/scoped-run.ts). */
+  jobScope?: JobScope;
   // Isolation: jobs in git worktrees.
   /** The session's job worktrees; without them, isolation "worktree" is refused. */
   worktrees?: WorktreeJobs;
@@ -139,7 +143,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     queue
       ? (request) =>
           queue.takes({ kind: 'sub' as const, where: request.where, depth: request.depth, attach: request.attach })
-            ? queue.run(request)
+            ? queue.run(forWorker(request, options.definitions.get(request.definition), options.warn))
             : local(request)
       : local;
   const manager: JobManager = new JobManager({
@@ -151,7 +155,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       const definition = options.definitions.get(name);
       const choice = resolveModel(requested ?? definition?.model, {
         provider: options.models?.provider ?? 'anthropic',
-        parentModel: options.model,
+        parentModel: options.model(),
         aliases: options.models?.aliases,
       });
       if (choice.refused && !warned.has(choice.refused)) {
@@ -159,7 +163,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
         options.warn?.(choice.refused);
       }
       // Its definition's effort over the session's, where its model takes one (else said once, not sent).
-      const asked = definitionEffort(definition?.effort, options.effort, { fromRepository: definition?.fromRepository });
+      const asked = definitionEffort(definition?.effort, options.effort?.(), { fromRepository: definition?.fromRepository });
       const effort = effortFor(options.models?.provider ?? 'anthropic', choice.model, asked);
       if (effort.notice && !warned.has(effort.notice)) {
         warned.add(effort.notice);
@@ -180,11 +184,11 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     ...(queue ? { remote: { runsRemotely: (job: QueueTakes) => queue.takes(job), detach: () => queue.detach() } } : {}),
     run: routed(
       isolate(
-        createChildRunner({
+        scopedChildRunner({
           definitions: () => options.definitions,
           parentTools: options.parentTools,
           stream: options.stream,
-          model: options.model,
+          model: options.model(),
           maxTokens: options.maxTokens,
           workspace: options.workspace,
           limits: {
@@ -203,6 +207,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
           hooks: options.hooks,
           nesting,
           trackWrites: (jobId, tools) => writes.track(jobId, tools, running),
+          jobScope: options.jobScope,
         }),
       ),
     ),
@@ -233,7 +238,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
       usageReport({
         ledger: options.ledger,
         jobs: manager.list(),
-        parentModel: options.model,
+        parentModel: options.model(),
         costOf: options.costOf ?? (() => undefined),
       }),
     worktrees,

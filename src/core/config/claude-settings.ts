@@ -2,7 +2,7 @@
  * Claude Code's settings files read as settings layers: `~/.claude/settings.json` (the
  * user's), `.claude/settings.json` and `.claude/settings.local.json` (the project's, under the
  * same trust rules as `.outrider/settings.json`). Their permission rules, hooks, model,
- * default mode and extra directories are taken; every other key is named once, never dropped
+ * default mode, extra directories and status lines are taken; every other key is named once, never dropped
  * without a word. A file that cannot be read is reported and left out: it is another tool's.
  */
 import path from 'node:path';
@@ -98,6 +98,10 @@ export function parseClaudeSettings(text: string, file: string): ClaudeSettingsF
         break;
       case 'model':
         take('model', value, 'model');
+        break;
+      case 'statusLine':
+      case 'subagentStatusLine':
+        take(key, value, key);
         break;
       default:
         unhonoured.push(key);

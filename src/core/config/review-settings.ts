@@ -10,6 +10,7 @@ import {
   readClaudeSettings,
 } from './claude-settings.js';
 import { parseJsonc } from './jsonc.js';
+import type { HookSettings } from '../hooks/hook-settings.js';
 import { type McpServerEntries, readMcpFile } from './mcp-files.js';
 import { outriderPaths, projectPaths } from './paths.js';
 import { ConfigFileError, readConfigFile } from './read-config-file.js';
@@ -42,6 +43,8 @@ export interface SettingsReview {
   guarded: GuardedSetting[];
   /** The project's `.mcp.json`: each of its servers starts a program or reaches a server, so it needs trust too. */
   mcpJson: ProjectMcpServers;
+  /** The project's agent files that define MCP servers or hooks for their jobs, by path: they need trust too. */
+  agentCommands?: Readonly<Record<string, AgentFileCommands>>;
   fingerprint: string;
   stored: FolderTrust;
   /** What the Claude Code settings files (and `--settings`) held that outrider leaves out, one line each. */
@@ -69,6 +72,16 @@ export interface ReviewInput {
   sources?: readonly SettingSource[];
   /** `--settings`: a file or JSON text of settings (outrider's or Claude Code's keys), the user's word. */
   settingsArg?: string;
+  /** The project's agent files with MCP servers or hooks (agents/repository-commands.ts), by path. */
+  agentCommands?: Readonly<Record<string, AgentFileCommands>>;
+}
+
+/** What of one agent file reaches past its project when its jobs start: the MCP servers it defines, its hooks, a memory in your home. */
+export interface AgentFileCommands {
+  mcpServers?: McpServerEntries;
+  hooks?: HookSettings;
+  /** `memory: user`: its jobs write a folder in your home that every project's agent of that name reads. */
+  userMemory?: true;
 }
 
 /**
@@ -114,12 +127,13 @@ export function reviewSettings(input: ReviewInput): SettingsReview {
   const { guarded } = resolveSettings({ defaults: SETTINGS_DEFAULTS, ...files, flags }, { trusted: false });
   const mcpJson = readProjectMcp(projectPaths(input.cwd).mcpJson, files.user);
   const folder = realFolder(input.cwd);
-  const fingerprint = guardedFingerprint(
-    files.project,
-    mcpJson.guarded.length ? { '.mcp.json': guardedEntries(mcpJson) } : undefined,
-  );
+  const agentCommands = input.agentCommands ?? {};
+  const fingerprint = guardedFingerprint(files.project, {
+    ...(mcpJson.guarded.length ? { '.mcp.json': guardedEntries(mcpJson) } : {}),
+    ...(Object.keys(agentCommands).length ? { 'agent files': agentCommands } : {}),
+  });
   // The store is read only when it matters, so a damaged one never blocks a plain start.
-  const asks = guarded.length > 0 || mcpJson.guarded.length > 0;
+  const asks = guarded.length > 0 || mcpJson.guarded.length > 0 || Object.keys(agentCommands).length > 0;
   const stored = asks ? folderTrust(readTrustStore(home.trustedFolders), folder, fingerprint) : 'unasked';
   return {
     folder,
@@ -129,6 +143,7 @@ export function reviewSettings(input: ReviewInput): SettingsReview {
     flags,
     guarded,
     mcpJson,
+    ...(Object.keys(agentCommands).length ? { agentCommands } : {}),
     fingerprint,
     stored,
     notes,
@@ -189,7 +204,8 @@ function guardedEntries(mcp: ProjectMcpServers): McpServerEntries {
 
 /** True when the project holds guarded keys the user has not answered about (or that changed since). */
 export function needsTrustAnswer(review: SettingsReview): boolean {
-  const asks = review.guarded.length > 0 || review.mcpJson.guarded.length > 0;
+  const asks =
+    review.guarded.length > 0 || review.mcpJson.guarded.length > 0 || Object.keys(review.agentCommands ?? {}).length > 0;
   return asks && (review.stored === 'unasked' || review.stored === 'changed');
 }
 
@@ -234,7 +250,8 @@ function projectMcpServers(review: SettingsReview, trusted: boolean): { servers:
   return { servers: kept, warning: `did not start MCP ${noun} ${names} from ${file}: ${whyIgnored(review)}` };
 }
 
-function whyIgnored(review: SettingsReview): string {
+/** Why what needs trust was left out, and what the user can do: one clause. */
+export function whyIgnored(review: Pick<SettingsReview, 'stored' | 'trustFile'>): string {
   switch (review.stored) {
     case 'untrusted':
       return `you chose not to trust this folder; pass --trust to use them for one run, or remove the folder from ${review.trustFile} to be asked again`;

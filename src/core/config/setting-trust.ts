@@ -124,6 +124,9 @@ export const SETTING_TRUST: { [K in keyof Settings]-?: TrustRule<Settings[K]> } 
     why: 'runs these commands on your machine at agent events (hooks)',
     within: (project, user) => hooksWithin(project, user),
   },
+  // Commands, as hooks are: a project's runs only in a trusted folder, unless it is the user's own.
+  statusLine: { kind: 'guarded', why: 'runs this command on your machine whenever the session changes (status line)' },
+  subagentStatusLine: { kind: 'guarded', why: "runs this command on your machine for each sub-agent's row (status line)" },
 };
 
 /** Efforts from the least to the most. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { concatHooks, hooksSchema } from '../hooks/hook-settings.js';
+import { STATUS_LINE_KEYS, statusLineSchema } from '../hooks/status-line-settings.js';
 import { ruleProblem } from '../permissions/rules.js';
 import { parseJsonc } from './jsonc.js';
 import { mcpServersSchema } from './mcp-servers.js';
@@ -180,6 +181,10 @@ const settingsShape = {
   permissions: z.object(permissionsShape, { error: 'an object such as { "allow": ["mcp__github__*"] }' }).strict().optional(),
   /** Commands run at agent events, in Claude Code's format (hooks/hook-settings.ts). */
   hooks: hooksSchema.optional(),
+  /** TUI: a command given the session's JSON on stdin, whose first line shows under the input (Claude Code's shape). */
+  statusLine: statusLineSchema.optional(),
+  /** TUI: a command given a sub-agent's JSON on stdin, whose first line replaces its row's detail. */
+  subagentStatusLine: statusLineSchema.optional(),
 };
 
 /** The settings file's schema; every key optional, unknown keys rejected. Each key needs a rule in SETTING_TRUST (setting-trust.ts). */
@@ -343,6 +348,7 @@ function knownKeysAt(path: PropertyKey[]): string[] {
   if (path[0] === 'mcp') return Object.keys(mcpShape);
   if (path[0] === 'openai') return Object.keys(openaiShape);
   if (path[0] === 'permissions') return Object.keys(permissionsShape);
+  if (path[0] === 'statusLine' || path[0] === 'subagentStatusLine') return [...STATUS_LINE_KEYS];
   return Object.keys(settingsShape);
 }
 

@@ -56,6 +56,11 @@ export class HookDispatcher {
     return this.options.cwd;
   }
 
+  /** The same session, cwd, environment and scrubbing over other hooks (an agent file's, for its jobs alone). */
+  withTable(table: HookTable): HookDispatcher {
+    return new HookDispatcher({ ...this.options, table });
+  }
+
   has(event: HookEventName): boolean {
     return hasHooks(this.options.table, event);
   }

@@ -85,7 +85,7 @@ export class SessionBudget implements BudgetPolicy {
     return sumCosts(
       this.options.ledger
         .breakdown()
-        .map(({ name, usage }) => this.options.costOf?.(usage, name === 'parent' ? undefined : models.get(name))),
+        .map(({ name, usage, model }) => this.options.costOf?.(usage, name === 'parent' ? model : models.get(name))),
     );
   }
 

@@ -40,7 +40,9 @@ export function usageReport(options: {
   };
   const rows = ledger
     .breakdown()
-    .map(({ name, usage }) => priced(name, name === 'parent' ? parentModel : (modelOf.get(name) ?? parentModel), usage));
+    .map(({ name, usage, model }) =>
+      priced(name, name === 'parent' ? (model ?? parentModel) : (modelOf.get(name) ?? parentModel), usage),
+    );
   const byModel = new Map<string, Usage>();
   for (const row of rows) byModel.set(row.model, addUsage(byModel.get(row.model) ?? emptyUsage(), row.usage));
   const models = [...byModel].map(([model, usage]) => priced(model, model, usage));

@@ -1,5 +1,6 @@
 import { alternatingStream } from '../providers/alternate-roles.js';
-import { type Message, type StreamFn, type Usage, addUsage, emptyUsage, usageTokens } from '../providers/types.js';
+import { withEffort } from '../providers/effort.js';
+import { type Effort, type Message, type StreamFn, type Usage, addUsage, emptyUsage, usageTokens } from '../providers/types.js';
 import type { OutputLimiter } from '../tools/registry.js';
 import { type LoopConfig, type LoopContext, type LoopResult, agentLoop } from './agent-loop.js';
 import { drain } from './drain.js';
@@ -11,6 +12,8 @@ export interface ConversationOptions {
   stream: StreamFn;
   model: string;
   maxTokens: number;
+  /** Reasoning effort sent with every request of a run (where the model takes one). */
+  effort?: Effort;
   gate?: ToolGate;
   limitOutput?: OutputLimiter;
   /** The sub-agent job this conversation is (its tools' `ToolContext.jobId`); undefined for the parent. */
@@ -20,6 +23,9 @@ export interface ConversationOptions {
 
 /** What one run adds to the conversation's own configuration: its limits and the moments it is asked about. */
 export type RunOptions = Omit<LoopConfig, keyof ConversationOptions | 'onMessage'>;
+
+/** What `/model` changes of a conversation, from its next run on. */
+export type ModelOptions = Pick<ConversationOptions, 'model' | 'maxTokens' | 'effort'>;
 
 /**
  * One conversation with a model: its context (system prompt, tools, history) and the loop
@@ -38,9 +44,21 @@ export class Conversation {
 
   constructor(
     readonly context: LoopContext,
-    private readonly options: ConversationOptions,
+    private options: ConversationOptions,
   ) {
-    this.stream = alternatingStream((request, signal) => options.stream(request, signal));
+    this.stream = alternatingStream((request, signal) => this.options.stream(request, signal));
+  }
+
+  /** The model the next run calls (a run under way keeps the one it began with). */
+  get model(): string {
+    return this.options.model;
+  }
+
+  /** Moves the conversation to another model (and effort) from its next run on: `/model`. */
+  retarget(options: ModelOptions): void {
+    const { effort, ...rest } = options;
+    const { effort: _previous, ...kept } = this.options;
+    this.options = { ...kept, ...rest, ...(effort ? { effort } : {}) };
   }
 
   /** The live history: during a run it already holds what the run has added so far. */
@@ -63,9 +81,11 @@ export class Conversation {
     for (const listener of this.listeners) listener(message);
   }
 
-  /** Replaces the history (compaction); the system prompt is untouched. */
+  /** Replaces the history (compaction, /rewind); the system prompt is untouched. */
   replaceHistory(history: readonly Message[]): void {
     this.context.messages = [...history];
+    // The last request's figure told of the old history: until the next one, compaction estimates.
+    this.lastContextTokens = 0;
   }
 
   usage(): Usage {
@@ -83,10 +103,11 @@ export class Conversation {
 
   /** Runs the loop on this conversation until it stops; every event goes to `onEvent`. */
   async run(signal: AbortSignal, options: RunOptions, onEvent: (event: LoopEvent) => void): Promise<LoopResult> {
+    const { effort, ...own } = this.options;
     const config: LoopConfig = {
-      ...this.options,
+      ...own,
       ...options,
-      stream: this.stream,
+      stream: withEffort(this.stream, effort),
       // The loop appends to the context itself; this only tells whoever listens.
       onMessage: (message) => this.appended(message),
     };

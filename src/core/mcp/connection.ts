@@ -31,6 +31,9 @@ export interface McpPromptInfo {
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
 }
 
+/** What to connect to: a configured server (its entry expanded), or a hosted one over the transport its host makes. */
+export type ConnectTarget = ExpandedServer | { type: 'sdk'; connect: () => Transport };
+
 /** One live connection to a server. */
 export interface McpConnection {
   callTool(
@@ -84,7 +87,7 @@ const STDERR_TAIL = 2000;
  * error whose message is one line saying what went wrong.
  */
 export async function connectServer(
-  server: ExpandedServer,
+  server: ConnectTarget,
   options: ConnectOptions,
 ): Promise<{ connection: McpConnection; tools: McpToolInfo[] }> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
@@ -174,11 +177,12 @@ export async function connectServer(
 }
 
 async function createTransport(
-  server: ExpandedServer,
+  server: ConnectTarget,
   cwd: string,
   stderr: { text: string },
   authProvider: OAuthClientProvider | undefined,
 ): Promise<Transport> {
+  if (server.type === 'sdk') return server.connect();
   if (server.type === 'stdio') {
     const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     // The server gets the few variables every program needs, plus its own `env`: not the
@@ -252,14 +256,14 @@ function progressText(progress: { progress: number; total?: number; message?: st
 }
 
 /** What went wrong at start, in words: a missing program, a refused connection, a server that quit. */
-function startError(error: unknown, server: ExpandedServer): string {
+function startError(error: unknown, server: ConnectTarget): string {
   const code = errorCode(error);
   if (server.type === 'stdio' && code === 'ENOENT') {
     return `cannot run ${JSON.stringify(server.command)}: no such program (check the command and PATH)`;
   }
   if (server.type === 'stdio' && code === 'EACCES') return `cannot run ${JSON.stringify(server.command)}: permission denied`;
   if (code === 'ECONNREFUSED')
-    return `cannot connect to ${server.type === 'stdio' ? 'it' : server.url.origin}: connection refused`;
+    return `cannot connect to ${server.type === 'http' || server.type === 'sse' ? server.url.origin : 'it'}: connection refused`;
   const message = error instanceof Error ? error.message : String(error);
   if (/connection closed/i.test(message)) {
     return server.type === 'stdio'

@@ -1,7 +1,8 @@
-import { type McpServerSpec, expandServer } from '../config/mcp-servers.js';
+import { expandServer } from '../config/mcp-servers.js';
 import { type Timers, realTimers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { type McpConnection, type McpToolInfo, connectServer } from './connection.js';
+import { type SessionServerSpec, isHosted } from './hosted-server.js';
 import { mcpTool } from './mcp-tool.js';
 import { mcpToolName } from './names.js';
 import { SignInNeeded, storedAuthProvider } from './oauth-provider.js';
@@ -13,7 +14,7 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 
 export interface McpManagerOptions {
-  servers: McpServerSpec[];
+  servers: SessionServerSpec[];
   /** The session's environment: `${VAR}` in an entry is expanded from it. */
   env: NodeJS.ProcessEnv;
   /** Where stdio servers run. */
@@ -42,7 +43,7 @@ export interface SignInRequest {
 }
 
 interface ServerRecord {
-  spec: McpServerSpec;
+  spec: SessionServerSpec;
   status: McpServerStatus;
   connection?: McpConnection;
   tools: AnyTool[];
@@ -72,7 +73,13 @@ export class McpManager {
     this.store = options.authDir ? new OAuthStore(options.authDir) : undefined;
     this.records = options.servers.map((spec) => ({
       spec,
-      status: { name: spec.name, source: spec.source, transport: spec.entry.type, state: 'starting', tools: [] },
+      status: {
+        name: spec.name,
+        source: spec.source,
+        transport: isHosted(spec) ? 'sdk' : spec.entry.type,
+        state: 'starting',
+        tools: [],
+      },
       tools: [],
       startup: new AbortController(),
       generation: 0,
@@ -168,6 +175,11 @@ export class McpManager {
       const names = this.records.map((r) => r.spec.name).join(', ');
       throw new Error(`no MCP server is named ${JSON.stringify(name)}${names ? ` (there are: ${names})` : ''}; /mcp lists them`);
     }
+    if (isHosted(record.spec)) {
+      throw new Error(
+        `MCP server ${JSON.stringify(name)} runs in the program that drives outrider (the Agent SDK): it has no sign-in`,
+      );
+    }
     const expanded = expandServer(record.spec.entry, this.options.env);
     if (!expanded.ok) throw new Error(`MCP server ${JSON.stringify(name)}: ${expanded.error}`);
     if (expanded.server.type === 'stdio') {
@@ -202,12 +214,15 @@ export class McpManager {
     const generation = record.generation;
     // What an earlier start (or its connection) reports once the server was started again is dropped.
     const current = () => record.generation === generation;
-    const expanded = expandServer(record.spec.entry, this.options.env);
+    const spec = record.spec;
+    const expanded = isHosted(spec)
+      ? { ok: true as const, server: { type: 'sdk' as const, connect: spec.connect } }
+      : expandServer(spec.entry, this.options.env);
     if (!expanded.ok) return this.fail(record, expanded.error);
     const server = expanded.server;
     // A remote server gets the stored sign-in, unless its entry sets its own Authorization header.
     const authProvider =
-      server.type !== 'stdio' && this.store && !hasAuthorization(server.headers)
+      server.type !== 'stdio' && server.type !== 'sdk' && this.store && !hasAuthorization(server.headers)
         ? storedAuthProvider(this.store, server.url, { kind: 'connect' })
         : undefined;
     const timeoutMs = this.options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;

@@ -1,10 +1,9 @@
-import type { McpServerEntries } from '../config/mcp-files.js';
-import type { McpServerSpec } from '../config/mcp-servers.js';
 import { outriderPaths } from '../config/paths.js';
 import type { Settings } from '../config/settings.js';
 import type { Timers } from '../platform/timers.js';
 import type { AnyTool } from '../tools/define.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { SessionServerSpec } from './hosted-server.js';
 import { McpManager, type SignInRequest } from './manager.js';
 import { expandMcpPrompt, resourceTools } from './mcp-resources.js';
 import { MCP_TOOL_PREFIX } from './names.js';
@@ -31,27 +30,12 @@ export interface SessionMcp {
 }
 
 /**
- * The servers of every source, later winning for a name: your settings (and a trusted
- * project's), the project's `.mcp.json` (when trusted), `--mcp-config`. Disabled entries are left out.
- */
-export function mcpServerSpecs(sources: Array<{ source: string; servers: McpServerEntries | undefined }>): McpServerSpec[] {
-  const byName = new Map<string, McpServerSpec>();
-  for (const { source, servers } of sources) {
-    for (const [name, entry] of Object.entries(servers ?? {})) {
-      byName.delete(name);
-      if (entry.disabled !== true) byName.set(name, { name, source, entry });
-    }
-  }
-  return [...byName.values()];
-}
-
-/**
  * Starts the servers (at once, in the background) and keeps `childPool` — the registry
  * sub-agents' tools are filtered from — holding their current tools. States go to the event
  * stream as state events, so a front end that subscribes later still hears of each.
  */
 export function startSessionMcp(options: {
-  specs: McpServerSpec[];
+  specs: SessionServerSpec[];
   settings: Settings;
   env: NodeJS.ProcessEnv;
   cwd: string;

@@ -7,9 +7,9 @@ export type McpServerState = 'starting' | 'ready' | 'failed' | 'needs-auth';
 /** One MCP server as the front ends show it (the footer's `mcp 2/3`, /mcp). Facts only: no display strings. */
 export interface McpServerStatus {
   name: string;
-  /** Where it was configured: `settings`, `.mcp.json` or `--mcp-config`. */
+  /** Where it was configured: `settings`, `.mcp.json` or `--mcp-config` (`sdk`: hosted by the program driving outrider). */
   source: string;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: 'stdio' | 'http' | 'sse' | 'sdk';
   state: McpServerState;
   /** Its tools, by the names the model calls them (`mcp__<server>__<tool>`). */
   tools: string[];

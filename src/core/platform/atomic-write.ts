@@ -5,14 +5,18 @@ import path from 'node:path';
 import { isMissing } from './fs-errors.js';
 
 /**
- * Replaces `file` with `content`: written to a temporary file in the same folder, flushed,
- * then renamed over it. A crash or kill -9 mid-write leaves the old file whole, and a hard
+ * Replaces `file` with `content` (text as UTF-8, or bytes): written to a temporary file in the
+ * same folder, flushed, then renamed over it. A crash or kill -9 mid-write leaves the old file whole, and a hard
  * link to a file elsewhere is replaced, not written through. Keeps the mode (and the owner,
  * where allowed), unless `options.mode` is given: then the file has that mode from its first
  * byte on (a secret is never readable by others, even for a moment). `file` must be a real
  * path: a symlink there would itself be replaced.
  */
-export async function writeFileAtomic(file: string, content: string, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const existing = await stat(file).catch((error: unknown) => {
     if (isMissing(error)) return undefined;
     throw error;
@@ -23,7 +27,7 @@ export async function writeFileAtomic(file: string, content: string, options: { 
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
     if (mode !== undefined) await handle.chmod(mode); // open's mode went through the umask
-    await handle.writeFile(content, 'utf8');
+    await handle.writeFile(content); // text as UTF-8, bytes as they are
     if (existing) await handle.chown(existing.uid, existing.gid).catch(() => {});
     await handle.sync();
     await handle.close();

@@ -10,8 +10,9 @@ import type { BackendConfig, ProviderBackend } from './backend.js';
 import { anthropicThinking } from './effort.js';
 import { abortError, StreamCutError } from './errors.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
+import { anthropicCallEffort } from './thinking-turn.js';
 import { parseToolArgs } from './tool-args.js';
-import type { ContentBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
+import type { ContentBlock, Effort, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
 
 type WireParams = Anthropic.Messages.MessageCreateParamsStreaming;
@@ -32,6 +33,8 @@ function toWireBlock(block: ContentBlock): WireBlock | undefined {
       if (!block.signature || block.itemId !== undefined) return undefined;
       if (block.redacted) return { type: 'redacted_thinking', data: block.signature };
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'image':
+      return { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: block.data } };
     case 'tool_use':
       return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
     case 'tool_result':
@@ -57,7 +60,7 @@ export function toAnthropicMessages(messages: Message[], converted?: WireCache):
     const blocks = [...(last.content as WireBlock[])];
     for (let i = blocks.length - 1; i >= 0; i--) {
       const block = blocks[i]!;
-      if (block.type === 'text' || block.type === 'tool_use' || block.type === 'tool_result') {
+      if (block.type === 'text' || block.type === 'image' || block.type === 'tool_use' || block.type === 'tool_result') {
         blocks[i] = { ...block, cache_control: EPHEMERAL };
         wire[wire.length - 1] = { ...last, content: blocks } as WireMessage;
         break;
@@ -92,7 +95,8 @@ export type WireCache = WeakMap<Message, WireMessage>;
  * without a breakpoint; the last, which carries it, on each call.
  */
 export function anthropicRequestBody(request: ModelRequest, caches: BodyCaches): string {
-  const head = headJson(caches.head, request, request.effort, () =>
+  const effort = callEffort(request);
+  const head = headJson(caches.head, request, effort, () =>
     JSON.stringify(
       toAnthropicParams({
         model: request.model,
@@ -100,7 +104,7 @@ export function anthropicRequestBody(request: ModelRequest, caches: BodyCaches):
         messages: [],
         tools: request.tools,
         maxTokens: request.maxTokens,
-        ...(request.effort ? { effort: request.effort } : {}),
+        ...(effort ? { effort } : {}),
       }),
     ),
   );
@@ -115,12 +119,20 @@ function wireMessageJson(message: Message): string {
   return JSON.stringify(toWireMessage(message));
 }
 
+/** The request's effort, or none where thinking would break the open tool-use turn (thinking-turn.ts). */
+function callEffort(request: ModelRequest, converted?: WireCache): Effort | undefined {
+  return anthropicCallEffort(request, (message) => {
+    const first = (toWireMessage(message, converted).content as WireBlock[])[0];
+    return first?.type === 'thinking' || first?.type === 'redacted_thinking';
+  });
+}
+
 /**
  * The full streaming request; cache breakpoints on the system prompt and the last tool. An
  * effort the model takes adds its thinking (effort.ts), and a budget's room to max_tokens.
  */
 export function toAnthropicParams(request: ModelRequest, converted?: WireCache): WireParams {
-  const thinking = anthropicThinking(request.model, request.effort, request.maxTokens);
+  const thinking = anthropicThinking(request.model, callEffort(request, converted), request.maxTokens);
   const params: WireParams = {
     model: request.model,
     max_tokens: thinking?.max_tokens ?? request.maxTokens,

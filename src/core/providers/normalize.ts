@@ -2,10 +2,13 @@
  * What a valid history is, and how to make one out of whatever a model or a transcript
  * file handed us. Content blocks are checked with zod; empty ones are dropped; tool call ids
  * that are missing, malformed or already used are replaced by fresh ones both providers
- * accept; a call without a usable tool name is renamed so the loop answers it with an error.
+ * accept; a call without a usable tool name is renamed so the loop answers it with an error;
+ * an image is kept only when a provider would take it.
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import type { ImageMediaType } from '../platform/image-bytes.js';
+import { isSendableImage } from './image-block.js';
 import {
   type ContentBlock,
   INVALID_JSON_KEY,
@@ -73,7 +76,8 @@ const toolResultSchema = z.object({
   content: z.unknown().optional(),
   isError: z.boolean().optional().catch(undefined),
 });
-const blockSchema = z.discriminatedUnion('type', [textSchema, thinkingSchema, toolUseSchema, toolResultSchema]);
+const imageSchema = z.object({ type: z.literal('image'), mediaType: z.string(), data: z.string() });
+const blockSchema = z.discriminatedUnion('type', [textSchema, thinkingSchema, imageSchema, toolUseSchema, toolResultSchema]);
 
 /** A tool call before its id is settled: `rawId` is whatever the source said. */
 export type DraftToolUse = Omit<ToolUseBlock, 'id'> & { rawId: unknown };
@@ -101,6 +105,11 @@ export function draftBlock(raw: unknown): DraftBlock | undefined {
         ...(block.itemId ? { itemId: block.itemId } : {}),
       };
     }
+    case 'image':
+      // Checked as a sender's image is: one a provider would refuse would fail every later request.
+      return isSendableImage(block)
+        ? { type: 'image', mediaType: block.mediaType as ImageMediaType, data: block.data }
+        : undefined;
     case 'tool_use':
       return { type: 'tool_use', rawId: block.id, name: toolName(block.name), input: toolInput(block.input) };
     case 'tool_result':
@@ -148,7 +157,8 @@ export function normalizeAssistant(raw: unknown, ids: ToolIds, assigned: Readonl
   let calls = 0;
   for (const item of Array.isArray(content) ? content : []) {
     const block = draftBlock(item);
-    if (!block || block.type === 'tool_result') continue;
+    // Images are the user's: a reply never carries one.
+    if (!block || block.type === 'tool_result' || block.type === 'image') continue;
     if (block.type !== 'tool_use') {
       out.push(block);
       continue;

@@ -112,10 +112,30 @@ function toChatMessages(message: Message): WireMessage[] {
       wire.push({ role: 'tool', tool_call_id: block.toolUseId, content });
     }
   }
-  if (text !== '' || !message.content.some((b) => b.type === 'tool_result')) {
+  if (message.content.some((b) => b.type === 'image')) {
+    wire.push({ role: 'user', content: chatParts(message.content) });
+  } else if (text !== '' || !message.content.some((b) => b.type === 'tool_result')) {
     wire.push({ role: 'user', content: text });
   }
   return wire;
+}
+
+/** A user message with images: its text and images as parts, in order (adjacent texts one part, as without images). */
+function chatParts(blocks: ContentBlock[]): OpenAI.ChatCompletionContentPart[] {
+  const parts: OpenAI.ChatCompletionContentPart[] = [];
+  let texts: string[] = [];
+  const flush = () => {
+    if (texts.length > 0) parts.push({ type: 'text', text: texts.join('\n\n') });
+    texts = [];
+  };
+  for (const block of blocks) {
+    if (block.type === 'text' && block.text !== '') texts.push(block.text);
+    if (block.type !== 'image') continue;
+    flush();
+    parts.push({ type: 'image_url', image_url: { url: `data:${block.mediaType};base64,${block.data}` } });
+  }
+  flush();
+  return parts;
 }
 
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';

@@ -68,12 +68,34 @@ function userItems(content: ContentBlock[]): InputItem[] {
       });
     }
   }
+  if (content.some((b) => b.type === 'image')) {
+    items.push({ role: 'user', content: inputParts(content) });
+    return items;
+  }
   const text = content
     .filter((b) => b.type === 'text')
     .map((b) => b.text)
     .join('\n\n');
   if (text !== '' || items.length === 0) items.push({ role: 'user', content: text });
   return items;
+}
+
+/** A user message with images: its text and images as input parts, in order (adjacent texts one part). */
+function inputParts(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
+  const parts: OpenAI.Responses.ResponseInputMessageContentList = [];
+  let texts: string[] = [];
+  const flush = () => {
+    if (texts.length > 0) parts.push({ type: 'input_text', text: texts.join('\n\n') });
+    texts = [];
+  };
+  for (const block of content) {
+    if (block.type === 'text' && block.text !== '') texts.push(block.text);
+    if (block.type !== 'image') continue;
+    flush();
+    parts.push({ type: 'input_image', image_url: `data:${block.mediaType};base64,${block.data}`, detail: 'auto' });
+  }
+  flush();
+  return parts;
 }
 
 /**

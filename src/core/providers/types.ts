@@ -1,4 +1,5 @@
 /** Normalized conversation and streaming types shared by every provider. */
+import type { ImageMediaType } from '../platform/image-bytes.js';
 
 export type TextBlock = { type: 'text'; text: string };
 /**
@@ -7,6 +8,8 @@ export type TextBlock = { type: 'text'; text: string };
  * reasoning item, `itemId` its id and `signature` its encrypted content (the server keeps nothing).
  */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean; itemId?: string };
+/** An image in a user message: its bytes base64-encoded, its type read from them (image-block.ts checks both). */
+export type ImageBlock = { type: 'image'; mediaType: ImageMediaType; data: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = {
   type: 'tool_result';
@@ -22,7 +25,7 @@ export const INVALID_JSON_KEY = '__invalid_json';
 /** The name a tool call gets when the model gave none (or one no API accepts); the loop answers it with an error. */
 export const INVALID_TOOL_NAME = 'invalid_tool_call';
 
-export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock;
+export type ContentBlock = TextBlock | ThinkingBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
 
 /** One conversation message. Tool results travel in user messages, as Anthropic does. */
 export type Message = {

@@ -15,7 +15,7 @@ import { PAYLOAD_VERSION, type RemoteCaps, type RemoteJobPayload, type RemoteWor
 export interface PayloadInput {
   remoteId: string;
   sessionId: string;
-  request: Pick<ChildRunRequest, 'id' | 'task' | 'instructions' | 'mode' | 'fork' | 'resume' | 'model'>;
+  request: Pick<ChildRunRequest, 'id' | 'task' | 'instructions' | 'mode' | 'fork' | 'resume' | 'model' | 'effort'>;
   definition: AgentDefinition;
   workspace: RemoteWorkspace;
   /** The job's own caps; the definition's limits fill the ones left out. */
@@ -91,6 +91,7 @@ export function buildPayload(input: PayloadInput): RemoteJobPayload {
     ...(request.mode === 'fork' && request.fork ? { fork: request.fork as unknown as RemoteJobPayload['fork'] } : {}),
     ...(request.resume ? { resume: request.resume as unknown as RemoteJobPayload['resume'] } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
+    ...(request.effort !== undefined ? { effort: request.effort } : {}),
     ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
     caps,

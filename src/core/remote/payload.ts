@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import { describeValue, formatKeyPath, valueAt } from '../config/zod-issues.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/types.js';
-import type { Message } from '../providers/types.js';
+import { EFFORT_LEVELS, type Effort, type Message } from '../providers/types.js';
 import { SANDBOX_MODES, type SandboxMode } from '../sandbox/plan.js';
 import { PayloadRefused } from './remote-errors.js';
 
@@ -79,6 +79,8 @@ export const payloadSchema = z.object({
   /** A resumed job: its history so far, the new message last. */
   resume: z.array(messageSchema).optional(),
   model: text(200).optional(),
+  /** The job's reasoning effort as the session resolved it (its definition's, else the session's); sent where the worker's model takes one. */
+  effort: z.enum(EFFORT_LEVELS as [Effort, ...Effort[]], { message: `one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
   /** What the session asks for; the worker's own settings are the ceiling (ceiling.ts). */
   permissionMode: z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]).optional(),
   sandbox: z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]).optional(),

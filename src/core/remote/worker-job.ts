@@ -170,6 +170,8 @@ async function runChild(
     ...(payload.fork ? { fork: payload.fork as never } : {}),
     ...(payload.resume ? { resume: messagesOf(payload.resume) } : {}),
     ...(payload.model !== undefined ? { model: payload.model } : {}),
+    // The effort the job had on the session's side; sent only where the worker's model takes one (effort.ts).
+    ...(payload.effort !== undefined ? { effort: payload.effort } : {}),
     depth: 1,
     signal: context.signal,
     onEvent: (event) => {

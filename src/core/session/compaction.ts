@@ -1,3 +1,4 @@
+import { IMAGE_TOKENS, imageLabel, imageSummary } from '../providers/image-block.js';
 import { type Message, type StreamFn, type Usage, type ToolUseBlock, emptyUsage, messageText } from '../providers/types.js';
 
 /** The first line of every summary message; a later compaction recognises its predecessor by it. */
@@ -25,6 +26,8 @@ function messageChars(message: Message): number {
     if (block.type === 'text') chars += block.text.length;
     else if (block.type === 'thinking') chars += block.thinking.length;
     else if (block.type === 'tool_use') chars += block.name.length + (JSON.stringify(block.input) ?? '').length;
+    // What the model is charged for an image depends on its pixels, not its base64 length.
+    else if (block.type === 'image') chars += IMAGE_TOKENS * 4;
     else chars += block.content.length;
   }
   return chars;
@@ -190,7 +193,7 @@ export async function compactHistory(options: CompactOptions, signal: AbortSigna
 const MAX_RESULT_CHARS = 2_000;
 const MAX_ARGS_CHARS = 1_000;
 
-/** The earlier conversation as plain text; thinking is left out, long tool output shortened. */
+/** The earlier conversation as plain text; thinking is left out, long tool output shortened, images named. */
 export function renderConversation(messages: readonly Message[]): string {
   const toolNames = new Map<string, string>();
   const parts: string[] = [];
@@ -199,6 +202,9 @@ export function renderConversation(messages: readonly Message[]): string {
     for (const block of message.content) {
       if (block.type === 'text') {
         if (block.text.trim()) parts.push(`${speaker}: ${block.text}`);
+      } else if (block.type === 'image') {
+        // The summary call sends text: the model is told an image was there, not shown it again.
+        parts.push(`${speaker}: ${imageLabel(imageSummary(block))}`);
       } else if (block.type === 'tool_use') {
         toolNames.set(block.id, block.name);
         parts.push(`Assistant called tool ${block.name} with ${clip(argsText(block), MAX_ARGS_CHARS)}`);

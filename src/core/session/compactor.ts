@@ -13,9 +13,8 @@ export interface CompactorOptions {
   /** Where a compaction's own model call is counted. */
   ledger: SessionLedger;
   stream: StreamFn;
-  model: string;
-  maxTokens: number;
-  contextWindow: number;
+  /** The parent's model now (`/model` switches it): the summary's call and the window watched. */
+  target: () => { model: string; maxTokens: number; contextWindow: number };
   transcript: TranscriptWriter;
   /** The state of every sub-agent job, carried into the summary so none is forgotten. */
   jobState: () => string | undefined;
@@ -50,19 +49,20 @@ export function createCompactor(options: CompactorOptions): Compactor {
     trigger: 'auto' | 'manual' = 'auto',
   ): Promise<{ event: LoopEvent; history: Message[] }> {
     await options.beforeCompact?.(trigger, signal);
+    const { model, maxTokens, contextWindow } = options.target();
     const result = await compactHistory(
       {
         history,
         stream: options.stream,
-        model: options.model,
-        maxTokens: options.maxTokens,
+        model,
+        maxTokens,
         system: conversation.context.system,
         extraState: options.jobState(),
-        maxInputTokens: options.contextWindow - options.maxTokens,
+        maxInputTokens: contextWindow - maxTokens,
       },
       signal,
     );
-    options.ledger.addParent(result.usage);
+    options.ledger.addParent(result.usage, model);
     options.transcript.compaction({
       summary: result.summary,
       keptMessages: result.keptMessages,
@@ -86,10 +86,11 @@ export function createCompactor(options: CompactorOptions): Compactor {
       if (schemas !== countedSchemas) schemaTokens = Math.ceil(JSON.stringify(schemas).length / 4);
       countedSchemas = schemas;
       const estimate = estimateTokens(history, conversation.context.system, counted) + schemaTokens;
+      const { maxTokens, contextWindow } = options.target();
       const due = needsCompaction({
         contextTokens: Math.max(conversation.contextTokens(), estimate),
-        contextWindow: options.contextWindow,
-        reservedTokens: options.maxTokens,
+        contextWindow,
+        reservedTokens: maxTokens,
       });
       if (!due || history.length <= failedAtLength + 2) return undefined;
       try {

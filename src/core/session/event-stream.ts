@@ -2,19 +2,23 @@ import type { JobEvent } from '../jobs/job-types.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Todo } from '../tools/todo-write.js';
 import type { McpEvent } from '../mcp/types.js';
+import type { ImageSummary } from '../providers/image-block.js';
+import type { Effort } from '../providers/types.js';
 
 /** What a session reports, in one ordered stream: its turns, the prompt that began each, and its jobs. */
 export type SessionEvent =
   | LoopEvent
   | JobEvent
-  /** A user turn begins: with the user's prompt, or without one (a turn that only carries completion notices). */
-  | { type: 'submit'; prompt?: string }
+  /** A user turn begins: with the user's prompt (and its images, without their data), or without one (a turn that only carries completion notices). */
+  | { type: 'submit'; prompt?: string; images?: ImageSummary[] }
   /** The parent model's plan as todo_write just set it (the whole list). */
   | { type: 'todos'; todos: Todo[] }
   /** An MCP server's state changed (starting, ready with its tools, failed). */
   | McpEvent
   /** The tools the model is offered changed, from this turn on (MCP servers came up or went away). */
-  | { type: 'tools_changed'; added: string[]; removed: string[] };
+  | { type: 'tools_changed'; added: string[]; removed: string[] }
+  /** The parent's model was switched (`/model`): its next turns run on it. */
+  | { type: 'model_changed'; model: string; contextWindow: number; effort?: Effort };
 
 /** One event of a session's stream; `seq` counts from 1 and orders turn and job events alike. */
 export interface SequencedEvent {

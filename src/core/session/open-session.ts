@@ -10,19 +10,19 @@ import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
 import type { JobEvent } from '../jobs/job-manager.js';
 import { jobStateLines } from '../jobs/job-texts.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
-import { claudeJsonServers } from '../config/claude-json.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
-import { readMcpConfigArgs } from '../config/mcp-files.js';
 import { type SettingsReview, reviewSettings, settingsFromReview } from '../config/review-settings.js';
 import { hookLine } from '../hooks/hook-line.js';
 import { userHooksParticipant } from '../hooks/hook-participant.js';
-import { loopHooks, preCompactHooks, sessionEndHooks, sessionStartHooks, subagentStartHooks } from '../hooks/hook-points.js';
+import { preCompactHooks, sessionEndHooks, sessionStartHooks } from '../hooks/hook-points.js';
 import { Conversation } from '../loop/conversation.js';
 import { mcpParticipant } from '../mcp/mcp-participant.js';
 import type { Limits } from '../loop/limits.js';
-import { type SessionMcp, failureWarnings, mcpFace, mcpServerSpecs, startSessionMcp } from '../mcp/session-mcp.js';
+import { type SessionMcp, failureWarnings, mcpFace, startSessionMcp } from '../mcp/session-mcp.js';
+import { sessionMcpSpecs } from '../mcp/mcp-sources.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import { gatedDirectiveRunner } from '../commands/body-directives.js';
+import { sessionPromptImages } from '../commands/prompt-images.js';
 import { commandSummaries, loadSessionCommands, preparePrompt, promptFor } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import { makeWorkspace } from '../platform/paths.js';
@@ -35,12 +35,13 @@ import { compactionParticipant, createCompactor } from './compactor.js';
 import { JobRecords } from './job-records.js';
 import { scrubSecrets, scrubbingLimiter, sessionSecrets } from './secrets.js';
 import { EventStream } from './event-stream.js';
-import { effortFor, withEffort } from '../providers/effort.js';
-import { costOf, modelInfo } from '../providers/models.js';
+import { modelInfo } from '../providers/models.js';
+import { type ModelFace, followModel, modelFace, openParentModel } from './parent-model.js';
 import { Session } from './session.js';
 import { sessionGate } from './session-gate.js';
 import { sessionQueue, sessionSandbox, sessionStream, sessionTools } from './session-parts.js';
-import { SessionLookupError, agentTranscriptPath, createSessionFolder, newSessionId, sessionPaths } from './store.js';
+import { SessionLookupError, createSessionFolder, newSessionId, sessionPaths } from './store.js';
+import { jobParts, preloadSkills, repositoryAgentCommands } from './job-parts.js';
 import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts, withAppended } from './system-prompt.js';
 import type { OpenedSession, SessionSetup } from './opened-session.js';
@@ -48,7 +49,6 @@ import { loadResumedSession } from './resume.js';
 import { TranscriptWriter, transcriptParticipant } from './transcript.js';
 import { readTurnEnds, recordTurnEnds } from './turn-ends.js';
 
-const DEFAULT_MAX_TOKENS = 8192;
 /** Model calls per prompt in headless mode when no limit is set. */
 export const HEADLESS_MAX_TURNS = 100;
 
@@ -63,6 +63,7 @@ export function reviewSetup(
     flags,
     ...(setup.settingSources ? { sources: setup.settingSources } : {}),
     ...(setup.settingsArg !== undefined ? { settingsArg: setup.settingsArg } : {}),
+    agentCommands: repositoryAgentCommands(setup.cwd),
   });
 }
 
@@ -77,19 +78,13 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const providerConfig = resolveProviderConfig({ flags: {}, settings, env: setup.env });
   const warnings: string[] = [...(warning ? [warning] : []), ...(mcpJson.warning ? [mcpJson.warning] : []), ...notes];
   if (providerConfig.modelWarning) warnings.push(providerConfig.modelWarning);
-  // --strict-mcp-config: only the servers of --mcp-config start.
-  // `claude mcp add`'s servers (user and local scope): the user's own file, read unless --setting-sources leaves the user out.
-  const claudeJson =
-    setup.strictMcpConfig || (setup.settingSources && !setup.settingSources.includes('user'))
-      ? { servers: undefined, warnings: [] }
-      : claudeJsonServers(setup.env.HOME || undefined, setup.cwd);
-  warnings.push(...claudeJson.warnings);
-  const mcpSpecs = mcpServerSpecs([
-    { source: '~/.claude.json', servers: claudeJson.servers },
-    { source: 'settings', servers: setup.strictMcpConfig ? undefined : settings.mcpServers },
-    { source: '.mcp.json', servers: setup.strictMcpConfig ? undefined : mcpJson.servers },
-    { source: '--mcp-config', servers: setup.mcpConfig?.length ? readMcpConfigArgs(setup.mcpConfig, setup.cwd) : undefined },
-  ]);
+  // ~/.claude.json, settings, .mcp.json, --mcp-config (`outrider mcp list` reads the same).
+  const { specs: mcpSpecs, warnings: mcpWarnings } = sessionMcpSpecs({
+    ...setup,
+    settingsServers: settings.mcpServers,
+    mcpJsonServers: mcpJson.servers,
+  });
+  warnings.push(...mcpWarnings);
 
   // Resume first: a resumed session keeps its id, history and exact system prompt.
   const resumed = resume || continueNewest ? await loadResumedSession(home.sessionsDir, setup.cwd, resume, setup.env) : undefined;
@@ -102,7 +97,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const paths = createSessionFolder(home.sessionsDir, id);
   if (resumed) warnings.push(...resumed.warnings);
 
-  const info = modelInfo(providerConfig.model, settings.models);
   const workspace = makeWorkspace(setup.cwd, settings.addDirs ?? []);
   const events = new EventStream();
   // Ends what outlives a turn: the sandbox probe, Notification hooks started while asking, SessionStart hooks on a slow start.
@@ -117,10 +111,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     signal: lifetime.signal,
   });
   const stream = sessionStream(setup, { providerConfig, settings, events });
-  // The parent's effort, where its model takes one; asked for one that takes none, it is said once and not sent.
-  const effort = effortFor(providerConfig.provider, providerConfig.model, settings.effort);
-  if (effort.notice) warnings.push(effort.notice);
-  const maxTokens = Math.min(settings.maxTokens ?? DEFAULT_MAX_TOKENS, info.maxOutput);
+  // The parent's model and effort, which /model switches.
+  const parent = openParentModel(providerConfig, settings);
+  if (parent.notice) warnings.push(parent.notice);
+  const parentModel = parent.model;
+  const { maxTokens } = parentModel.current();
   const results = new ResultStore();
   // The key never reaches a command, and is scrubbed from what any tool returns (parent and sub-agents).
   const secrets = sessionSecrets(setup.env, providerConfig.apiKey);
@@ -131,17 +126,18 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   // --max-agents 0: no agent tools, so no background shells either (nothing could poll or stop them).
   const offerAgents = settings.agents?.maxConcurrent !== 0;
   const adopt: ShellHost['adopt'] = (handle, start) => agents.manager.adoptShell(handle, start).id;
-  const baseTools = sessionTools(setup, {
+  const { tools: baseTools, checkpoints } = sessionTools(setup, {
     settings,
     sandbox,
     secrets,
     scrub,
     results,
     shells: offerAgents ? { adopt, foreground } : undefined,
+    checkpoints: { paths, workspace, events },
   });
   // A sub-agent waiting for the user's answer is not stalled (jobs/stall-watch.ts).
   const asker = jobAwareApprover(setup.approver, () => agents.manager);
-  const { hooks, approver, gate } = sessionGate(asker ? { ...setup, approver: asker } : setup, {
+  const { hooks, approver, gate, statusLine } = sessionGate(asker ? { ...setup, approver: asker } : setup, {
     settings,
     id,
     paths,
@@ -201,9 +197,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   const conversation = new Conversation(
     { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
     {
-      stream: withEffort(stream, effort.effort),
+      stream,
       model: providerConfig.model,
       maxTokens,
+      ...(parentModel.current().effort ? { effort: parentModel.current().effort } : {}),
       gate: toolGate(gate, workspace),
       limitOutput,
     },
@@ -216,10 +213,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     definitions,
     parentTools: baseTools,
     stream,
-    model: providerConfig.model,
+    model: () => parentModel.current().model,
     maxTokens,
-    // A job's definition's effort over this one (settings, --effort).
-    ...(settings.effort ? { effort: settings.effort } : {}),
+    // A job's definition's effort over this one (settings, --effort, /model).
+    effort: () => parentModel.askedEffort(),
     workspace,
     config: { ...settings.agents },
     ledger,
@@ -234,14 +231,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     limitOutput,
     transcriptFor: (jobId, definition, task) => jobRecords.transcriptFor(jobId, definition.name, task),
     firstJobNumber: resumed?.firstJobNumber,
-    costOf: (usage, model) => costOf(usage, model ? modelInfo(model, settings.models) : info),
+    costOf: parent.priceOf,
     models: { provider: providerConfig.provider, aliases: settings.modelAliases },
     warn: notice,
     sharedContext: childContextPrompt(facts, loaded.files),
-    hooks: {
-      loopFor: (agent) => loopHooks(hooks, { ...agent, transcriptPath: agentTranscriptPath(paths, agent.id) }),
-      onStart: (agent, signal, emit) => subagentStartHooks(hooks, agent, signal, emit),
-    },
+    ...jobParts(setup, { review, settings, hooks, paths, events, home: home.home, mcp: () => mcp }),
     forkSnapshot: () => ({
       system: conversation.context.system,
       schemas: conversation.context.tools.schemas(),
@@ -260,7 +254,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     projectTrusted: setup.trustProject === true || review.stored === 'trusted',
     knownTools: [...baseTools.names(), todoWrite.name],
   });
-  warnings.push(...conventions.warnings);
+  warnings.push(...conventions.warnings, ...preloadSkills(definitions, conventions.skills));
   const skills = conventions.skills.size ? [skillTool(conventions.skills)] : [];
   const directives = gatedDirectiveRunner({
     gate: toolGate(gate, workspace),
@@ -269,6 +263,8 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     limitOutput,
     notify: (text) => events.publish({ type: 'notice', level: 'info', text }),
   });
+  const notify = (text: string) => events.publish({ type: 'notice', level: 'warn', text });
+  const imagesFor = sessionPromptImages({ gate: toolGate(gate, workspace), tools: baseTools, workspace, notify });
   const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
   const transcript = new TranscriptWriter(
@@ -279,7 +275,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
   // A resumed session's cost goes on from where it stood, and its unfinished turns are drawn again.
   const earlier = resumed ? readTurnEnds(paths.transcript) : undefined;
-  if (earlier) ledger.addParent(earlier.parentUsage);
+  if (earlier) ledger.addParent(earlier.parentUsage, providerConfig.model);
   for (const stored of resumed?.storedJobs ?? []) ledger.addJob(stored.job.id, stored.job.usage);
   recordTurnEnds(events, transcript, () => ledger.parent());
 
@@ -307,9 +303,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     conversation,
     ledger,
     stream,
-    model: providerConfig.model,
-    maxTokens,
-    contextWindow: info.contextWindow,
+    target: () => ({ ...parentModel.current(), contextWindow: parentModel.current().info.contextWindow }),
     transcript,
     jobState: () => jobStateLines(agents.manager.list()),
     beforeCompact: (trigger, signal) => preCompactHooks(hooks, trigger, signal, (event) => events.publish(event)),
@@ -337,20 +331,19 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     ],
   });
 
-  return {
+  followModel(parentModel, { conversation, transcript, events });
+  const opened: Omit<OpenedSession, keyof ModelFace | 'rewind'> = {
     session,
     provider: providerConfig.provider,
-    model: providerConfig.model,
-    ...(effort.effort ? { effort: effort.effort } : {}),
     ...(providerConfig.baseURL ? { baseURL: providerConfig.baseURL } : {}),
     sandbox: `${sandboxConfig.mode}${sandboxConfig.network ? ', network allowed' : ''}`,
-    contextWindow: info.contextWindow,
     paths,
     gate,
     agents,
     warnings,
     wakeOnComplete: settings.wakeOnComplete ?? true,
     notify: settings.notify ?? 'bell',
+    statusLine,
     events,
     async waitForAgents(signal) {
       await agents.manager.idle(signal);
@@ -363,26 +356,23 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     totals: () => ledger.totals(),
     cost: () => agents.cost(),
-    costOf: (usage, jobId) => {
-      const model = jobId === undefined ? undefined : agents.manager.list().find((job) => job.id === jobId)?.model;
-      return costOf(usage, model ? modelInfo(model, settings.models) : info);
-    },
+    costOf: (usage, jobId) => parent.priceOf(usage, jobId && agents.manager.list().find((job) => job.id === jobId)?.model),
     usageReport: () => agents.usage(),
     limitsOf: (model) => modelInfo(model, settings.models),
     jobs: () => agents.manager.list(),
     storedJobs: resumed?.storedJobs ?? [],
     earlierTurnEnds: earlier?.ends ?? [],
-    modelLimits: { contextWindow: info.contextWindow, maxOutput: info.maxOutput },
     agentNames: [...definitions.keys()],
     commands: commandSummaries(conventions.commands),
     skillNames: [...conventions.skills.keys()],
-    submitPrompt: (text, signal) => {
+    submitPrompt: (text, signal, options = {}) => {
       const { allow } = promptFor(text, conventions.commands);
       // A command's `allowed-tools` hold while its body's `!`cmd` and `@file` are carried out, and for its turn.
       // `/mcp__<server>__<prompt> args`: a server's prompt, as Claude Code offers them.
       return gate.allowWhile(allow, async () => {
         const fromMcp = mcp && text.trimStart().startsWith('/mcp__') ? await mcp.expandPrompt(text, signal) : undefined;
-        return session.submit(fromMcp ?? (await preparePrompt(text, conventions.commands, directives, signal)), signal);
+        const prompt = fromMcp ?? (await preparePrompt(text, conventions.commands, directives, signal));
+        return session.submit(prompt, signal, { images: await imagesFor(text, prompt, options.images ?? [], signal) });
       });
     },
     instructionFiles: instructions.info,
@@ -396,4 +386,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       await mcp?.close();
     },
   };
+  // The model's facts are read when asked: /model switches them.
+  return Object.assign(modelFace(parentModel, parent.settings), opened, { rewind: checkpoints.rewinder(session, transcript) });
 }

@@ -14,18 +14,24 @@ import type { SessionEndReason } from '../hooks/hook-points.js';
 
 export type { SessionEndReason } from '../hooks/hook-points.js';
 import type { SpawnHook } from '../hooks/runner.js';
+import type { StatusCommands } from '../hooks/status-command.js';
 import type { LoopResult } from '../loop/agent-loop.js';
 import type { SignInRequest } from '../mcp/manager.js';
+import type { HostedMcpServer } from '../mcp/hosted-server.js';
 import type { McpServerStatus } from '../mcp/types.js';
 import type { ApprovalGate } from '../permissions/approvals.js';
 import type { Approver } from '../permissions/types.js';
 import type { Effort, StreamFn, Usage } from '../providers/types.js';
 import type { SandboxProbe } from '../sandbox/plan.js';
 import type { TextSource } from '../tools/read-file.js';
+import type { TextSink } from '../tools/text-sink.js';
+import type { CommandRunner } from '../tools/command-runner.js';
 import type { EventStream, SessionEvent } from './event-stream.js';
 import type { InstructionFileInfo } from './instruction-files.js';
 import type { StoredJob } from './job-store.js';
-import type { Session } from './session.js';
+import type { Session, SubmitOptions } from './session.js';
+import type { CatalogueEntry, ModelSwitch } from './session-model.js';
+import type { RewindFace } from './session-checkpoints.js';
 import type { SessionPaths } from './store.js';
 
 /** What a front end asks for; every field maps to a flag or is injected by tests. */
@@ -70,19 +76,34 @@ export interface SessionSetup {
   sdkHooks?: HookSettings;
   /** Runs one of those callbacks in the SDK (control request `hook_callback`). */
   hookCallback?: HookCallback;
+  /** The Agent SDK's in-process MCP servers (`initialize`'s `sdkMcpServers`), each reached over a transport the front end makes. */
+  sdkMcpServers?: HostedMcpServer[];
   /** Where read_file takes a file's text before the disk: the editor's buffers (`outrider acp`, fs/read_text_file). */
   readText?: TextSource;
+  /** Where write_file and edit_file put new text besides the disk: the editor's buffers (`outrider acp`, fs/write_text_file). */
+  writeText?: TextSink;
+  /** Where the parent's foreground bash commands run: the editor's terminal (`outrider acp`, terminal/*). */
+  runCommand?: CommandRunner;
 }
 
 /** A ready session and the machinery around it. */
 export interface OpenedSession {
   session: Session;
   provider: string;
-  model: string;
-  /** The parent's reasoning effort (`--effort`, the `effort` setting), when its model takes one. */
-  effort?: Effort;
+  /** The parent's model now (`/model` switches it between turns). */
+  readonly model: string;
+  /** The parent's reasoning effort (`--effort`, the `effort` setting, `/model`), when its model takes one. */
+  readonly effort?: Effort;
   /** The model's context window in tokens (settings' override included). */
-  contextWindow: number;
+  readonly contextWindow: number;
+  /**
+   * `/model <name> [effort]`, the Agent SDK's `set_model`: the parent's next turns run on `asked`
+   * (an id, an alias, `default`); sub-agents started from then on that inherit follow. Refused
+   * (the model unchanged) with what to do when the provider cannot serve it.
+   */
+  switchModel(asked: string, effort?: string): ModelSwitch;
+  /** The models `/model` offers: the provider's in the catalogue and the settings, with figures and prices. */
+  models(): CatalogueEntry[];
   paths: SessionPaths;
   gate: ApprovalGate;
   agents: SessionAgents;
@@ -90,6 +111,8 @@ export interface OpenedSession {
   wakeOnComplete: boolean;
   /** TUI: how to tell an unfocused terminal that work finished (setting `notify`, the bell unless set). */
   notify: 'bell' | 'osc9' | 'off';
+  /** TUI: the status line commands (settings `statusLine`, `subagentStatusLine`), each when configured and allowed. */
+  statusLine: StatusCommands;
   /** Things the user should know (a resumed transcript with a cut line, bad agent files). */
   warnings: string[];
   /** The one ordered stream of turn and job events (`session.events`); front ends read only this. */
@@ -118,7 +141,7 @@ export interface OpenedSession {
   /** A resumed session's turns that ended interrupted or failed, where its history stood then (drawn again). */
   earlierTurnEnds: EarlierTurnEnd[];
   /** The model's context window and output cap (settings' `models` included). */
-  modelLimits: { contextWindow: number; maxOutput: number };
+  readonly modelLimits: { contextWindow: number; maxOutput: number };
   /** The agent definitions a sub-agent can be started as. */
   agentNames: string[];
   /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
@@ -128,8 +151,10 @@ export interface OpenedSession {
   /**
    * Runs a turn for what the user typed: `/name args` naming a custom command becomes its body
    * with the arguments, and its `allowed-tools` run without asking until the turn ends.
+   * `images` (checked by `imageBlocks`) go before the text, with those a typed prompt names as
+   * `@shot.png` (commands/prompt-images.ts).
    */
-  submitPrompt(text: string, signal: AbortSignal): Promise<LoopResult>;
+  submitPrompt(text: string, signal: AbortSignal, options?: SubmitOptions): Promise<LoopResult>;
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */
@@ -146,6 +171,11 @@ export interface OpenedSession {
    * call returns at once, its command goes on as a shell job. The new jobs' ids.
    */
   moveToBackground(): string[];
+  /**
+   * `/rewind`: the earlier prompts, and going back to before one of them, its conversation and/or
+   * the files the agent (and sub-agents in this checkout) changed since, as checkpointed before each edit.
+   */
+  rewind: RewindFace;
   /**
    * Runs the SessionEnd hooks with `reason` (`other` unless told), stops the sub-agents, then
    * closes every MCP server.

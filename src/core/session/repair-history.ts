@@ -14,6 +14,7 @@
 import { type DraftBlock, type DraftToolResult, type DraftToolUse, ToolIds, draftBlock } from '../providers/normalize.js';
 import {
   type ContentBlock,
+  type ImageBlock,
   INVALID_TOOL_NAME,
   type Message,
   type TextBlock,
@@ -34,14 +35,15 @@ export interface RepairedHistory {
 /** A message whose blocks are valid and where they belong; ids not settled yet. */
 type DraftMessage = { noticeFor?: string[] } & (
   | { role: 'assistant'; content: (TextBlock | ThinkingBlock | DraftToolUse)[] }
-  | { role: 'user'; content: (TextBlock | DraftToolResult)[] }
+  | { role: 'user'; content: (TextBlock | ImageBlock | DraftToolResult)[] }
 );
 
 type AssistantBlock = TextBlock | ThinkingBlock | DraftToolUse;
-type UserBlock = TextBlock | DraftToolResult;
-const inAssistant = (block: DraftBlock): block is AssistantBlock => block.type !== 'tool_result';
-// Thinking is the model's own; a user message never carries it.
-const inUser = (block: DraftBlock): block is UserBlock => block.type === 'text' || block.type === 'tool_result';
+type UserBlock = TextBlock | ImageBlock | DraftToolResult;
+// Results and images belong to the user; thinking is the model's own.
+const inAssistant = (block: DraftBlock): block is AssistantBlock => block.type !== 'tool_result' && block.type !== 'image';
+const inUser = (block: DraftBlock): block is UserBlock =>
+  block.type === 'text' || block.type === 'image' || block.type === 'tool_result';
 
 /** What was wrong, counted, so the user reads one line instead of one per block. */
 interface Repairs {
@@ -114,7 +116,7 @@ function draftMessage(raw: unknown, repairs: Repairs): DraftMessage | undefined 
   }
   const notice =
     Array.isArray(noticeFor) && noticeFor.every((id) => typeof id === 'string') ? { noticeFor: noticeFor as string[] } : {};
-  // Results belong to the user, calls and thinking to the assistant.
+  // Results and images belong to the user, calls and thinking to the assistant.
   const draft: DraftMessage =
     role === 'assistant'
       ? { role, content: blocks.filter(inAssistant), ...notice }
@@ -144,7 +146,7 @@ function pairToolCalls(drafts: DraftMessage[], repairs: Repairs): Message[] {
     const message = drafts[i]!;
     const extra = message.noticeFor ? { noticeFor: message.noticeFor } : {};
     if (message.role === 'user') {
-      const kept = message.content.filter((b): b is TextBlock => b.type === 'text');
+      const kept = message.content.filter((b): b is TextBlock | ImageBlock => b.type !== 'tool_result');
       repairs.orphans += message.content.length - kept.length;
       push({ role: 'user', content: kept, ...extra });
       continue;

@@ -1,7 +1,8 @@
 /**
  * The user's hooks and the permission gate of a session: hooks (a project's only in a trusted
  * folder) run without the provider key, the Agent SDK's join them, and the gate judges every
- * call by the mode, the permission rules and the user's answers.
+ * call by the mode, the permission rules and the user's answers. The status lines' commands
+ * are the user's too, and run as hooks do.
  */
 import path from 'node:path';
 import { concatHooks } from '../hooks/hook-settings.js';
@@ -9,6 +10,7 @@ import type { Settings } from '../config/settings.js';
 import { HookDispatcher } from '../hooks/dispatcher.js';
 import { compileHooks } from '../hooks/matcher.js';
 import { notifyHeadless, notifyingApprover } from '../hooks/notifying-approver.js';
+import { statusCommands } from '../hooks/status-command.js';
 import { ApprovalGate } from '../permissions/approvals.js';
 import { PermissionRules } from '../permissions/rule-match.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -41,10 +43,11 @@ export function sessionGate(
     ? compileHooks(concatHooks([settings.hooks, setup.sdkHooks]), { callbacks: setup.hookCallback !== undefined })
     : compileHooks(settings.hooks);
   warnings.push(...compiledHooks.warnings);
+  const env = withoutSecrets(setup.env, secrets, { credentials: false });
   const hooks = new HookDispatcher({
     table: compiledHooks.table,
     cwd: setup.cwd,
-    env: withoutSecrets(setup.env, secrets, { credentials: false }),
+    env,
     sessionId: id,
     transcriptPath: paths.transcript,
     permissionMode: () => gate.mode,
@@ -72,7 +75,9 @@ export function sessionGate(
         }
       : {}),
   });
-  return { hooks, approver, gate };
+  // statusLine and subagentStatusLine (a project's only in a trusted folder): the TUI runs them.
+  const statusLine = statusCommands(settings, { cwd: setup.cwd, env, ...(setup.spawnHook ? { spawn: setup.spawnHook } : {}) });
+  return { hooks, approver, gate, statusLine };
 }
 
 function permissionMode(settings: Settings): PermissionMode {

@@ -26,6 +26,8 @@ import type { EventStream } from './event-stream.js';
 import type { JobRecords } from './job-records.js';
 import type { SessionSetup } from './opened-session.js';
 import type { SessionSecrets } from './secrets.js';
+import { type SessionCheckpoints, sessionCheckpoints } from './session-checkpoints.js';
+import type { SessionPaths } from './store.js';
 
 /**
  * The sandbox as the trust-resolved settings have it: a project file loosens it only in a
@@ -139,9 +141,12 @@ export async function sessionQueue(
   });
 }
 
-/** The built-in tools of the parent (sub-agents get views of them): rg and commands never see a credential. */
+/**
+ * The built-in tools of the parent (sub-agents get views of them), and the checkpoints their file
+ * edits are kept in for /rewind (in the session's folder): rg and commands never see a credential.
+ */
 export function sessionTools(
-  setup: Pick<SessionSetup, 'env' | 'readText'>,
+  setup: Pick<SessionSetup, 'env' | 'readText' | 'writeText' | 'runCommand'>,
   parts: {
     settings: Settings;
     sandbox: BashSandbox;
@@ -149,16 +154,17 @@ export function sessionTools(
     scrub: (text: string) => string;
     results: ResultStore;
     shells: ShellHost | undefined;
+    checkpoints: { paths: SessionPaths; workspace: Workspace; events: EventStream };
   },
-): ToolRegistry {
+): { tools: ToolRegistry; checkpoints: SessionCheckpoints } {
   const { settings, sandbox, secrets, scrub, shells } = parts;
-  return new ToolRegistry([
-    ...builtinTools({
-      webFetch: { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs },
-      bash: { sandbox, secrets, scrub, shells },
-      rgEnv: withoutSecrets(setup.env, secrets, { credentials: true }),
-      ...(setup.readText ? { readText: setup.readText } : {}),
-    }),
-    readResultTool(parts.results),
-  ]);
+  const checkpoints = sessionCheckpoints(parts.checkpoints.paths, parts.checkpoints.workspace, parts.checkpoints.events);
+  const builtins = builtinTools({
+    webFetch: { maxBytes: settings.webFetchMaxBytes, timeoutMs: settings.webFetchTimeoutMs },
+    bash: { sandbox, secrets, scrub, shells, ...(setup.runCommand ? { runner: setup.runCommand } : {}) },
+    rgEnv: withoutSecrets(setup.env, secrets, { credentials: true }),
+    ...(setup.readText ? { readText: setup.readText } : {}),
+    ...(setup.writeText ? { writeText: setup.writeText } : {}),
+  });
+  return { tools: new ToolRegistry([...checkpoints.track(builtins), readResultTool(parts.results)]), checkpoints };
 }

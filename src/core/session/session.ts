@@ -4,7 +4,8 @@ import type { Conversation } from '../loop/conversation.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Limits } from '../loop/limits.js';
 import type { PromptReview, TurnParticipant } from '../loop/turn-participant.js';
-import { type Message, type Usage, emptyUsage } from '../providers/types.js';
+import { checkImageCount, imageSummary } from '../providers/image-block.js';
+import { type ImageBlock, type Message, type Usage, emptyUsage } from '../providers/types.js';
 import type { Workspace } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { EventStream } from './event-stream.js';
@@ -21,6 +22,12 @@ export interface SessionOptions {
   ledger?: SessionLedger;
   /** Where the session publishes its events (the job manager publishes to the same stream). */
   events?: EventStream;
+}
+
+/** What comes with a prompt besides its text. */
+export interface SubmitOptions {
+  /** Images the user attached, already checked (image-block.ts); they go before the text. */
+  images?: readonly ImageBlock[];
 }
 
 /**
@@ -84,9 +91,15 @@ export class Session {
    * Runs one user turn to its end; its events go to `events`. Without a prompt the turn
    * carries only what opens it (the turn that hands over sub-agent notices).
    */
-  async submit(prompt: string | undefined, signal: AbortSignal): Promise<LoopResult> {
+  async submit(prompt: string | undefined, signal: AbortSignal, options: SubmitOptions = {}): Promise<LoopResult> {
     const publish = (event: LoopEvent) => this.events.publish(event);
-    this.events.publish(prompt === undefined ? { type: 'submit' } : { type: 'submit', prompt });
+    const images = prompt === undefined ? [] : (options.images ?? []);
+    checkImageCount(images.length);
+    this.events.publish(
+      prompt === undefined
+        ? { type: 'submit' }
+        : { type: 'submit', prompt, ...(images.length > 0 ? { images: images.map(imageSummary) } : {}) },
+    );
     // Before anything joins the history: a blocked prompt leaves no trace, and owed notices stay owed.
     const review = prompt === undefined ? undefined : await this.reviewPrompt(prompt, signal, publish);
     if (review?.block !== undefined || (review && signal.aborted)) {
@@ -103,9 +116,11 @@ export class Session {
       this.conversation.append(message);
       publish({ type: 'injected', message });
     }
-    if (prompt !== undefined) this.conversation.append(promptMessage(prompt, review?.context));
+    if (prompt !== undefined) this.conversation.append(promptMessage(prompt, images, review?.context));
 
     const userHooks = this.participants.find((p) => p.userHooks)?.userHooks;
+    // The turn runs on the model it began with, whatever /model says meanwhile.
+    const model = this.conversation.model;
     const result = await this.conversation.run(
       signal,
       {
@@ -117,7 +132,7 @@ export class Session {
         ...(userHooks ? { hooks: userHooks } : {}),
       },
       (event) => {
-        if (event.type === 'usage') this.ledger.addParent(event.usage);
+        if (event.type === 'usage') this.ledger.addParent(event.usage, model);
         publish(event);
       },
     );
@@ -174,12 +189,13 @@ export class Session {
   }
 }
 
-/** The user's prompt, with what a UserPromptSubmit hook added beside it. */
-function promptMessage(prompt: string, context: string | undefined): Message {
+/** The user's prompt, its images first (where models read them best), and what a UserPromptSubmit hook added beside it. */
+function promptMessage(prompt: string, images: readonly ImageBlock[], context: string | undefined): Message {
   return {
     role: 'user',
     content: [
-      { type: 'text', text: prompt },
+      ...images,
+      ...(prompt !== '' || images.length === 0 ? [{ type: 'text' as const, text: prompt }] : []),
       ...(context !== undefined ? [{ type: 'text' as const, text: `Context from a UserPromptSubmit hook:\n${context}` }] : []),
     ],
   };

@@ -29,6 +29,8 @@ export type TranscriptRecord =
   | { type: 'message'; message: Message; at: string }
   /** `summary` replaced every message but the last `keptMessages`; nothing was deleted from disk. */
   | { type: 'compaction'; summary: Message; keptMessages: number; removedMessages: number; at: string }
+  /** `/rewind` took the last `removedMessages` messages back; nothing was deleted from disk. */
+  | { type: 'rewind'; removedMessages: number; at: string }
   | { type: 'event'; name: string; data?: unknown; at: string };
 
 /**
@@ -39,6 +41,7 @@ export type ReadRecord =
   | TranscriptMeta
   | { type: 'message'; message: unknown; at: string }
   | { type: 'compaction'; summary: unknown; keptMessages: number; removedMessages: number; at: string }
+  | { type: 'rewind'; removedMessages: number; at: string }
   | { type: 'event'; name: string; data?: unknown; at: string };
 
 export const TRANSCRIPT_VERSION = 1;
@@ -103,6 +106,11 @@ export class TranscriptWriter {
     // Only these fields: a CompactResult passed whole must not copy its history into the line.
     const { summary, keptMessages, removedMessages } = record;
     this.guard(() => this.write({ type: 'compaction', summary, keptMessages, removedMessages, at: this.at() }));
+  }
+
+  /** Records that the conversation went back: its last `removedMessages` messages are no longer in it. */
+  rewind(removedMessages: number): void {
+    this.guard(() => this.write({ type: 'rewind', removedMessages, at: this.at() }));
   }
 
   event(name: string, data?: unknown): void {
@@ -243,6 +251,11 @@ export function readTranscript(file: string): ReadTranscript {
         history = [record.summary, ...kept];
         break;
       }
+      case 'rewind':
+        history = history.slice(0, Math.max(0, history.length - record.removedMessages));
+        // What was written about the messages taken back (a turn's end) goes with them.
+        events.splice(0, events.length, ...events.filter((event) => event.messageCount <= history.length));
+        break;
       case 'event':
         events.push({
           name: record.name,
@@ -344,6 +357,8 @@ function isRecord(value: unknown): value is ReadRecord {
       return isObject(record.message);
     case 'compaction':
       return isObject(record.summary) && Number.isInteger(record.keptMessages) && (record.keptMessages as number) >= 0;
+    case 'rewind':
+      return Number.isInteger(record.removedMessages) && (record.removedMessages as number) >= 0;
     case 'event':
       return typeof record.name === 'string';
     default:

@@ -19,6 +19,7 @@ import type { ShellHost } from './shell-host.js';
 import { type ShellExit, spawnShell } from './shell-process.js';
 import { lineSplitter } from './output-lines.js';
 import { untilAborted } from '../platform/until-aborted.js';
+import { type CommandRunner, runOnTerminal } from './command-runner.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -65,6 +66,11 @@ export interface BashToolOptions {
   scrub?: (text: string) => string;
   /** Where background shells go (the session's job manager); without it run_in_background is refused. */
   shells?: ShellHost;
+  /**
+   * Where the parent's foreground commands run instead of a child of outrider's (an editor's
+   * terminal); one that did not start there runs locally. Background shells and sub-agents' calls stay local.
+   */
+  runner?: CommandRunner;
 }
 
 /** The bash tool of one session. */
@@ -81,7 +87,9 @@ export function createBashTool(options: BashToolOptions = {}) {
     label: (args) => `${args.command.trim().split('\n', 1)[0] ?? ''}${args.run_in_background ? ' (in the background)' : ''}`,
     async execute(args, ctx) {
       ctx.signal.throwIfAborted();
-      const inherited = withoutSecrets(options.env ?? process.env, options.secrets ?? { names: [], values: [] }, {
+      const source = options.env ?? process.env;
+      const secrets = options.secrets ?? { names: [], values: [] };
+      const inherited = withoutSecrets(source, secrets, {
         credentials: ctx.sandbox === 'read-only',
       });
       const base = { ...inherited, PAGER: 'cat', GIT_PAGER: 'cat' };
@@ -104,10 +112,28 @@ export function createBashTool(options: BashToolOptions = {}) {
       if (plan.kind === 'refused') return { content: plan.message, isError: true };
       const run = { ctx, env: env.env, timers, command: args.command, host: options.shells, scrub: options.scrub };
       if (args.run_in_background) return startInBackground(plan, run);
+      const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
+      if (options.runner && !ctx.jobId) {
+        // What the command must not see, though the terminal's own environment may hold it.
+        const blank = [...new Set([...secrets.names, ...Object.keys(source).filter((name) => !(name in env.env))])];
+        const ran = await runOnTerminal(options.runner, {
+          plan,
+          cwd: ctx.workspace.root,
+          env: env.env,
+          blank,
+          outputByteLimit: BASH_OUTPUT_CAP,
+          timeoutMs,
+          signal: ctx.signal,
+          timers,
+          ...(ctx.callId ? { callId: ctx.callId } : {}),
+        });
+        if (ran.kind === 'failed') return { content: ran.message, isError: true };
+        if (ran.kind === 'ran') return describeResult(ran.text, { ...ran.exit, timeoutMs });
+      }
       const onUpdate = ctx.onUpdate && options.scrub ? scrubbed(ctx.onUpdate, options.scrub) : ctx.onUpdate;
       return runBash(plan, {
         ...run,
-        timeoutMs: args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
+        timeoutMs,
         ctx: { ...ctx, ...(onUpdate ? { onUpdate } : {}) },
       });
     },

@@ -19,7 +19,7 @@ const GIVE_UP_MS = 2_000;
  * inherit it, so a stop finds those that left the process group (setsid, daemons) in /proc. It
  * also carries OWNER_MARKER, by which outrider's exit finds whatever any command left running.
  */
-const RUN_MARKER = 'OUTRIDER_RUN';
+export const RUN_MARKER = 'OUTRIDER_RUN';
 
 /** Why a command was stopped: its timeout, an abort or stop, or pipes held open after bash exited. */
 export type ShellStopReason = 'timeout' | 'abort' | 'background';

@@ -13,6 +13,7 @@ import {
   describeChanges,
   mergeWorktree,
   removeWorktree,
+  workingChanges,
 } from './worktree.js';
 import { type Salvage, salvageWorktree } from './salvage.js';
 import type { MergeCheck } from './merge-check.js';
@@ -60,6 +61,17 @@ export class WorktreeJobs {
 
   get(jobId: string): WorktreeRecord | undefined {
     return this.records.get(jobId);
+  }
+
+  /**
+   * What the job's branch changes now: a running job's worktree as it stands (its files
+   * uncommitted), else what its last run committed. Undefined when the job has no worktree.
+   */
+  async changesNow(jobId: string, options: { running: boolean }): Promise<WorktreeChanges | undefined> {
+    const record = this.records.get(jobId);
+    // A queue job's branch has no worktree here; a merge under way is moving its files.
+    if (!record || !options.running || !record.path || this.merging.has(jobId)) return record?.changes;
+    return workingChanges(record);
   }
 
   /** The job's worktree, made now when it has none (a job resumed after a merge gets a fresh one). */

@@ -120,6 +120,17 @@ export async function commitWorktree(info: WorktreeInfo, message: string): Promi
   return changesOf(git, info.base, 'HEAD');
 }
 
+/**
+ * What a job's worktree changes now against its base, files not yet committed included (a
+ * running job's): its files are snapshot through a scratch index, so the worktree, its index
+ * and its branch are left as they are.
+ */
+export async function workingChanges(info: WorktreeInfo): Promise<WorktreeChanges> {
+  const git = await hardenedGit(info.path);
+  const snapshot = await snapshotCommit(git, `${info.jobId}: its worktree as it stands`, info.base);
+  return changesOf(git, info.base, snapshot);
+}
+
 /** What changed between two commits (or trees). */
 export async function changesOf(git: Git, from: string, to: string): Promise<WorktreeChanges> {
   return parseNumstat(expectOk(await git(['diff', '--numstat', '-z', '--no-renames', from, to]), 'git diff'));

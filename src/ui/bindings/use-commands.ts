@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { formatSize, type InstructionFileInfo, JobError, openInBrowser, safeText } from '../../core/index.js';
 import { helpLines } from '../keymap.js';
 import { diffOf, exportConversation, permissionsCommand, statusOf } from './session-commands.js';
+import { modelCommand } from './model-command.js';
 import { INIT_PROMPT, type SlashCommand } from '../slash-commands.js';
 import { costLines } from '../state/cost-lines.js';
 import { userSentText } from '../state/job-status.js';
@@ -25,6 +26,8 @@ export interface CommandContext {
   resume?: (id: string) => Promise<string | undefined>;
   /** Starts a new session (/clear); resolves with an error message when it cannot. */
   clear?: () => Promise<string | undefined>;
+  /** Opens the picker of earlier prompts (/rewind), or says why it cannot. */
+  openRewind?: () => void;
   /** Sub-agents still queued or running (a switch would stop them). */
   activeJobs: number;
 }
@@ -40,6 +43,7 @@ export function useCommands({
   quit,
   resume,
   clear,
+  openRewind,
   activeJobs,
 }: CommandContext) {
   /** `/agents send` and the detail view's message line: the path agent_send takes, as from the user. True when it was sent. */
@@ -158,6 +162,8 @@ export function useCommands({
           });
           return undefined;
         }
+        case 'rewind':
+          return openRewind ? openRewind() : say({ kind: 'error', text: 'rewinding is not available here' });
         case 'permissions':
           return say(permissionsCommand(session, command.remove));
         case 'init':
@@ -167,6 +173,10 @@ export function useCommands({
           return say({ kind: 'block', title: 'Changes this session', lines: diffOf(session) });
         case 'status':
           return say({ kind: 'block', title: 'Status', lines: statusOf(session, mcpServers()) });
+        case 'model': {
+          const answer = modelCommand(session, command);
+          return answer ? say(answer) : undefined;
+        }
         case 'export':
           return say(exportConversation(session, command.file));
         case 'quit':
@@ -181,7 +191,7 @@ export function useCommands({
         }
       }
     },
-    [session, runner, say, openAgents, mcpServers, stopJobs, sendToJob, worktree, quit, resume, clear, activeJobs],
+    [session, runner, say, openAgents, mcpServers, stopJobs, sendToJob, worktree, quit, resume, clear, openRewind, activeJobs],
   );
 
   return { run, stopJobs, sendToJob, worktree };

@@ -15,10 +15,12 @@ export interface LineEditor {
 /**
  * The input line's state, mirrored in a ref: keys that arrive in one chunk ("hello⏎")
  * reach their handlers before React re-renders, so each must see the previous key's edit.
+ * `initialText` starts it as if typed into the empty line.
  */
-export function useLineEditor(): LineEditor {
-  const ref = useRef<LineState>(emptyLine);
-  const [line, setLine] = useState<LineState>(emptyLine);
+export function useLineEditor(initialText?: string): LineEditor {
+  const [initial] = useState(() => (initialText ? editLine(emptyLine, { type: 'insert', text: initialText }) : emptyLine));
+  const ref = useRef<LineState>(initial);
+  const [line, setLine] = useState<LineState>(initial);
   const edit = useCallback((change: LineEdit) => {
     const next = editLine(ref.current, change);
     if (next === ref.current) return;

@@ -41,10 +41,12 @@ export function usePromptEditor(options: {
   root?: string;
   /** Custom commands (Markdown command files): offered in the `/` menu after the built-in ones. */
   custom?: readonly { name: string; description?: string; argumentHint?: string }[];
+  /** Text the input starts with, as if typed into it (keys typed during start-up). */
+  initialInput?: string;
 }): PromptEditor {
-  const { historyFile, root, custom } = options;
+  const { historyFile, root, custom, initialInput } = options;
   const commands = useMemo(() => menuCommands(custom), [custom]);
-  const editor = useLineEditor();
+  const editor = useLineEditor(initialInput);
   const [history] = useState(() => new PromptHistory(historyFile ? readHistory(historyFile) : []));
   const [menuState, setMenuState] = useState(NO_MENU);
   const menuRef = useRef(NO_MENU);

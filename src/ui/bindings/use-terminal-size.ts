@@ -1,5 +1,5 @@
 import { useStdout } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Clock } from '../clock.js';
 
 /** Clears the screen and the scrollback, cursor home (what Ink itself writes for a full redraw). */
@@ -26,9 +26,18 @@ const SETTLE_MS = 100;
  * A shorter screen redraws too: until the live area shrinks to fit, Ink repaints everything it
  * ever printed (its full-screen path), and the fresh print puts one clean copy back.
  */
-export function useTerminalSize(clock: Clock): TerminalSize {
+export function useTerminalSize(clock: Clock, options: { hold?: boolean } = {}): TerminalSize {
   const { stdout } = useStdout();
   const [size, setSize] = useState(() => ({ ...readSize(stdout), generation: 0 }));
+  // While a full-screen view is up (on the alternate screen), the redraw waits for it to go.
+  const held = useRef({ hold: options.hold === true, pending: false });
+  useEffect(() => {
+    held.current.hold = options.hold === true;
+    if (options.hold || !held.current.pending) return;
+    held.current.pending = false;
+    stdout.write(CLEAR_TERMINAL);
+    setSize((before) => ({ ...before, generation: before.generation + 1 }));
+  }, [options.hold, stdout]);
   useEffect(() => {
     let drawn = readSize(stdout);
     let handle: unknown;
@@ -37,8 +46,10 @@ export function useTerminalSize(clock: Clock): TerminalSize {
       const now = readSize(stdout);
       const redraw = now.width !== drawn.width || (now.height < drawn.height && Number.isFinite(drawn.height));
       drawn = now;
-      if (redraw) stdout.write(CLEAR_TERMINAL);
-      setSize((before) => ({ ...now, generation: before.generation + (redraw ? 1 : 0) }));
+      const wait = redraw && held.current.hold;
+      if (wait) held.current.pending = true;
+      if (redraw && !wait) stdout.write(CLEAR_TERMINAL);
+      setSize((before) => ({ ...now, generation: before.generation + (redraw && !wait ? 1 : 0) }));
     };
     const onResize = () => {
       // Rows matter at once (the live area must fit); the redraw waits for the size to settle.

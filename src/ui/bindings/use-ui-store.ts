@@ -20,6 +20,8 @@ export function useUiStore(
   say: (entry: EntryBody) => void;
   /** Records that the user's message reached a job, in order with the events before it. */
   sent: (sent: SentMessage) => void;
+  /** Starts the transcript again with these entries (after /rewind), in order with the events before it. */
+  redraw: (entries: readonly EntryBody[]) => void;
 } {
   const [store] = useState(() => new UiStore(options.initial()));
   const [buffer] = useState(
@@ -48,6 +50,13 @@ export function useUiStore(
     },
     [buffer],
   );
+  const redraw = useCallback(
+    (entries: readonly EntryBody[]) => {
+      buffer.push({ kind: 'redraw', entries });
+      buffer.flush();
+    },
+    [buffer],
+  );
   const state = useSyncExternalStore(store.subscribe, store.snapshot);
-  return { store, state, say, sent };
+  return { store, state, say, sent, redraw };
 }

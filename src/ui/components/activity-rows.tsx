@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
 import type { Job } from '../../core/index.js';
-import { formatRow, stalledFor } from '../state/activity-rows.js';
+import { formatRow, rowHead, shownRows, stalledFor } from '../state/activity-rows.js';
+import { cutStyled } from '../state/styled-line.js';
 import type { JobView } from '../state/jobs.js';
+import { lineLength } from '../format.js';
 
 export interface ActivityRowsProps {
   /** The jobs still queued or running, by job number. */
@@ -16,6 +18,8 @@ export interface ActivityRowsProps {
   costOf?: (view: JobView) => number | undefined;
   /** The workspace root: paths are shown relative to it. */
   root?: string;
+  /** Lines a status command printed for jobs (`subagentStatusLine`): each replaces its row's detail. */
+  custom?: ReadonlyMap<string, string>;
 }
 
 /** The share of a cap at which a job's row turns the warning colour. */
@@ -35,21 +39,27 @@ export function rowColor(
 }
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
-export function ActivityRows({ jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root }: ActivityRowsProps) {
+export function ActivityRows(props: ActivityRowsProps) {
+  const { jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root, custom } = props;
   if (jobs.length === 0 || maxLines <= 0) return null;
-  const collapsed = jobs.length > maxLines;
-  const shown = collapsed ? jobs.slice(0, maxLines - 1) : jobs;
+  const shown = shownRows(jobs, maxLines);
+  const collapsed = shown.length < jobs.length;
   return (
     <Box flexDirection="column">
       {shown.map((view) => {
         const asks = waiting?.get(view.job.id);
+        // A waiting approval says so over the status command's line.
+        const own = asks === undefined ? custom?.get(view.job.id) : undefined;
+        const head = own ? rowHead(view.job) : '';
         return (
           <Text key={view.job.id} wrap="truncate-end" color={rowColor(view.job, asks, now)}>
-            {formatRow(view, now, width, {
-              instead: asks ? `waiting for approval: ${asks}` : undefined,
-              cost: costOf?.(view),
-              root,
-            })}
+            {own
+              ? `${head}${cutStyled(own, width - lineLength(head))}`
+              : formatRow(view, now, width, {
+                  instead: asks ? `waiting for approval: ${asks}` : undefined,
+                  cost: costOf?.(view),
+                  root,
+                })}
           </Text>
         );
       })}

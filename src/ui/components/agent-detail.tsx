@@ -131,7 +131,7 @@ export function AgentDetail({
 }
 
 /** `› the message▌`, on one line: line breaks shown as ↵, the end kept in view. */
-function MessageLine({ line, width }: { line: LineState; width: number }) {
+export function MessageLine({ line, width }: { line: LineState; width: number }) {
   const chars = Array.from(line.text.replace(/\n/g, '↵'));
   const before = chars.slice(0, line.cursor).join('');
   const at = chars[line.cursor] ?? ' ';

@@ -55,6 +55,7 @@ export function TrustPrompt({ review, onAnswer }: TrustPromptProps) {
         </Box>
       ))}
       <McpServersToStart review={review} />
+      <AgentCommandsToRun review={review} />
       <Text>
         <Text bold>y</Text> trust this folder · <Text bold>n</Text>/<Text bold>Esc</Text> don&apos;t trust (your own settings
         only) · <Text bold>Ctrl+C</Text> quit
@@ -78,6 +79,35 @@ function McpServersToStart({ review }: { review: SettingsReview }) {
         </Text>
       ))}
       <Text dimColor>{'    each runs a program with your environment, or connects to a server'}</Text>
+    </Box>
+  );
+}
+
+/** The project's agent files that start MCP servers, run hooks or keep memory in your home for their jobs. */
+function AgentCommandsToRun({ review }: { review: SettingsReview }) {
+  const files = Object.entries(review.agentCommands ?? {});
+  if (files.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      <Text>Agent files would run, for their jobs:</Text>
+      {files.map(([file, commands]) => (
+        <Box key={file} flexDirection="column" paddingLeft={2}>
+          <Text bold>{safeText(file)}</Text>
+          {Object.entries(commands.mcpServers ?? {}).map(([name, entry]) => (
+            <Text key={`mcp:${name}`}>{`    MCP server ${safeText(name)} ${oneLineSafe(describeEntry(entry))}`}</Text>
+          ))}
+          {Object.entries(commands.hooks ?? {}).flatMap(([event, groups]) =>
+            groups.flatMap((group, g) =>
+              group.hooks.map((hook, h) => (
+                <Text
+                  key={`hook:${event}:${g}:${h}`}
+                >{`    ${safeText(event)} hook ${oneLineSafe(hook.command ?? hook.type)}`}</Text>
+              )),
+            ),
+          )}
+          {commands.userMemory ? <Text>{'    memory: user, a folder in your home its agent reads in every project'}</Text> : null}
+        </Box>
+      ))}
     </Box>
   );
 }

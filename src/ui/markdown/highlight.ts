@@ -39,7 +39,15 @@ const LANGUAGES = {
   xml,
   yaml,
 };
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+
+/**
+ * highlight.js with the languages registered, on first use: registering runs each language's
+ * definition (about 10 ms for these), which the TUI's start-up need not pay before its first frame.
+ */
+function highlighter(): typeof hljs {
+  if (!hljs.getLanguage('bash')) for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+  return hljs;
+}
 
 /** A run of code in one colour (undefined: the terminal's own). */
 export interface CodeSegment {
@@ -79,15 +87,15 @@ const SCOPE_COLORS: Record<string, Omit<CodeSegment, 'text'>> = {
 
 /** Whether code in `lang` (a name or an alias: ts, sh, py, yml, html…) gets colours. */
 export function knownLanguage(lang: string | undefined): boolean {
-  return Boolean(lang && hljs.getLanguage(lang));
+  return Boolean(lang && highlighter().getLanguage(lang));
 }
 
 /** Code as lines of coloured segments; plain lines when the language is unknown. */
 export function highlightCode(code: string, lang: string | undefined): CodeSegment[][] {
-  if (!lang || !hljs.getLanguage(lang)) return code.split('\n').map((text) => [{ text }]);
+  if (!lang || !highlighter().getLanguage(lang)) return code.split('\n').map((text) => [{ text }]);
   let html: string;
   try {
-    html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+    html = highlighter().highlight(code, { language: lang, ignoreIllegals: true }).value;
   } catch {
     return code.split('\n').map((text) => [{ text }]);
   }

@@ -24,8 +24,7 @@ export interface RowOptions {
  */
 export function formatRow(view: JobView, now: number, width: number, options: RowOptions = {}): string {
   const { job } = view;
-  // A queue job names the worker running it: `sub-3 @ build-2`.
-  const head = `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${job.worker ? ` @ ${job.worker}` : ''}${GAP}`;
+  const head = rowHead(job);
   // What it got from the user or the parent, right after its time: `1 message waiting` until its next step reads it.
   const got = view.unread
     ? `${plural(view.unread, 'message')} waiting`
@@ -56,6 +55,17 @@ export function formatRow(view: JobView, now: number, width: number, options: Ro
     }
   }
   return cutLine(`${head}${action}`, width);
+}
+
+/** A row's start: its id, indented by depth; a queue job names the worker running it (`sub-3 @ build-2`). */
+export function rowHead(job: Pick<Job, 'id' | 'depth' | 'worker'>): string {
+  return `${'  '.repeat((job.depth ?? 1) - 1)}${job.id}${job.worker ? ` @ ${job.worker}` : ''}${GAP}`;
+}
+
+/** The rows shown in `maxLines`: all of them, or all but what the last line sums up (`+5 more running`). */
+export function shownRows<T>(rows: readonly T[], maxLines = Number.MAX_SAFE_INTEGER): readonly T[] {
+  if (maxLines <= 0) return [];
+  return rows.length > maxLines ? rows.slice(0, maxLines - 1) : rows;
 }
 
 /** A running sub-agent with no event for this long reads `stalled 1m20s` (in the warning colour). */

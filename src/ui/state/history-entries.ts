@@ -1,5 +1,13 @@
-import { isSummaryMessage, type Job, type Message, oneLine, type StopCause, type ToolResultBlock } from '../../core/index.js';
-import { causeText } from '../format.js';
+import {
+  imageSummary,
+  isSummaryMessage,
+  type Job,
+  type Message,
+  oneLine,
+  type StopCause,
+  type ToolResultBlock,
+} from '../../core/index.js';
+import { causeText, withImages } from '../format.js';
 import { completionLine } from './job-status.js';
 import { forPeople, toolAction, toolResultView } from './tool-text.js';
 import type { EntryBody } from './transcript.js';
@@ -55,7 +63,10 @@ export function historyEntries(
       continue;
     }
     if (message.role === 'user') {
-      const text = textOf(message);
+      const text = withImages(
+        textOf(message),
+        message.content.flatMap((b) => (b.type === 'image' ? [imageSummary(b)] : [])),
+      );
       if (text.trim()) entries.push({ kind: 'user', text });
       continue;
     }

@@ -86,3 +86,14 @@ export function inputAction(
   // A chunk with line breaks inside is a paste (a terminal without bracketed paste): its lines stay lines.
   return edit({ type: 'insert', text: input.replace(/(\r\n|\r|\n)$/, '') });
 }
+
+/**
+ * Keys typed while the app started, when they are nothing but text (no Enter, Tab, Ctrl or
+ * Alt key, arrow or other escape sequence): what they would insert into the empty input, so
+ * it can hold them from the first frame. Undefined for any other keys, which must reach the
+ * app as typed, in order.
+ */
+export function typedText(keys: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  return keys !== '' && !/[\u0000-\u001F\u007F-\u009F]/.test(keys) ? keys : undefined;
+}

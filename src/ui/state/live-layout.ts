@@ -15,6 +15,8 @@ export interface LiveWants {
   approval: number;
   /** The working line; 0 when idle. */
   working: number;
+  /** The `statusLine` command's line (1 when one is configured). */
+  status?: number;
   /** The plan's checklist (todo_write). */
   todos: number;
   /** One row per running or queued sub-agent. */
@@ -31,6 +33,7 @@ export interface LiveBudget {
   bottom: number;
   approval: number;
   working: number;
+  status: number;
   /** The plan's checklist (todo_write). */
   todos: number;
   rows: number;
@@ -59,6 +62,7 @@ export function liveBudget(wants: LiveWants): LiveBudget {
   const bottom = take(wants.bottom);
   const approval = take(wants.approval);
   const working = take(wants.working);
+  const status = take(wants.status ?? 0);
   // The plan is a reminder, not the work: at most a third of what is left, so rows keep room.
   const todos = take(Math.min(wants.todos, Math.floor(left / 3)));
   // Text and tools keep a little room; rows come next, then text and tools get the rest.
@@ -75,5 +79,5 @@ export function liveBudget(wants: LiveWants): LiveBudget {
   left += reserved;
   const tools = take(wants.tools);
   const text = take(Math.min(wants.text, LIVE_TEXT_MAX));
-  return { footer, bottom, approval, working, todos, rows, rowsShown, tools, text };
+  return { footer, bottom, approval, working, status, todos, rows, rowsShown, tools, text };
 }

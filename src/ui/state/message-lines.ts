@@ -1,4 +1,4 @@
-import { type ContentBlock, type Message, oneLine } from '../../core/index.js';
+import { type ContentBlock, imageLabel, imageSummary, type Message, oneLine } from '../../core/index.js';
 
 /** `assistant: I found… · → read_file src/x.ts`, `tool result: export function…`. */
 export function describeMessage(message: Message): string {
@@ -14,6 +14,8 @@ function describeBlock(block: ContentBlock): string {
       return oneLine(block.text);
     case 'thinking':
       return '(thinking)';
+    case 'image':
+      return imageLabel(imageSummary(block));
     case 'tool_use':
       return `→ ${block.name} ${oneLine(JSON.stringify(block.input ?? {}))}`;
     case 'tool_result':

@@ -1,5 +1,6 @@
+import { windowText } from './model-lines.js';
 import { hookLine, messageText, type SessionEvent } from '../../core/index.js';
-import { causeText, retryText } from '../format.js';
+import { causeText, retryText, withImages } from '../format.js';
 import { splitFinishedBlocks } from './stream-blocks.js';
 import { type DiffLine, type JobLookup, forPeople, toolAction, toolResultView } from './tool-text.js';
 
@@ -149,7 +150,9 @@ function applyEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts)
   switch (event.type) {
     case 'submit': {
       const entry: EntryBody =
-        event.prompt === undefined ? { kind: 'wake', ids: [...jobs.owed] } : { kind: 'user', text: event.prompt };
+        event.prompt === undefined
+          ? { kind: 'wake', ids: [...jobs.owed] }
+          : { kind: 'user', text: withImages(event.prompt, event.images ?? []) };
       return { ...append(state, entry), turnRunning: true };
     }
     case 'text_delta': {
@@ -211,6 +214,8 @@ function applyEvent(state: TranscriptState, event: SessionEvent, jobs: JobFacts)
       const text = causeText(event.cause, jobs.running);
       return text ? append(settled, { kind: 'end', text, isError: event.cause.kind !== 'aborted' }) : settled;
     }
+    case 'model_changed':
+      return append(state, { kind: 'info', text: modelChangedText(event) });
     case 'budget_reached':
       return append(state, {
         kind: 'notice',
@@ -249,4 +254,10 @@ function budgetUsed(event: { limit: 'tokens' | 'costUsd'; budget: number; used: 
   return event.limit === 'tokens'
     ? `token budget reached: ${event.used} of ${event.budget} tokens used`
     : `cost budget reached: $${event.used.toFixed(2)} of $${event.budget.toFixed(2)} spent`;
+}
+
+/** The line a model switch leaves in the conversation. */
+function modelChangedText(event: { model: string; contextWindow: number; effort?: string }): string {
+  const effort = event.effort ? ` · effort ${event.effort}` : '';
+  return `model: ${event.model}${effort} (${windowText(event.contextWindow)}) from the next turn; sub-agents that inherit start on it`;
 }

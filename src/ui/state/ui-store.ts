@@ -30,6 +30,8 @@ export interface UiState {
   todos: readonly Todo[];
   /** The MCP servers as last reported (footer, /mcp). */
   mcp: McpState;
+  /** Times the transcript was drawn afresh (/rewind): its <Static> is keyed on it, so it prints again. */
+  redraws?: number;
 }
 
 /** One item of a batch: a session event, or a line the app itself adds (a command's answer). */
@@ -37,7 +39,9 @@ export type UiItem =
   | { kind: 'event'; item: SequencedEvent }
   | { kind: 'line'; entry: EntryBody }
   /** The user's message reached a job (what `send` answered). */
-  | { kind: 'sent'; sent: SentMessage };
+  | { kind: 'sent'; sent: SentMessage }
+  /** The transcript starts again with these entries (the conversation /rewind went back to). */
+  | { kind: 'redraw'; entries: readonly EntryBody[] };
 
 export function initialUiState(options: {
   intro: EntryBody[];
@@ -61,8 +65,16 @@ export function initialUiState(options: {
 /** Applies one batch in order: the pure reducer behind the store. `now`: when the batch is applied, on the app's clock. */
 export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): UiState {
   let transcript = startBatch(state.transcript);
-  let { jobs, contextTokens, turn, todos, mcp } = state;
+  let { jobs, contextTokens, turn, todos, mcp, redraws } = state;
   for (const item of items) {
+    if (item.kind === 'redraw') {
+      const empty = { ...transcript, entries: [], liveText: '', livePrinted: '', tools: [], held: undefined };
+      transcript = item.entries.reduce(append, empty);
+      // The history changed under the last figure: estimated until the model says again.
+      contextTokens = undefined;
+      redraws = (redraws ?? 0) + 1;
+      continue;
+    }
     if (item.kind === 'line') {
       transcript = append(transcript, item.entry);
       continue;
@@ -98,7 +110,7 @@ export function reduceBatch(state: UiState, items: readonly UiItem[], now = 0): 
     if (event.type === 'todos') todos = event.todos;
   }
   if (state.hintIdleCompletions) transcript = markIdleCompletions(transcript, (id) => jobs.get(id)?.owed ?? false);
-  return { ...state, transcript, jobs, contextTokens, turn, todos, mcp };
+  return { ...state, transcript, jobs, contextTokens, turn, todos, mcp, ...(redraws ? { redraws } : {}) };
 }
 
 /**

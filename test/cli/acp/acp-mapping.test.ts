@@ -4,26 +4,45 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChildSessions } from '../../../src/cli/acp/child-sessions.js';
 import { mcpConfigText } from '../../../src/cli/acp/mcp-config.js';
-import { UnsupportedContentError, promptText } from '../../../src/cli/acp/prompt-text.js';
+import { UnsupportedContentError, promptContent } from '../../../src/cli/acp/prompt-text.js';
 import { SessionUpdates } from '../../../src/cli/acp/session-updates.js';
 import { editDiff, toolKind, toolTitle } from '../../../src/cli/acp/tool-calls.js';
 import { emptyUsage, type Job } from '../../../src/core/index.js';
+import { b64, jpegImage, pngImage } from '../../support/images.js';
 
 describe('ACP prompt content', () => {
   it('joins text, linked files and embedded context into one prompt', () => {
     expect(
-      promptText([
+      promptContent([
         { type: 'text', text: 'Fix' },
         { type: 'resource_link', name: 'a.ts', uri: 'file:///p/a.ts' },
         { type: 'text', text: 'using' },
         { type: 'resource', resource: { uri: 'file:///p/b.ts', text: 'const b = "```";' } },
       ]),
-    ).toBe('Fix @/p/a.ts using\n~~~~ /p/b.ts\nconst b = "```";\n~~~~\n');
+    ).toEqual({ text: 'Fix @/p/a.ts using\n~~~~ /p/b.ts\nconst b = "```";\n~~~~\n', images: [] });
   });
 
-  it('refuses images and audio, naming what to do instead', () => {
-    expect(() => promptText([{ type: 'audio', data: '', mimeType: 'audio/wav' }])).toThrow(UnsupportedContentError);
-    expect(() => promptText([{ type: 'image', data: '', mimeType: 'image/png' }])).toThrow(/attach the file as a resource/);
+  it('attaches images and embedded image files, each checked; refuses audio and images no model takes', () => {
+    const png = b64(pngImage());
+    expect(
+      promptContent([
+        { type: 'text', text: 'Why is this red?' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'file:///p/shot.jpg', blob: b64(jpegImage()), mimeType: 'image/jpeg' } },
+        { type: 'resource', resource: { uri: 'file:///p/doc.pdf', blob: 'JVBERi0=', mimeType: 'application/pdf' } },
+      ]),
+    ).toEqual({
+      text: 'Why is this red? /p/shot.jpg (image, attached) @/p/doc.pdf (binary, not attached)',
+      images: [
+        { type: 'image', mediaType: 'image/png', data: png },
+        { type: 'image', mediaType: 'image/jpeg', data: b64(jpegImage()) },
+      ],
+    });
+    expect(() => promptContent([{ type: 'audio', data: '', mimeType: 'audio/wav' }])).toThrow(UnsupportedContentError);
+    expect(() => promptContent([{ type: 'image', data: b64(jpegImage()), mimeType: 'image/png' }])).toThrow(
+      new UnsupportedContentError('image 1 is declared image/png but its bytes are JPEG: send it as image/jpeg'),
+    );
+    expect(() => promptContent([{ type: 'image', data: 'AAAA', mimeType: 'image/bmp' }])).toThrow(/a type no model takes/);
   });
 });
 
@@ -74,6 +93,26 @@ describe('ACP tool calls', () => {
     );
     expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'agent_message_chunk']);
     expect(updates[1]).toMatchObject({ toolCallId: 'c1', kind: 'search', status: 'failed' });
+  });
+
+  it("a replayed prompt's images come back as image chunks, in order", () => {
+    const data = b64(pngImage());
+    const updates = SessionUpdates.replay(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', mediaType: 'image/png', data },
+            { type: 'text', text: 'this' },
+          ],
+        },
+      ],
+      '/p',
+    );
+    expect(updates).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'image', data, mimeType: 'image/png' } },
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'this' } },
+    ]);
   });
 });
 

@@ -65,8 +65,18 @@ const EXPECTED: Record<string, Expected> = {
   },
   'focused-worker.md': { loads: { tools: CLAUDE_ALL, disallowedTools: [] } },
   'memory-keeper.md': {
-    loads: { tools: ['read_file', 'write_file', 'edit_file'], model: 'haiku', effort: 'high' },
-    warning: 'ignored color, skills, memory, mcpServers, hooks, initialPrompt: no meaning for an outrider sub-agent',
+    loads: {
+      tools: ['read_file', 'write_file', 'edit_file'],
+      model: 'haiku',
+      effort: 'high',
+      skills: ['note-taking', 'summarizing'],
+      memory: 'project',
+      mcpServers: [{ name: 'github' }, { name: 'notes', entry: { type: 'stdio', command: 'npx', args: ['notes-mcp'] } }],
+      hooks: {
+        PreToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: './scripts/check-notes.sh' }] }],
+      },
+    },
+    warning: 'ignored color, initialPrompt: no meaning for an outrider sub-agent',
   },
   'windows-helper.md': {
     loads: {

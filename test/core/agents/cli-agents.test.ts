@@ -42,6 +42,27 @@ describe('--agents', () => {
     ]);
   });
 
+  it("reads Claude Code's `effort` as an agent file's; a value that is no level skips the agent, naming it and the levels", () => {
+    const { definitions, warnings } = definitionsFromFlag(
+      JSON.stringify({
+        deep: { description: 'Thinks hard.', prompt: 'Think.', effort: 'high' },
+        loud: { description: 'Shouts.', prompt: 'Think.', effort: ' MAX ' },
+        wild: { description: 'Too much.', prompt: 'Think.', effort: 'extreme' },
+        odd: { description: 'A number.', prompt: 'Think.', effort: 3 },
+      }),
+    );
+    expect(definitions.map((d) => [d.name, d.effort])).toEqual([
+      ['deep', 'high'],
+      ['loud', 'max'],
+    ]);
+    // Typed by the user, not read from a repository: its effort is not held to the session's.
+    expect(definitions[0]!.fromRepository).toBeUndefined();
+    expect(warnings).toEqual([
+      '--agents wild: effort: expected one of low, medium, high, max, got "extreme"',
+      '--agents odd: effort: expected one of low, medium, high, max, got 3',
+    ]);
+  });
+
   it('says what is wrong with JSON that is not an object of agents', () => {
     expect(() => definitionsFromFlag('{"reviewer": ')).toThrow(AgentsFlagError);
     expect(() => definitionsFromFlag('{"reviewer": ')).toThrow(/^--agents: not valid JSON/);

@@ -418,8 +418,8 @@ describe('malformed files', () => {
       ),
     );
     const { definitions, warnings } = load();
-    expect(warnings).toEqual([`${path}: ignored hooks, color: no meaning for an outrider sub-agent`]);
-    expect(definitions.has('x')).toBe(true);
+    expect(warnings).toEqual([`${path}: ignored color: no meaning for an outrider sub-agent`]);
+    expect(definitions.get('x')?.hooks).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] });
   });
 
   it('refuses a file with a YAML syntax error anywhere, also under a key it does not read, naming the line', () => {
@@ -723,8 +723,9 @@ describe('Claude Code fields', () => {
   it('names the fields it cannot honour in one line with the other notes; background: true is what outrider does', () => {
     const result = parse('tools: Read, WebFetch\ncolor: red\nbackground: true\neffort: high\nmemory: user\n');
     expect(result.warnings).toEqual([
-      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color, memory: no meaning for an outrider sub-agent',
+      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color: no meaning for an outrider sub-agent',
     ]);
+    expect(result.definition?.memory).toBe('user');
     expect(parse('background: false\n').warnings).toEqual(['/p/x.md: ignored background: no meaning for an outrider sub-agent']);
     expect(parse('color:\n').warnings).toEqual([]);
   });

@@ -43,7 +43,7 @@ describe("Claude Code's settings files", () => {
         hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo hi' }] }] },
         model: 'opus',
         env: { FOO: '1' },
-        statusLine: { type: 'command', command: 'x' },
+        outputStyle: 'Explanatory',
       }),
       '/p/.claude/settings.json',
     );
@@ -56,7 +56,7 @@ describe("Claude Code's settings files", () => {
     });
     expect(read.warnings).toEqual([
       expect.stringMatching(/permissions\.deny\[1\]: "Bash\(" does not end with "\)".*; left out$/),
-      '/p/.claude/settings.json: outrider does not honour "permissions.disableBypassPermissionsMode", "env", "statusLine" (see docs/claude-code.md)',
+      '/p/.claude/settings.json: outrider does not honour "permissions.disableBypassPermissionsMode", "env", "outputStyle" (see docs/claude-code.md)',
     ]);
   });
 

@@ -50,7 +50,7 @@ describe('OAuth MCP servers in a session', () => {
     const { session } = await open(testDirs(), server, true, () => ({ text: 'ok' }));
     expect(session.mcp.statuses()).toMatchObject([{ name: 'linear', state: 'needs-auth' }]);
     expect(session.warnings).toContain(
-      'MCP server "linear" needs you to sign in (OAuth): start outrider here without -p and type /mcp login linear; going on without its tools',
+      'MCP server "linear" needs you to sign in (OAuth): run outrider mcp login linear (or /mcp login linear in the TUI); going on without its tools',
     );
   });
 

@@ -71,7 +71,7 @@ describe('OAuth sign-in to a remote MCP server', () => {
     expect(server.counts.registrations).toBe(0);
     expect(stored(dir, server.url)).toEqual({ serverUrl: server.url });
     expect(failureWarnings(m.statuses())).toEqual([
-      'MCP server "linear" needs you to sign in (OAuth): start outrider here without -p and type /mcp login linear; going on without its tools',
+      'MCP server "linear" needs you to sign in (OAuth): run outrider mcp login linear (or /mcp login linear in the TUI); going on without its tools',
     ]);
   });
 

@@ -1,8 +1,12 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { builtinDefinitions } from '../../../src/core/agents/builtin-agents.js';
 import { createProvider } from '../../../src/core/providers/create.js';
+import { buildPayload } from '../../../src/core/remote/build-payload.js';
 import type { RemoteBranch } from '../../../src/core/remote/channels.js';
 import { createWorkerJobRunner } from '../../../src/core/remote/worker-job.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
@@ -161,5 +165,81 @@ describe("a worker's job runner", () => {
     const read = events.find((e) => e.type === 'tool_end' && e.name === 'read_file');
     expect(read).toMatchObject({ isError: false });
     expect(JSON.stringify(mock.requests[1]!.body)).toContain('the project');
+  });
+});
+
+describe("a worker's job runner and the job's reasoning effort", () => {
+  /** A worker on the mock with its own Anthropic model, its log kept. */
+  async function effortWorker(redisUrl: string, remote: { root: string }, model = 'claude-sonnet-4-5') {
+    const log: string[] = [];
+    const stream = createProvider({ provider: 'anthropic', apiKey: WORKER_KEY, baseURL: mock.anthropicBaseURL, maxRetries: 0 });
+    await queue.worker(redisUrl, {
+      name: 'build-2',
+      onLog: (line) => log.push(line),
+      runJob: createWorkerJobRunner({
+        cacheDir: path.join(remote.root, 'worker-cache'),
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        stream,
+        model,
+        maxTokens: 1000,
+      }),
+    });
+    return log;
+  }
+
+  it("runs the child with the effort the job had on the session's side: the worker's requests carry its thinking", async () => {
+    const redis = await startRedis();
+    const remote = sharedRemote();
+    await effortWorker(redis.url, remote);
+    mock.script(
+      { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }], thinking: 'Read it first.' },
+      { text: 'read it' },
+    );
+    const runner = queue.runner(redis.url, {
+      workspaceFor: async () => ({ remote: remote.bare, commit: remote.commit, ref: 'refs/outrider-snapshots/sess1/sub-1' }),
+    });
+
+    const outcome = await runner(recordingRequest('sub-1', { effort: 'high' }).request);
+
+    expect(outcome).toMatchObject({ status: 'done', text: 'read it' });
+    expect(mock.requests).toHaveLength(2);
+    for (const request of mock.requests) {
+      expect(request.body.thinking).toEqual({ type: 'enabled', budget_tokens: 20_000 });
+      expect(request.body.max_tokens).toBe(21_000);
+    }
+  });
+
+  it('refuses a queue entry whose effort is not a level, with a log line, and takes the next job', async () => {
+    const redis = await startRedis();
+    const remote = sharedRemote();
+    const log = await effortWorker(redis.url, remote);
+    const client = new Redis(redis.url);
+    const jobs = new Queue('jobs', { connection: client, prefix: 'outrider:default' });
+    const good = buildPayload({
+      remoteId: 'sess1.sub-7.aa',
+      sessionId: 'sess1',
+      request: { id: 'sub-7', task: 'say hi', mode: 'typed', effort: 'low' },
+      definition: builtinDefinitions().find((d) => d.name === 'general')!,
+      workspace: { remote: remote.bare, commit: remote.commit, ref: 'refs/outrider-snapshots/sess1/sub-1' },
+    });
+    mock.script({ text: 'hi' });
+    try {
+      await jobs.add('sub-agent', { ...good, effort: 'ultra' }, { jobId: 'sess1.sub-7.aa' });
+      const runner = queue.runner(redis.url);
+      const refused = await runner.attach('sess1.sub-7.aa', recordingRequest('sub-7').request);
+      await jobs.add('sub-agent', { ...good, remoteId: 'sess1.sub-8.bb', jobId: 'sub-8' }, { jobId: 'sess1.sub-8.bb' });
+      const taken = await runner.attach('sess1.sub-8.bb', recordingRequest('sub-8').request);
+
+      expect(refused).toMatchObject({ status: 'error' });
+      expect(refused.error).toBe(
+        'refused by worker build-2: invalid payload: effort: one of low, medium, high, max (got "ultra")',
+      );
+      expect(log).toContain('refused sess1.sub-7.aa: invalid payload: effort: one of low, medium, high, max (got "ultra")');
+      expect(taken).toMatchObject({ status: 'done', text: 'hi' });
+      expect(mock.requests.map((r) => r.body.thinking)).toEqual([{ type: 'enabled', budget_tokens: 4_096 }]);
+    } finally {
+      await jobs.close();
+      client.disconnect();
+    }
   });
 });

@@ -4,8 +4,8 @@ import { CLEAR_TERMINAL, useTerminalSize } from '../../../src/ui/bindings/use-te
 import { FakeClock } from '../../support/fake-clock.js';
 import { frame, mount, settle } from '../harness.js';
 
-function Size({ clock }: { clock: FakeClock }) {
-  const { width, height, generation } = useTerminalSize(clock);
+function Size({ clock, hold }: { clock: FakeClock; hold?: boolean }) {
+  const { width, height, generation } = useTerminalSize(clock, { hold });
   return <Text>{`${width}x${height} #${generation}`}</Text>;
 }
 
@@ -44,5 +44,30 @@ describe('useTerminalSize', () => {
     await settle();
     expect(frame(rendered)).toBe('40x12 #2');
     expect(stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL))).toHaveLength(2);
+  });
+
+  it('while a full-screen view holds it, a new width waits to redraw until the view is gone, then redraws once', async () => {
+    const clock = new FakeClock();
+    const rendered = await mount(<Size clock={clock} hold />);
+    const stdout = rendered.stdout as unknown as NodeJS.EventEmitter & { frames: string[] };
+    const clears = () => stdout.frames.filter((f) => f.includes(CLEAR_TERMINAL)).length;
+    Object.defineProperty(stdout, 'columns', { value: 70, configurable: true });
+    Object.defineProperty(stdout, 'rows', { value: 20, configurable: true });
+    stdout.emit('resize');
+    clock.advance(100);
+    await settle();
+    // The size is known at once (the view draws for it); the transcript is not printed again on the alternate screen.
+    expect(frame(rendered)).toBe('70x20 #0');
+    expect(clears()).toBe(0);
+    rendered.rerender(<Size clock={clock} hold={false} />);
+    await settle();
+    expect(frame(rendered)).toBe('70x20 #1');
+    expect(clears()).toBe(1);
+    // Held and let go again with no resize between: nothing to redraw.
+    rendered.rerender(<Size clock={clock} hold />);
+    rendered.rerender(<Size clock={clock} hold={false} />);
+    await settle();
+    expect(frame(rendered)).toBe('70x20 #1');
+    expect(clears()).toBe(1);
   });
 });

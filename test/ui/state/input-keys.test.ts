@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { inputAction } from '../../../src/ui/state/input-keys.js';
+import { inputAction, typedText } from '../../../src/ui/state/input-keys.js';
 import { NO_KEY } from '../../../src/ui/state/split-keys.js';
 
 const key = (over: Partial<Key>): Key => ({ ...NO_KEY, ...over });
@@ -43,6 +43,18 @@ describe('what a key does to the input', () => {
   it('leaves Ctrl+C, Ctrl+K, Esc and Shift+Tab to the app', () => {
     for (const k of [key({ ctrl: true }), key({ escape: true }), key({ tab: true, shift: true })]) {
       expect(inputAction(k.ctrl ? 'k' : '', k, at('x')).type).toBe('none');
+    }
+  });
+});
+
+describe('keys typed during start-up', () => {
+  it('are plain text the input can start with, or keys the app must read as typed', () => {
+    expect(typedText('k')).toBe('k');
+    expect(typedText('fix the tests, please — ça va ✓')).toBe('fix the tests, please — ça va ✓');
+    expect(typedText('/help')).toBe('/help');
+    // Enter, Tab, Backspace, Ctrl keys, arrows (escape sequences) and C1 controls are keys.
+    for (const keys of ['', 'hello\r', 'a\tb', 'ab\u007F', '\u0003', 'x\u001B[A', '\u001B', 'a\u009Bb']) {
+      expect(typedText(keys)).toBeUndefined();
     }
   });
 });

@@ -14,7 +14,7 @@ const wants = (over: Partial<LiveWants>): LiveWants => ({
   ...over,
 });
 const total = (b: ReturnType<typeof liveBudget>) =>
-  b.footer + b.bottom + b.approval + b.working + b.todos + b.rows + b.tools + b.text;
+  b.footer + b.bottom + b.approval + b.working + b.status + b.todos + b.rows + b.tools + b.text;
 
 describe('the live area budget', () => {
   it('gives every part what it wants when the screen is tall enough', () => {
@@ -23,6 +23,7 @@ describe('the live area budget', () => {
       bottom: 3,
       approval: 0,
       working: 1,
+      status: 0,
       todos: 3,
       rows: 3,
       rowsShown: 3,
@@ -52,6 +53,16 @@ describe('the live area budget', () => {
     const b = liveBudget(wants({ height: 6, approval: 5, rows: 4, text: 3 }));
     expect(total(b)).toBe(5);
     expect(b).toMatchObject({ footer: 2, bottom: 3, approval: 0, rows: 0 });
+  });
+
+  it('gives a configured status line its line after the input, the approval and the working line', () => {
+    expect(liveBudget(wants({ status: 1, rows: 3 }))).toMatchObject({ status: 1, rows: 3 });
+    // On a short screen it gives way before the input and an approval, and before rows take its place.
+    const short = liveBudget(wants({ height: 7, status: 1, approval: 1, working: 1, rows: 3 }));
+    expect(short).toMatchObject({ footer: 2, bottom: 3, approval: 1, working: 0, status: 0, rows: 0 });
+    expect(total(short)).toBe(6);
+    const tight = liveBudget(wants({ height: 8, status: 1, working: 1, rows: 3 }));
+    expect(tight).toMatchObject({ working: 1, status: 1, rows: 0 });
   });
 
   it('caps streamed text even on a tall screen, and has no limit when the height is unknown', () => {
