@@ -55,7 +55,10 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: '/mcp', does: 'MCP servers: state, tools, last error' },
   { usage: '/mcp login|logout <server>', does: 'sign in to a remote MCP server in your browser (OAuth), or forget its sign-in' },
   { usage: '/diff', does: "the agent's file edits this session, file by file, with their diffs" },
-  { usage: '/permissions [remove <n>]', does: 'the "allow always" answers of this session; remove one so it asks again' },
+  {
+    usage: '/permissions [remove <n>]',
+    does: 'the rules in force (settings, flags), each explained, and the "allow always" answers; remove one so it asks again',
+  },
   { usage: '/init', does: 'have the agent read the repository and write (or improve) its AGENTS.md' },
   { usage: '/clear', does: 'start a new conversation here (this one stays stored for /resume)' },
   {

@@ -85,6 +85,8 @@ export interface UiSession {
   messages?(): readonly Message[];
   /** The "allow always" answers of this session (/permissions), and forgetting one. */
   permissions?: {
+    /** The rules in force (settings, Claude Code's files, --allowedTools / --disallowedTools), each with what it covers. */
+    rules?(): string[];
     remembered(): { tools: string[]; commands: string[] };
     forget(kind: 'tool' | 'command', value: string): boolean;
   };
@@ -185,6 +187,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
     }),
     messages: () => session.messages(),
     permissions: {
+      rules: () => opened.gate.rules.explain(),
       remembered: () => opened.gate.remembered(),
       forget: (kind, value) => opened.gate.forget(kind, value),
     },

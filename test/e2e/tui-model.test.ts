@@ -24,7 +24,7 @@ describe('/model', () => {
     await pane.screen(/no model 999: \/model lists 1–\d+/);
 
     pane.type('/model opus high');
-    const switched = await pane.screen(/model: claude-opus-5-5 · effort high \(1,000k-token window\) from the next turn/);
+    const switched = await pane.screen(/model: claude-opus-5-5 · effort high \(1M window\) from the next turn/);
     // The footer names the model the next turn runs on.
     expect(switched).toMatch(/^(?!.*model: ).*claude-opus-5-5 · effort high/m);
     pane.type('second');

@@ -23,11 +23,21 @@ describe('parseSlashCommand', () => {
     ['/mcp', { name: 'mcp' }],
     ['/mcp login linear', { name: 'mcp-auth', verb: 'login', server: 'linear' }],
     ['/mcp logout linear', { name: 'mcp-auth', verb: 'logout', server: 'linear' }],
+    ['/model', { name: 'model' }],
+    ['/model opus', { name: 'model', model: 'opus' }],
+    ['/model 3 high', { name: 'model', model: '3', effort: 'high' }],
     ['/quit', { name: 'quit' }],
     ['/exit', { name: 'quit' }],
     ['/frob x', { name: 'unknown', command: '/frob' }],
   ])('%j → %j', (line, expected) => {
     expect(parseSlashCommand(line)).toEqual(expected);
+  });
+
+  it('explains the usage of /model with too many words', () => {
+    expect(parseSlashCommand('/model opus high now')).toMatchObject({
+      name: 'usage',
+      message: expect.stringContaining('/model <name|n>'),
+    });
   });
 
   it('explains the usage of /mcp with wrong arguments', () => {

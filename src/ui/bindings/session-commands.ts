@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { safeText } from '../../core/index.js';
 import path from 'node:path';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { type McpState, mcpSegment } from '../state/mcp.js';
@@ -56,19 +57,16 @@ export function permissionsCommand(session: UiSession, remove?: number): EntryBo
     gate.forget(rule.kind, rule.value);
     return { kind: 'info', text: `removed: ${rule.text}; it asks again` };
   }
-  if (rules.length === 0)
-    return {
-      kind: 'block',
-      title: 'Permissions',
-      lines: ['No "allow always" answers in this session yet (a answers one when asked).'],
-    };
-  return {
-    kind: 'block',
-    title: 'Permissions',
-    lines: [
-      'Allowed always in this session:',
-      ...rules.map((rule, i) => `  ${i + 1}. ${rule.text}`),
-      'Remove one with /permissions remove <n>.',
-    ],
-  };
+  const inForce = gate.rules?.() ?? [];
+  const settingsLines = inForce.length
+    ? ['Rules from settings and flags (deny wins, then ask, then allow):', ...inForce.map((line) => `  ${safeText(line)}`)]
+    : ['No rules from settings or flags (permissions.allow/ask/deny, .claude/settings.json, --allowedTools).'];
+  const answered = rules.length
+    ? [
+        'Allowed always in this session:',
+        ...rules.map((rule, i) => `  ${i + 1}. ${rule.text}`),
+        'Remove one with /permissions remove <n>.',
+      ]
+    : ['No "allow always" answers in this session yet (a answers one when asked).'];
+  return { kind: 'block', title: 'Permissions', lines: [...settingsLines, ...answered] };
 }

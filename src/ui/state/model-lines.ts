@@ -13,7 +13,7 @@ export function modelLines(entries: readonly CatalogueEntry[], effort?: string):
   return [
     ...rows,
     `Now: ${current?.id ?? 'unknown'}${effort ? ` · effort ${effort}` : ''}. Switch with /model <name|n> [low|medium|high|max]; ` +
-      'the next turn runs on it, and sub-agents started after it that inherit.',
+      'the next turn runs on it, as do sub-agents started after it that inherit the model.',
   ];
 }
 
