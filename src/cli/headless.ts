@@ -134,7 +134,10 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
           {
             sessionId: session.id,
             cwd: io.cwd,
-            model: opened.model,
+            // Read at each use: the Agent SDK's set_model switches the model between turns.
+            get model() {
+              return opened.model;
+            },
             provider: opened.provider,
             tools: session.tools.names(),
             agents: opened.agentNames,
@@ -143,7 +146,12 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
             skills: opened.skillNames,
             permissionMode: opened.gate.mode,
             version: packageJson.version,
-            ...opened.modelLimits,
+            get contextWindow() {
+              return opened.modelLimits.contextWindow;
+            },
+            get maxOutput() {
+              return opened.modelLimits.maxOutput;
+            },
           },
           emit,
           { partial: options.includePartialMessages === true },

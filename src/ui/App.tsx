@@ -327,7 +327,7 @@ function AppScreen({
         width={width}
         waiting={waiting}
         maxLines={budget.rows}
-        costOf={(view) => session.costOf(view.job.usage)}
+        costOf={(view) => session.costOf(view.job.usage, view.job.id)}
         root={session.root}
       />
       <TodoList todos={state.todos} width={width} max={todoItemsFitting(state.todos, budget.todos)} />

@@ -93,8 +93,8 @@ export interface UiSession {
   compact(signal: AbortSignal): Promise<SessionEvent | undefined>;
   /** The parent, then each job, each on its model; then one row per model; `total` covers all of them. */
   costs(): { rows: CostRow[]; models: CostRow[]; total: CostRow };
-  /** Dollars for some usage at the session's prices; undefined when the price is unknown. */
-  costOf(usage: Usage): number | undefined;
+  /** Dollars for some usage at the parent's model's prices, or at job `jobId`'s model's; undefined when the price is unknown. */
+  costOf(usage: Usage, jobId?: string): number | undefined;
   /** Dollars for the whole session, sub-agents included; undefined when the price is unknown. */
   cost(): number | undefined;
   /** The history's size estimated from its text (after a compaction or a resume, before the model says). */
@@ -174,7 +174,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
       const report = opened.usageReport();
       return { rows: report.rows, models: report.models, total: { name: 'total', ...report.total } };
     },
-    costOf: (usage) => opened.costOf(usage),
+    costOf: (usage, jobId) => opened.costOf(usage, jobId),
     cost: () => opened.cost(),
     contextEstimate: () => estimateTokens(session.messages(), session.system),
     permissionMode: () => opened.gate.mode,

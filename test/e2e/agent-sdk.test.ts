@@ -140,7 +140,9 @@ describe('the Claude Agent SDK drives outrider', () => {
     expect(models.map((m) => m.value)).toEqual(expect.arrayContaining(['claude-sonnet-5', 'claude-opus-5-5']));
     expect(models.some((m) => m.value.startsWith('gpt-'))).toBe(false);
     const results: SDKMessage[] = [];
+    const labels: string[] = [];
     for await (const message of q) {
+      if (message.type === 'assistant') labels.push(message.message.model);
       if (message.type !== 'result') continue;
       results.push(message);
       if (results.length === 1) firstDone();
@@ -148,6 +150,8 @@ describe('the Claude Agent SDK drives outrider', () => {
     }
     expect(results.map((r) => (r as { result?: string }).result)).toEqual(['one', 'two']);
     expect(t.mock.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-5', 'claude-opus-5-5']);
+    // The assistant messages name the model each turn ran on.
+    expect(labels).toEqual(['claude-sonnet-5', 'claude-opus-5-5']);
     expect(String(refused)).toMatch(/gpt-5\.5 is not served by the anthropic provider/);
   });
 

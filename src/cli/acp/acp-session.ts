@@ -4,6 +4,7 @@
  * and whose sub-agent jobs are child sessions. A prompt runs the turn and, like headless mode,
  * the turns that hand the model its sub-agents' reports, so the answer accounts for every job.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type {
   PromptResponse,
@@ -111,9 +112,11 @@ export class AcpSession {
       : undefined;
     const write = peer.writeTextFile;
     // Only the editor's own folder: an isolated sub-agent's worktree is no file the editor has open.
+    // The folder as write_file resolves paths (links followed): a project reached through a link still matches.
+    const root = realFolder(options.cwd);
     const writeText = write
       ? async (file: string, content: string, signal: AbortSignal) => {
-          if (opening.session && isInside(options.cwd, file))
+          if (opening.session && isInside(root, file))
             await write({ sessionId: opening.session.id, path: file, content }, { cancellationSignal: signal });
         }
       : undefined;
@@ -309,4 +312,13 @@ export class AcpSession {
 function isInside(folder: string, file: string): boolean {
   const relative = path.relative(folder, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** `folder` with its links resolved; as given when it cannot be. */
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
 }

@@ -48,7 +48,10 @@ export interface ChildRunDeps {
   parentTools: ToolRegistry;
   stream: StreamFn;
   model: string;
+  /** The answer's cap asked for (settings' `maxTokens`); bounded by each job's model's own output cap. */
   maxTokens: number;
+  /** A model's output cap (the catalogue and the settings' `models`); without it, `maxTokens` as given. */
+  maxOutputOf?: (model: string) => number;
   workspace: Workspace;
   limits?: Partial<Limits>;
   /** A permission gate labelled with the job id (approvals name the job), within the definition's `permissions`. */
@@ -108,11 +111,12 @@ export function createChildRunner(deps: ChildRunDeps): ChildRunner {
     for (const message of fresh) transcript?.append(message);
 
     // The same conversation as the parent's; a child adds its limits and the nudges.
+    const model = request.model ?? childModel(definition, deps.model);
     const conversation = new Conversation(context, {
       // Its definition's effort (or the session's), set when the job was made.
       stream: withEffort(deps.stream, request.effort),
-      model: request.model ?? childModel(definition, deps.model),
-      maxTokens: deps.maxTokens,
+      model,
+      maxTokens: Math.min(deps.maxTokens, deps.maxOutputOf?.(model) ?? deps.maxTokens),
       gate: deps.gateFor?.(request.id, definition, workspace),
       limitOutput: deps.limitOutput,
       jobId: request.id,

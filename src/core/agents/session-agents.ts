@@ -52,7 +52,10 @@ export interface SessionAgentsOptions {
   stream: StreamFn;
   /** The parent's model now: what `inherit` means for a job started from now on (`/model` switches it). */
   model: () => string;
+  /** The answer's cap asked for (settings' `maxTokens`): each job's is bounded by its model's output cap. */
   maxTokens: number;
+  /** A model's output cap (the catalogue and the settings' `models`). */
+  maxOutputOf?: (model: string) => number;
   /** The session's reasoning effort now (settings, --effort, /model); a definition's own is over it. */
   effort?: () => Effort | undefined;
   workspace: Workspace;
@@ -190,6 +193,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
           stream: options.stream,
           model: options.model(),
           maxTokens: options.maxTokens,
+          ...(options.maxOutputOf ? { maxOutputOf: options.maxOutputOf } : {}),
           workspace: options.workspace,
           limits: {
             maxTurns: config.maxTurns,

@@ -64,9 +64,4 @@ export class SessionLedger {
       ...jobs.map(([name, usage]) => ({ name, usage: { ...usage } })),
     ];
   }
-
-  /** Cost of everything, given a price function; undefined when the price is unknown. */
-  cost(price: (usage: Usage) => number | undefined): number | undefined {
-    return price(this.totals());
-  }
 }

@@ -37,6 +37,8 @@ export class Conversation {
   private spent: Usage = emptyUsage();
   private turnCount = 0;
   private lastContextTokens = 0;
+  /** The model of the run under way, which a /model switch meanwhile does not change. */
+  private running: ModelOptions | undefined;
   /** Told of each message as it joins the history, whoever added it (transcripts, delivery confirmations). */
   private readonly listeners: ((message: Message) => void)[] = [];
   /** Requests whose histories alternate roles, whatever was appended (providers/alternate-roles.ts). */
@@ -52,6 +54,11 @@ export class Conversation {
   /** The model the next run calls (a run under way keeps the one it began with). */
   get model(): string {
     return this.options.model;
+  }
+
+  /** The model and answer cap calls are made with now: the running run's, else the next run's. */
+  target(): ModelOptions {
+    return this.running ?? { model: this.options.model, maxTokens: this.options.maxTokens };
   }
 
   /** Moves the conversation to another model (and effort) from its next run on: `/model`. */
@@ -104,6 +111,7 @@ export class Conversation {
   /** Runs the loop on this conversation until it stops; every event goes to `onEvent`. */
   async run(signal: AbortSignal, options: RunOptions, onEvent: (event: LoopEvent) => void): Promise<LoopResult> {
     const { effort, ...own } = this.options;
+    this.running = { model: own.model, maxTokens: own.maxTokens };
     const config: LoopConfig = {
       ...own,
       ...options,
@@ -111,14 +119,18 @@ export class Conversation {
       // The loop appends to the context itself; this only tells whoever listens.
       onMessage: (message) => this.appended(message),
     };
-    const result = await drain(agentLoop(this.context, config, signal), (event) => {
-      if (event.type === 'usage') {
-        this.spent = addUsage(this.spent, event.usage);
-        this.lastContextTokens = usageTokens(event.usage);
-      }
-      onEvent(event);
-    });
-    this.turnCount += result.turns;
-    return result;
+    try {
+      const result = await drain(agentLoop(this.context, config, signal), (event) => {
+        if (event.type === 'usage') {
+          this.spent = addUsage(this.spent, event.usage);
+          this.lastContextTokens = usageTokens(event.usage);
+        }
+        onEvent(event);
+      });
+      this.turnCount += result.turns;
+      return result;
+    } finally {
+      this.running = undefined;
+    }
   }
 }

@@ -99,11 +99,12 @@ export function terminateMarked(
   const groups = new Set<number>();
   const signalled = new Set<number>();
   const stop = (pids: number[]): void => {
+    const marked = new Set(pids);
     for (const pid of pids) {
       const group = groupOf(pid, procDir);
-      if (group !== undefined && group > 1 && group !== ownGroup && !groups.has(group)) {
-        groups.add(group);
-        signalGroup(group, 'SIGTERM');
+      if (ownedGroup(group, marked, ownGroup) && !groups.has(group!)) {
+        groups.add(group!);
+        signalGroup(group!, 'SIGTERM');
       }
       if (signal(pid, 'SIGTERM')) signalled.add(pid);
     }
@@ -126,12 +127,24 @@ export function terminateMarked(
  * SIGKILL at once, no grace, to every process marked `name=value` and their process groups
  * (with `groups`, more groups to kill): for an exit that cannot wait.
  */
+/**
+ * Whether a marked process's group is one of ours to signal whole: its leader carries the mark
+ * too (a command outrider started in a group of its own). A group whose leader is unmarked is
+ * someone else's (an editor that ran the command in its terminal without a group of its own):
+ * only the marked processes in it are signalled, never the editor.
+ */
+function ownedGroup(group: number | undefined, marked: ReadonlySet<number>, ownGroup: number | undefined): boolean {
+  return group !== undefined && group > 1 && group !== ownGroup && marked.has(group);
+}
+
 function killMarked(name: string, value: string, procDir: string, groups: ReadonlySet<number> = new Set()): void {
   const ownGroup = groupOf(process.pid, procDir);
   const all = new Set(groups);
-  for (const pid of markedProcesses(name, value, procDir)) {
+  const pids = markedProcesses(name, value, procDir);
+  const marked = new Set(pids);
+  for (const pid of pids) {
     const group = groupOf(pid, procDir);
-    if (group !== undefined && group > 1 && group !== ownGroup) all.add(group);
+    if (ownedGroup(group, marked, ownGroup)) all.add(group!);
     signal(pid, 'SIGKILL');
   }
   for (const group of all) signalGroup(group, 'SIGKILL');

@@ -3,13 +3,14 @@ import { ProviderError, type StreamEvent, type StreamFn } from './types.js';
 /**
  * `--fallback-model` (Claude Code's flag): when the model stays overloaded after the
  * provider's own retries, and nothing of the answer has been streamed yet, the same request
- * goes to `fallback`, and every later call of the session goes there too. `notify` is told
+ * goes to `fallback`, and every later call for that model goes there too. Calls for another
+ * model (a sub-agent's own, or the one `/model` switched to) are sent as asked. `notify` is told
  * once, when the switch happens.
  */
 export function withFallbackModel(stream: StreamFn, fallback: string, notify: (text: string) => void): StreamFn {
-  let switched = false;
+  let overloaded: string | undefined;
   return async function* (request, signal): AsyncGenerator<StreamEvent> {
-    if (switched || request.model === fallback) {
+    if (request.model === overloaded || request.model === fallback) {
       yield* stream({ ...request, model: fallback }, signal);
       return;
     }
@@ -21,7 +22,7 @@ export function withFallbackModel(stream: StreamFn, fallback: string, notify: (t
       }
     } catch (error) {
       if (streamed || signal.aborted || !isOverloaded(error)) throw error;
-      switched = true;
+      overloaded ??= request.model;
       notify(`${request.model} is overloaded (${(error as Error).message}); using the fallback model ${fallback} from now on`);
       yield* stream({ ...request, model: fallback }, signal);
     }

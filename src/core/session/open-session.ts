@@ -214,7 +214,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     parentTools: baseTools,
     stream,
     model: () => parentModel.current().model,
-    maxTokens,
+    // Each job's answer cap is the setting's, bounded by its own model's output cap.
+    maxTokens: parent.settings.maxTokens,
+    maxOutputOf: (model) => modelInfo(model, settings.models).maxOutput,
     // A job's definition's effort over this one (settings, --effort, /model).
     effort: () => parentModel.askedEffort(),
     workspace,
@@ -303,7 +305,11 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     conversation,
     ledger,
     stream,
-    target: () => ({ ...parentModel.current(), contextWindow: parentModel.current().info.contextWindow }),
+    // The running turn's model (a /model switch applies from the next turn), else the next turn's.
+    target: () => ({
+      ...conversation.target(),
+      contextWindow: modelInfo(conversation.target().model, settings.models).contextWindow,
+    }),
     transcript,
     jobState: () => jobStateLines(agents.manager.list()),
     beforeCompact: (trigger, signal) => preCompactHooks(hooks, trigger, signal, (event) => events.publish(event)),

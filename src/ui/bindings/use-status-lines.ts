@@ -107,7 +107,7 @@ export function useJobStatusLines(options: StatusLineOptions & { shown: readonly
         const view = store.snapshot().jobs.get(id);
         if (!view) return [];
         const worktree = session.worktrees?.().find((record) => record.jobId === id);
-        const cost = session.costOf(view.job.usage);
+        const cost = session.costOf(view.job.usage, view.job.id);
         const facts = { sessionId: session.sessionId, cwd: session.root, now: clock.now(), cost, worktree };
         return [[id, jobStatusInput(view, facts)]];
       }),

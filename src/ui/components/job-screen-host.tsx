@@ -50,7 +50,7 @@ export function JobScreenHost({
       clock={app.clock}
       worktree={app.worktrees.find((record) => record.jobId === shown.id)}
       changesOf={session.worktreeChanges && ((id, options) => session.worktreeChanges!(id, options))}
-      cost={session.costOf(view.job.usage)}
+      cost={session.costOf(view.job.usage, view.job.id)}
       pending={app.pending}
       message={app.message}
       onStop={commands.stopJobs}

@@ -123,6 +123,19 @@ describe('terminateMarked', () => {
     await expectExited(cleared);
   });
 
+  it("signals only the marked processes of a group whose leader is not marked (an editor's terminal), never the leader", async () => {
+    const clock = new FakeClock();
+    // The leader (an editor, say) carries no mark; the command it started in its own group does.
+    const leader = startGroup(`OUTRIDER_TEST_MARK=mark-3 sleep 300 & echo $! > marked; exec sleep 300`);
+    const marked = await pidIn('marked');
+    const stop = terminateMarked('OUTRIDER_TEST_MARK', 'mark-3', 1_000, clock);
+    expect(stop.reached).toBe(true);
+    clock.advance(1_000);
+    await stop.done;
+    await expectExited(marked);
+    expect(exited(leader.pid)).toBe(false);
+  });
+
   it('reaches nothing when no process carries the mark', async () => {
     const stop = terminateMarked('OUTRIDER_TEST_MARK', 'nobody-has-this', 1_000, new FakeClock());
     expect(stop.reached).toBe(false);

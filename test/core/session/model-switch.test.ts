@@ -77,6 +77,21 @@ describe('switching the parent model', () => {
     expect(lines).toContainEqual(expect.objectContaining({ type: 'event', name: 'model', data: { model: 'claude-opus-5-5' } }));
   });
 
+  it("caps each job's answer at its own model's output limit, not at the parent's", async () => {
+    const respond = (request: ModelRequest): FakeReply => {
+      if (isChildRequest(request)) return { text: 'child done' };
+      if (lastText(request).includes('"text":"go"'))
+        return { toolCalls: [{ name: 'agent_start', args: { task: 'on opus 4', model: 'claude-opus-4' } }] };
+      return { text: 'started' };
+    };
+    const { session, stream, submit } = await open(respond, { flags: { maxTokens: 50_000 } });
+    await submit('go');
+    await session.agents.manager.idle(new AbortController().signal);
+    // claude-sonnet-5 answers up to 128k: the setting's 50k; claude-opus-4 up to 32k.
+    expect(stream.requests.find((r) => !isChildRequest(r))!.maxTokens).toBe(50_000);
+    expect(stream.requests.find(isChildRequest)!.maxTokens).toBe(32_000);
+  });
+
   it('refuses a model the provider cannot serve: nothing changes, no event', async () => {
     const { session, stream, events, submit } = await open(() => ({ text: 'ok' }));
     const outcome = session.switchModel('gpt-5.5');
@@ -84,6 +99,26 @@ describe('switching the parent model', () => {
     expect(events.some((e) => e.type === 'model_changed')).toBe(false);
     await submit('hi');
     expect(stream.requests[0]!.model).toBe('claude-sonnet-5');
+  });
+
+  it("keeps judging a turn under way by its own model's window: a switch to a smaller one compacts from the next turn", async () => {
+    const big = 'x'.repeat(190_000 * 4);
+    const opened: { session?: OpenedSession } = {};
+    const { session, events, submit } = await open((request) => {
+      if (request.system.includes('summar') || lastText(request).includes('summar')) return { text: 'the summary' };
+      // The first call of the big turn: the user switches to a 200k model while it runs.
+      if (lastText(request).includes('xxxx')) {
+        opened.session!.switchModel('claude-opus-4');
+        return { toolCalls: [{ name: 'todo_write', args: { todos: [] } }] };
+      }
+      return { text: 'ok' };
+    });
+    opened.session = session;
+    await submit(big);
+    // The turn's second call went to sonnet-5's million-token window: nothing to compact.
+    expect(events.some((e) => e.type === 'compact')).toBe(false);
+    await submit('more');
+    expect(events.some((e) => e.type === 'compact')).toBe(true);
   });
 
   it("compacts against the new model's window", async () => {
