@@ -38,7 +38,7 @@ export function followModel(
   model: SessionModel,
   parts: { conversation: Conversation; transcript: TranscriptWriter; events: EventStream },
 ): void {
-  model.onChange((target) => {
+  model.onChange((target, notes) => {
     parts.conversation.retarget({
       model: target.model,
       maxTokens: target.maxTokens,
@@ -51,6 +51,8 @@ export function followModel(
       contextWindow: target.info.contextWindow,
       ...(target.effort ? { effort: target.effort } : {}),
     });
+    // Every front end hears them: the TUI's /model, ACP's config option and the SDK's set_model alike.
+    for (const text of notes) parts.events.publish({ type: 'notice', level: 'warn', text });
   });
 }
 

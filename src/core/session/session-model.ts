@@ -83,7 +83,7 @@ export function modelCatalogue(current: string, settings: ModelSettings): Catalo
 /** The parent's model now, and the switch between turns. */
 export class SessionModel {
   private target: ModelTarget;
-  private readonly listeners: ((target: ModelTarget) => void)[] = [];
+  private readonly listeners: ((target: ModelTarget, notes: readonly string[]) => void)[] = [];
 
   /**
    * @param initial the model the session opened with (`/model default` goes back to it)
@@ -106,8 +106,8 @@ export class SessionModel {
     return this.effort;
   }
 
-  /** Tells `listener` of each switch, after it is made. */
-  onChange(listener: (target: ModelTarget) => void): void {
+  /** Tells `listener` of each switch, after it is made, with what the user should know of it. */
+  onChange(listener: (target: ModelTarget, notes: readonly string[]) => void): void {
     this.listeners.push(listener);
   }
 
@@ -152,7 +152,7 @@ export class SessionModel {
     ];
     this.effort = asking;
     this.target = target;
-    for (const listener of this.listeners) listener(target);
+    for (const listener of this.listeners) listener(target, notes);
     return { ok: true, target, notes };
   }
 }

@@ -6,8 +6,8 @@ import type { UiSession } from '../ui-session.js';
 
 /**
  * Without `model`: the list. With one (an id, an alias, `default`, or a number of the list):
- * the switch; the line that confirms it comes from the session's `model_changed` event, so this
- * answers only with what else the user should know, or why it was refused.
+ * the switch; the line that confirms it and its notes come from the session's events, so this
+ * answers only why it was refused.
  */
 export function modelCommand(session: UiSession, command: { model?: string; effort?: string }): EntryBody | undefined {
   const models = session.models;
@@ -19,6 +19,5 @@ export function modelCommand(session: UiSession, command: { model?: string; effo
     return { kind: 'error', text: `no model ${command.model}: /model lists 1–${entries.length}` };
   }
   const outcome = models.switchTo(pick?.id ?? command.model, command.effort);
-  if (!outcome.ok) return { kind: 'error', text: safeText(outcome.error) };
-  return outcome.notes.length ? { kind: 'notice', level: 'warn', text: outcome.notes.join('; ') } : undefined;
+  return outcome.ok ? undefined : { kind: 'error', text: safeText(outcome.error) };
 }

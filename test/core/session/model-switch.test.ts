@@ -92,6 +92,16 @@ describe('switching the parent model', () => {
     expect(stream.requests.find(isChildRequest)!.maxTokens).toBe(32_000);
   });
 
+  it('tells every front end what a switch should say (a model outside the catalogue), as a notice on the stream', async () => {
+    const { session, events } = await open(() => ({ text: 'ok' }));
+    expect(session.switchModel('claude-nova-9')).toMatchObject({ ok: true });
+    expect(events).toContainEqual({
+      type: 'notice',
+      level: 'warn',
+      text: expect.stringContaining("claude-nova-9 is not in outrider's model catalogue"),
+    });
+  });
+
   it('refuses a model the provider cannot serve: nothing changes, no event', async () => {
     const { session, stream, events, submit } = await open(() => ({ text: 'ok' }));
     const outcome = session.switchModel('gpt-5.5');
