@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { access, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMissing } from './fs-errors.js';
@@ -35,6 +35,22 @@ export async function writeFileAtomic(
   } catch (error) {
     await handle.close().catch(() => {});
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * writeFileAtomic for the session's own small records (logs, blobs), where the caller cannot
+ * wait: a temporary file in the same folder with `mode` from its first byte, then renamed over
+ * `file`. No flush: these are rewritten from memory if a crash loses them.
+ */
+export function writeFileAtomicSync(file: string, content: string | Uint8Array, options: { mode: number }): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, content, { mode: options.mode, flag: 'wx' });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }

@@ -10,6 +10,7 @@ import type OpenAI from 'openai';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { openaiEffort } from './effort.js';
 import { abortError, StreamCutError } from './errors.js';
+import { orderedParts } from './content-parts.js';
 import { openaiApiFor } from './models.js';
 import { streamResponses } from './openai-responses.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
@@ -120,22 +121,12 @@ function toChatMessages(message: Message): WireMessage[] {
   return wire;
 }
 
-/** A user message with images: its text and images as parts, in order (adjacent texts one part, as without images). */
+/** A user message with images: its text and images as parts, in order (content-parts.ts). */
 function chatParts(blocks: ContentBlock[]): OpenAI.ChatCompletionContentPart[] {
-  const parts: OpenAI.ChatCompletionContentPart[] = [];
-  let texts: string[] = [];
-  const flush = () => {
-    if (texts.length > 0) parts.push({ type: 'text', text: texts.join('\n\n') });
-    texts = [];
-  };
-  for (const block of blocks) {
-    if (block.type === 'text' && block.text !== '') texts.push(block.text);
-    if (block.type !== 'image') continue;
-    flush();
-    parts.push({ type: 'image_url', image_url: { url: `data:${block.mediaType};base64,${block.data}` } });
-  }
-  flush();
-  return parts;
+  return orderedParts<OpenAI.ChatCompletionContentPart>(blocks, {
+    text: (text) => ({ type: 'text', text }),
+    image: (url) => ({ type: 'image_url', image_url: { url } }),
+  });
 }
 
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';

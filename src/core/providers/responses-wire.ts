@@ -6,6 +6,7 @@
  * body.ts), byte for byte JSON.stringify of toResponsesParams, so its prefix is stable.
  */
 import type OpenAI from 'openai';
+import { orderedParts } from './content-parts.js';
 import { openaiEffort, openaiReasons } from './effort.js';
 import { type BodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import type { ContentBlock, Message, ModelRequest } from './types.js';
@@ -80,22 +81,12 @@ function userItems(content: ContentBlock[]): InputItem[] {
   return items;
 }
 
-/** A user message with images: its text and images as input parts, in order (adjacent texts one part). */
+/** A user message with images: its text and images as input parts, in order (content-parts.ts). */
 function inputParts(content: ContentBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
-  const parts: OpenAI.Responses.ResponseInputMessageContentList = [];
-  let texts: string[] = [];
-  const flush = () => {
-    if (texts.length > 0) parts.push({ type: 'input_text', text: texts.join('\n\n') });
-    texts = [];
-  };
-  for (const block of content) {
-    if (block.type === 'text' && block.text !== '') texts.push(block.text);
-    if (block.type !== 'image') continue;
-    flush();
-    parts.push({ type: 'input_image', image_url: `data:${block.mediaType};base64,${block.data}`, detail: 'auto' });
-  }
-  flush();
-  return parts;
+  return orderedParts<OpenAI.Responses.ResponseInputContent>(content, {
+    text: (text) => ({ type: 'input_text', text }),
+    image: (url) => ({ type: 'input_image', image_url: url, detail: 'auto' }),
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../platform/atomic-write.js';
 import type { Workspace } from '../platform/paths.js';
 import { type CheckpointRecord, CheckpointLogWriter, readCheckpointLog } from './checkpoint-log.js';
 import { type FileState, readFileState, sha256, stateHash } from './file-state.js';
@@ -207,14 +207,7 @@ export class FileCheckpoints {
     const file = this.blobPath(hash);
     if (existsSync(file)) return;
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      writeFileSync(temp, bytes, { mode: 0o600, flag: 'wx' });
-      renameSync(temp, file);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
+    writeFileAtomicSync(file, bytes, { mode: 0o600 });
   }
 
   private write(record: CheckpointRecord): boolean {

@@ -2,9 +2,9 @@
  * What a session keeps of a background shell (`agents/sh-N.json`), so a resumed session lists
  * it, numbers new shells after it, and announces its end once if the model never heard of it.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../platform/atomic-write.js';
 import { depthOfId } from '../jobs/job-ids.js';
 import { isEnded } from '../jobs/job-record.js';
 import type { StoredJob } from '../jobs/job-record.js';
@@ -81,15 +81,7 @@ export function markShellDelivered(paths: SessionPaths, id: string): void {
 
 function replaceFile(paths: SessionPaths, name: string, text: string): void {
   mkdirSync(paths.agentsDir, { recursive: true, mode: 0o700 });
-  const file = path.join(paths.agentsDir, name);
-  const temp = path.join(paths.agentsDir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(path.join(paths.agentsDir, name), text, { mode: 0o600 });
 }
 
 /** The shell of `agents/sh-N.json`, or undefined when the file cannot be read as one. */

@@ -73,11 +73,8 @@ describe('terminalLine', () => {
     expect(terminalLine(`${ESC}[31mred${ESC}[0m`, { keepStyle: false })).toBe('red');
   });
 
-  it('cuts a megabyte line to its first characters, fast', () => {
-    const huge = `${ESC}[31m${'x'.repeat(1024 * 1024)}`;
-    const started = performance.now();
-    const line = terminalLine(huge);
-    expect(performance.now() - started).toBeLessThan(500);
+  it('cuts a megabyte line to its first characters', () => {
+    const line = terminalLine(`${ESC}[31m${'x'.repeat(1024 * 1024)}`);
     expect(line).toBe(`${ESC}[31m${'x'.repeat(1000)}${RESET}`);
     expect(terminalLine('y'.repeat(50), { maxChars: 10 })).toBe('y'.repeat(10));
   });
