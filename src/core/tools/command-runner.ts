@@ -92,10 +92,11 @@ export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): 
   let giveUp: () => void = () => {};
   const gaveUp = new Promise<'gave-up'>((resolve) => (giveUp = () => resolve('gave-up')));
   let giveUpTimer: unknown;
+  let killed: Promise<void> | undefined;
   const stop = (reason: 'timeout' | 'abort'): void => {
     if (stopped) return;
     stopped = reason;
-    running.kill().catch(() => {});
+    killed = running.kill().catch(() => {});
     // What left the terminal's process group (a `cmd &`, setsid) is found by its marker.
     reached = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers).reached;
     giveUpTimer = timers.setTimeout(giveUp, GIVE_UP_MS);
@@ -106,6 +107,8 @@ export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): 
   if (signal.aborted) onAbort();
   try {
     const exit = await Promise.race([running.waitForExit(), gaveUp]);
+    // A stopped command's output is read once the editor has answered the kill (or given up on it).
+    if (killed) await Promise.race([killed, gaveUp]);
     const out = await running.output();
     const code = exit === 'gave-up' ? null : exit.code;
     const exitSignal = exit === 'gave-up' ? null : (exit.signal as NodeJS.Signals | null);
