@@ -53,6 +53,26 @@ const withoutNativeMsgpack = {
   },
 };
 
+// Ink memoises every text it measures or wraps in module-level caches that never drop an entry:
+// rows whose text changes every second (elapsed times, token counts, streamed lines) grow them
+// for as long as the TUI runs. Ink's two modules get src/ui/ink-shims/ instead: the same answers,
+// the memo bounded. Loading Ink's own copy fails the build, so a new import path cannot bring the
+// unbounded caches back unnoticed.
+const inkTextModules = /[\\/]node_modules[\\/]ink[\\/]build[\\/]/;
+const inkBoundedCaches = {
+  name: 'ink-bounded-caches',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(?:measure-text|wrap-text)\.js$/ }, (args) =>
+      inkTextModules.test(args.importer)
+        ? { path: path.join(root, 'src/ui/ink-shims', args.path.replace(/\.js$/, '.ts')) }
+        : undefined,
+    );
+    build.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/](?:measure-text|wrap-text)\.js$/ }, (args) => {
+      throw new Error(`${args.path} was bundled: Ink imports it some other way now; give it the bounded shim`);
+    });
+  },
+};
+
 // Ink draws every frame whole: it measures each line of the live area with string-width and
 // splits it into styled characters with @alcalzone/ansi-tokenize, both of which segment text
 // into graphemes, and the tokenizer diffs the styles of every pair of cells with new Sets. With
@@ -165,7 +185,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals, withoutNativeMsgpack, inkFastPaths, yogaWithoutFetch, inkWithoutOsc],
+  plugins: [sdkGlobals, withoutNativeMsgpack, inkFastPaths, inkBoundedCaches, yogaWithoutFetch, inkWithoutOsc],
 });
 
 // The headless run (-p) as one CommonJS file: bin/code-cache.js compiles it through node:vm

@@ -19,3 +19,14 @@ it("holds React's production builds, not the development ones", () => {
   expect(source).toContain('Minified React error');
   expect(source).not.toContain(DEVELOPMENT_ONLY);
 });
+
+it("bundles the bounded copies of Ink's text caches, not Ink's own", () => {
+  const dist = path.join(REPO, 'dist');
+  const maps = readdirSync(dist).filter((name) => name.endsWith('.js.map'));
+  const sources = maps.flatMap(
+    (name) => (JSON.parse(readFileSync(path.join(dist, name), 'utf8')) as { sources: string[] }).sources,
+  );
+  expect(sources.some((source) => source.endsWith('src/ui/ink-shims/measure-text.ts'))).toBe(true);
+  expect(sources.some((source) => source.endsWith('src/ui/ink-shims/wrap-text.ts'))).toBe(true);
+  expect(sources.filter((source) => /ink\/build\/(?:measure|wrap)-text\.js$/.test(source))).toEqual([]);
+});
