@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpEditor, startAcp } from '../support/acp-client.js';
 import { useMockProject } from '../support/e2e-project.js';
@@ -162,18 +162,63 @@ describe('outrider acp: bash in the editor’s terminal (terminal/*)', () => {
     expect(acp.terminals.calls).toContain('kill');
   });
 
-  it('a terminal/create that fails runs the command locally, once', async () => {
-    t.mock.script({ toolCalls: [{ name: 'bash', args: { command: 'echo ran >> count.txt; echo counted' } }] }, { text: 'done' });
+  it('an editor without terminal/create (-32601) runs commands locally, once each, and is asked only once', async () => {
+    t.mock.script(
+      { toolCalls: [{ name: 'bash', args: { command: 'echo ran >> count.txt; echo counted' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'echo again >> count.txt; echo second' } }] },
+      { text: 'done' },
+    );
     const acp = await editor();
     acp.terminals.beforeCreate = () => {
-      throw new Error('no terminal today');
+      throw RequestError.methodNotFound('terminal/create');
     };
     const { sessionId } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
     await acp.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
     await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run' }] });
     expect(acp.terminals.calls).toEqual(['create']);
-    expect(readFileSync(path.join(t.project, 'count.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(path.join(t.project, 'count.txt'), 'utf8')).toBe('ran\nagain\n');
     expect(resultIn(1)).toContain('counted');
+    expect(resultIn(2)).toContain('second');
+  });
+
+  it('any other terminal/create error is the call’s error: the command is not run locally', async () => {
+    t.mock.script({ toolCalls: [{ name: 'bash', args: { command: 'echo ran > ran.txt' } }] }, { text: 'done' });
+    const acp = await editor();
+    acp.terminals.beforeCreate = () => {
+      throw RequestError.internalError(undefined, 'the editor broke');
+    };
+    const { sessionId } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
+    await acp.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run' }] });
+    expect(acp.terminals.calls).toEqual(['create']);
+    expect(existsSync(path.join(t.project, 'ran.txt'))).toBe(false);
+    expect(resultIn(1)).toContain("the editor's terminal/create failed (Internal error: the editor broke)");
+    expect(resultIn(1)).toContain('may or may not have started');
+    expect(resultIn(1)).toContain('"is_error":true');
+  });
+
+  it('session/cancel while terminal/create is pending ends the turn; the terminal it answers with later is killed and released', async () => {
+    const pidFile = path.join(t.project, 'late.pid');
+    t.mock.script({ toolCalls: [{ name: 'bash', args: { command: 'sleep 1000 & echo $! > late.pid; wait' } }] });
+    const acp = await editor();
+    let answer: () => void = () => {};
+    acp.terminals.beforeAnswer = () => new Promise((resolve) => (answer = resolve));
+    const { sessionId } = await acp.agent.request('session/new', { cwd: t.project, mcpServers: [] });
+    await acp.agent.request('session/set_mode', { sessionId, modeId: 'yolo' });
+    const prompt = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run' }] });
+    // The editor started the command but has not answered terminal/create.
+    const pid = await pidWrittenTo(pidFile, (seen) => pids.push(seen));
+    await acp.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    await expectExited(pid);
+    expect(acp.terminals.calls).toEqual(['create']);
+
+    answer();
+    await until(() => acp.terminals.all[0]!.released, {
+      what: 'the late terminal to be released',
+      observe: () => acp.terminals.calls,
+    });
+    expect(acp.terminals.calls).toEqual(['create', 'kill', 'release']);
   });
 
   it('a terminal that fails after it started is the call’s error: the command is not run again', async () => {

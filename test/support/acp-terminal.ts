@@ -40,7 +40,9 @@ export interface EditorTerminals {
   calls: string[];
   /** Runs before a terminal is created; a throw fails terminal/create. */
   beforeCreate: (request: CreateTerminalRequest) => void;
-  create(request: CreateTerminalRequest): CreateTerminalResponse;
+  /** Runs once the terminal's process started, before terminal/create answers: a promise holds the answer. */
+  beforeAnswer: (terminal: EditorTerminal) => void | Promise<void>;
+  create(request: CreateTerminalRequest): Promise<CreateTerminalResponse>;
   output(request: TerminalOutputRequest): TerminalOutputResponse;
   waitForExit(request: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
   kill(request: KillTerminalRequest): Record<string, never>;
@@ -60,7 +62,8 @@ export function editorTerminals(): EditorTerminals {
     all: [],
     calls: [],
     beforeCreate: () => {},
-    create(request) {
+    beforeAnswer: () => {},
+    async create(request) {
       terminals.calls.push('create');
       terminals.beforeCreate(request);
       const env = { ...terminals.env };
@@ -98,6 +101,7 @@ export function editorTerminals(): EditorTerminals {
       child.stdout!.on('data', append);
       child.stderr!.on('data', append);
       terminals.all.push(terminal);
+      await terminals.beforeAnswer(terminal);
       return { terminalId: terminal.id };
     },
     output(request) {

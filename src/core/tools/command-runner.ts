@@ -5,6 +5,11 @@
  * secret variable blanked, since an editor's terminal adds to the editor's environment. A stop
  * (timeout, abort) asks the editor to kill it and also signals every process carrying the
  * command's run marker, wherever it went, so nothing it started outlives it.
+ *
+ * A stop does not wait for the terminal to be created: the call ends at once, and a terminal the
+ * editor creates after it is killed and released, and its marked processes stopped. A start that
+ * fails in a way that may hide a started command (anything but the runner's own "not started")
+ * fails the call instead of running the command locally, which could run it twice.
  */
 import { randomBytes } from 'node:crypto';
 import type { CommandPlan } from '../sandbox/plan.js';
@@ -35,18 +40,23 @@ export interface RunningCommand {
   release(): Promise<void>;
 }
 
-/** Runs bash commands elsewhere. `start` rejecting means the command did not start: it runs locally instead. */
+/**
+ * Runs bash commands elsewhere. `start` resolving to undefined means the command surely did not
+ * start (the terminal is not there): it runs locally instead. `start` rejecting means it may have
+ * started: the call fails and it is not run again. `signal` aborts when the call is stopped while
+ * `start` is pending; `start` may still settle afterwards, and a command it started is then stopped.
+ */
 export interface CommandRunner {
-  start(command: TerminalCommand, call: { callId?: string }): Promise<RunningCommand>;
+  start(command: TerminalCommand, call: { callId?: string; signal: AbortSignal }): Promise<RunningCommand | undefined>;
 }
 
 /** How a command run through a runner went. */
 export type RunnerOutcome =
-  /** It never started there (the request failed): run it locally, it has not run. */
+  /** It never started there (the runner had no terminal): run it locally, it has not run. */
   | { kind: 'not-started' }
   /** It ran (or was stopped): its output and how it ended. */
   | { kind: 'ran'; text: string; exit: ShellExit }
-  /** It started but the terminal failed later: it must not run again. */
+  /** It may have started, and the terminal failed: it must not run again. */
   | { kind: 'failed'; message: string };
 
 /** Between SIGTERM and SIGKILL for the marked processes, as for outrider's own commands. */
@@ -70,6 +80,7 @@ export interface RunOnTerminal {
 
 /** Runs a planned command through `runner`, stopping it on the timeout or the signal. */
 export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): Promise<RunnerOutcome> {
+  run.signal.throwIfAborted();
   const runId = randomBytes(8).toString('hex');
   const [command, ...args] = terminalArgv(run.plan);
   const spec: TerminalCommand = {
@@ -79,14 +90,14 @@ export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): 
     env: terminalEnv(run, runId),
     outputByteLimit: run.outputByteLimit,
   };
-  let running: RunningCommand;
-  try {
-    running = await runner.start(spec, run.callId ? { callId: run.callId } : {});
-  } catch {
-    run.signal.throwIfAborted();
-    return { kind: 'not-started' };
-  }
   const { timers, signal } = run;
+  // What left the terminal's process group (a `cmd &`, setsid) is found by its marker.
+  const sweep = (): boolean => terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers).reached;
+  const stopping = new AbortController();
+  const stoppedEarly = new Promise<'stopped'>((resolve) =>
+    stopping.signal.addEventListener('abort', () => resolve('stopped'), { once: true }),
+  );
+  let running: RunningCommand | undefined;
   let stopped: 'timeout' | 'abort' | undefined;
   let reached = false;
   let giveUp: () => void = () => {};
@@ -96,16 +107,47 @@ export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): 
   const stop = (reason: 'timeout' | 'abort'): void => {
     if (stopped) return;
     stopped = reason;
-    killed = running.kill().catch(() => {});
-    // What left the terminal's process group (a `cmd &`, setsid) is found by its marker.
-    reached = terminateMarked(RUN_MARKER, runId, KILL_GRACE_MS, timers).reached;
+    if (running) killed = running.kill().catch(() => {});
+    reached = sweep();
     giveUpTimer = timers.setTimeout(giveUp, GIVE_UP_MS);
+    stopping.abort();
   };
   const timer = timers.setTimeout(() => stop('timeout'), run.timeoutMs);
   const onAbort = (): void => stop('abort');
   signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) onAbort();
   try {
+    // A start that throws at once is one that failed: it may have sent the request.
+    const starting = (async () =>
+      runner.start(spec, { ...(run.callId ? { callId: run.callId } : {}), signal: stopping.signal }))();
+    const started = await Promise.race([
+      starting.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      stoppedEarly,
+    ]);
+    if (started !== 'stopped' && 'value' in started && started.value) {
+      running = started.value;
+      // A stop that came as the answer did: the stop had no terminal to kill yet.
+      if (stopped) killed = running.kill().catch(() => {});
+    } else if (stopped) {
+      if (started === 'stopped') void starting.then(stopLate(sweep), sweep);
+      signal.throwIfAborted();
+      return {
+        kind: 'ran',
+        text: "(the editor had not started the command's terminal yet; whatever it started is stopped)",
+        exit: { code: null, signal: null, stopped: 'timeout', reached, gaveUp: false },
+      };
+    } else if (started !== 'stopped' && 'error' in started) {
+      // The editor may have started it before it failed: nothing it started may stay behind.
+      sweep();
+      return {
+        kind: 'failed',
+        message: `the editor's terminal/create failed (${errorText(started.error)}): outrider did not run the command itself, and it may or may not have started in the editor's terminal. Ask the user to check the editor before running it again.`,
+      };
+    } else {
+      return { kind: 'not-started' };
+    }
     const exit = await Promise.race([running.waitForExit(), gaveUp]);
     // A stopped command's output is read once the editor has answered the kill (or given up on it).
     if (killed) await Promise.race([killed, gaveUp]);
@@ -128,20 +170,36 @@ export async function runOnTerminal(runner: CommandRunner, run: RunOnTerminal): 
       },
     };
   } catch (error) {
+    if (!running) throw error;
     // It ran, at least in part: it must not run again, and nothing it started may stay behind.
     stop('abort');
     signal.throwIfAborted();
     return {
       kind: 'failed',
-      message: `the editor's terminal failed while running the command (${error instanceof Error ? error.message : String(error)}); it was stopped and not run again. Run it again, or ask the user to check the editor.`,
+      message: `the editor's terminal failed while running the command (${errorText(error)}); it was stopped and not run again. Run it again, or ask the user to check the editor.`,
     };
   } finally {
     timers.clearTimeout(timer);
     if (giveUpTimer !== undefined) timers.clearTimeout(giveUpTimer);
     signal.removeEventListener('abort', onAbort);
-    running.release().catch(() => {});
+    running?.release().catch(() => {});
   }
 }
+
+/** Stops a command whose terminal the editor created after the call was stopped. */
+const stopLate =
+  (sweep: () => void) =>
+  (running: RunningCommand | undefined): void => {
+    sweep();
+    if (!running) return;
+    void running
+      .kill()
+      .catch(() => {})
+      .then(() => running.release())
+      .catch(() => {});
+  };
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The argv outrider would spawn. bwrap reads a seccomp program from descriptor 3, which a
