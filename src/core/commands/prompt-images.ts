@@ -1,9 +1,10 @@
 /**
- * `@shot.png` in a prompt the user typed attaches that image, as in Claude Code: each `@path`
- * naming a .png, .jpg, .jpeg, .gif or .webp file is read through the session's permission gate as
- * the read_file call it is (a deny rule, plan mode and the workspace bounds hold), checked as any
- * image sent is (image-block.ts), and goes with the prompt. The `@path` stays in the text, so the
- * model knows which file it sees. Other `@path`s stay text: the model reads files with its tools.
+ * `@shot.png` in a prompt the user typed (a custom command's arguments too) attaches that image,
+ * as in Claude Code: each `@path` naming a .png, .jpg, .jpeg, .gif or .webp file is read through
+ * the session's permission gate as the read_file call it is (a deny rule, plan mode and the
+ * workspace bounds hold), checked as any image sent is (image-block.ts), and goes with the
+ * prompt. The `@path` stays in the text, so the model knows which file it sees. Other `@path`s
+ * stay text: the model reads files with its tools.
  */
 import { statSync } from 'node:fs';
 import type { ToolGate } from '../permissions/types.js';
@@ -57,15 +58,13 @@ export async function promptImages(
 }
 
 /**
- * What a session attaches to a prompt: the images the front end gave, then, when the prompt is
- * what the user typed (not a command's body, which is not the user's), its `@path` images.
+ * What a session attaches to a prompt: the images the front end gave, then the `@path` images of
+ * what the user typed, a command's arguments included (`/review @shot.png`). Only the typed text
+ * is read for them, never the prompt a command expands to: a command file's body is the
+ * repository's text, and a repository must not make outrider read a file and send it away by
+ * naming it there (its `@path`s are body directives, put in as text behind the gate).
  */
-export type PromptImages = (
-  typed: string,
-  prompt: string,
-  given: readonly ImageBlock[],
-  signal: AbortSignal,
-) => Promise<ImageBlock[]>;
+export type PromptImages = (typed: string, given: readonly ImageBlock[], signal: AbortSignal) => Promise<ImageBlock[]>;
 
 /** A session's PromptImages: files read behind its gate, each one not attached told through `notify`. */
 export function sessionPromptImages(options: {
@@ -75,8 +74,7 @@ export function sessionPromptImages(options: {
   notify: (text: string) => void;
 }): PromptImages {
   const read = gatedImageReader(options);
-  return async (typed, prompt, given, signal) => {
-    if (prompt !== typed) return [...given];
+  return async (typed, given, signal) => {
     const room = MAX_PROMPT_IMAGES - given.length;
     return [...given, ...(await promptImages(typed, { read, room, notify: options.notify }, signal))];
   };

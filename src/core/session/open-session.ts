@@ -111,9 +111,10 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     signal: lifetime.signal,
   });
   const stream = sessionStream(setup, { providerConfig, settings, events });
-  // The parent's model and effort, which /model switches.
-  const parent = openParentModel(providerConfig, settings);
-  if (parent.notice) warnings.push(parent.notice);
+  // The parent's model and effort, which /model switches; a resumed session's last, unless this run's flags name them.
+  const explicit = { model: Boolean(setup.flags.model?.trim()), effort: setup.flags.effort !== undefined };
+  const parent = openParentModel(providerConfig, settings, resumed && { recorded: resumed.model, explicit });
+  warnings.push(...parent.warnings);
   const parentModel = parent.model;
   const { maxTokens } = parentModel.current();
   const results = new ResultStore();
@@ -198,7 +199,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     { system, tools: new ToolRegistry([]), workspace, messages: [...(resumed?.history ?? [])] },
     {
       stream,
-      model: providerConfig.model,
+      model: parentModel.current().model,
       maxTokens,
       ...(parentModel.current().effort ? { effort: parentModel.current().effort } : {}),
       gate: toolGate(gate, workspace),
@@ -277,9 +278,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
   if (!resumed) transcript.event('system_prompt', { system, instructionFiles: instructions.info });
   // A resumed session's cost goes on from where it stood, and its unfinished turns are drawn again.
   const earlier = resumed ? readTurnEnds(paths.transcript) : undefined;
-  if (earlier) ledger.addParent(earlier.parentUsage, providerConfig.model);
+  for (const spent of earlier?.parentUsage ?? []) ledger.addParent(spent.usage, spent.model ?? parentModel.current().model);
   for (const stored of resumed?.storedJobs ?? []) ledger.addJob(stored.job.id, stored.job.usage);
-  recordTurnEnds(events, transcript, () => ledger.parent());
+  recordTurnEnds(events, transcript, ledger);
 
   // MCP servers start now (the last step that could fail is behind us), all at once. The TUI opens meanwhile and their tools join between
   // turns; nobody is waiting on a headless run, so it starts its turn with them up (or failed).
@@ -378,7 +379,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
       return gate.allowWhile(allow, async () => {
         const fromMcp = mcp && text.trimStart().startsWith('/mcp__') ? await mcp.expandPrompt(text, signal) : undefined;
         const prompt = fromMcp ?? (await preparePrompt(text, conventions.commands, directives, signal));
-        return session.submit(prompt, signal, { images: await imagesFor(text, prompt, options.images ?? [], signal) });
+        return session.submit(prompt, signal, { images: await imagesFor(text, options.images ?? [], signal) });
       });
     },
     instructionFiles: instructions.info,

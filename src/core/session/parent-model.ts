@@ -7,15 +7,20 @@ import type { Usage } from '../providers/types.js';
 import type { EventStream } from './event-stream.js';
 import { type ModelSettings, SessionModel, modelCatalogue, modelTarget } from './session-model.js';
 import type { OpenedSession } from './opened-session.js';
+import { type ExplicitModel, type RecordedModel, resumeModel } from './resumed-model.js';
 import type { TranscriptWriter } from './transcript.js';
 
 /** The answer's cap when the settings give none. */
 const DEFAULT_MAX_TOKENS = 8192;
 
-/** The session's model, what the start should say of it, and the prices of usage (a job's model's, or the parent's now). */
+/**
+ * The session's model, what the start should say of it, and the prices of usage (a job's model's,
+ * or the parent's now). A resumed session goes back to the model it was last on (resumed-model.ts).
+ */
 export function openParentModel(
   providerConfig: Pick<ProviderConfig, 'provider' | 'model'>,
   settings: Pick<Settings, 'maxTokens' | 'models' | 'modelAliases' | 'effort'>,
+  resumed?: { recorded: RecordedModel | undefined; explicit: ExplicitModel },
 ) {
   const modelSettings: ModelSettings = {
     provider: providerConfig.provider,
@@ -26,8 +31,11 @@ export function openParentModel(
   // Asked for an effort its model takes none of: said once at start, not sent.
   const { notice } = modelTarget(providerConfig.model, settings.effort, modelSettings);
   const model = new SessionModel(providerConfig.model, settings.effort, modelSettings);
+  const restored = resumed ? resumeModel(model, resumed.recorded, resumed.explicit) : { switched: false, warnings: [] };
+  // A restored model's own notes replace what the configured one's would have said.
+  const warnings = restored.switched ? restored.warnings : [...(notice ? [notice] : []), ...restored.warnings];
   const priceOf = (usage: Usage, of?: string) => costOf(usage, of ? modelInfo(of, settings.models) : model.current().info);
-  return { model, settings: modelSettings, priceOf, ...(notice ? { notice } : {}) };
+  return { model, settings: modelSettings, priceOf, warnings };
 }
 
 /**

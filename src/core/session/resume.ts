@@ -3,6 +3,7 @@ import type { InstructionFileInfo } from './instruction-files.js';
 import { recoverJobs } from './job-recovery.js';
 import { nextJobNumber, readStoredJobs, storedJobIds } from './job-store.js';
 import { repairHistory } from './repair-history.js';
+import { lastRecordedModel } from './resumed-model.js';
 import { SessionLookupError, findSession, newestEmptyTranscript, newestSessionFor } from './store.js';
 import { readTranscript } from './transcript.js';
 
@@ -47,6 +48,8 @@ export async function loadResumedSession(
     warnings,
     system,
     instructionFiles,
+    // The model `/model` last switched to: the resumed session starts on it unless this run's flags name one.
+    model: lastRecordedModel(read.events),
     firstJobNumber: nextJobNumber(summary.paths),
     storedJobs: jobs.jobs,
     takenJobIds: storedJobIds(summary.paths),

@@ -253,8 +253,8 @@ export function readTranscript(file: string): ReadTranscript {
       }
       case 'rewind':
         history = history.slice(0, Math.max(0, history.length - record.removedMessages));
-        // What was written about the messages taken back (a turn's end) goes with them.
-        events.splice(0, events.length, ...events.filter((event) => event.messageCount <= history.length));
+        // What was written about the messages taken back (a turn's end) goes with them; a switch of model, which /rewind keeps, stays.
+        events.splice(0, events.length, ...events.filter((e) => e.messageCount <= history.length || e.name === 'model'));
         break;
       case 'event':
         events.push({

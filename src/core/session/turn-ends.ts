@@ -1,5 +1,6 @@
+import type { SessionLedger } from '../jobs/ledger.js';
 import type { StopCause } from '../loop/events.js';
-import { type Usage, emptyUsage } from '../providers/types.js';
+import type { Usage } from '../providers/types.js';
 import type { EventStream } from './event-stream.js';
 import { readTranscript, type TranscriptWriter } from './transcript.js';
 
@@ -12,20 +13,38 @@ export interface EarlierTurnEnd {
 
 const RECORD = 'run_end';
 
+/** The parent's usage spent on one model (`model` absent: none was said, the session's is meant). */
+export interface SpentOn {
+  model?: string;
+  usage: Usage;
+}
+
 /**
  * Writes each parent turn's end to the transcript: how it ended (a resumed session draws its
- * `■ error` / `■ interrupted` lines again) and the parent's usage so far (its cost carries on).
+ * `■ error` / `■ interrupted` lines again) and the parent's usage so far, in all and by the model
+ * it was spent on (its cost carries on, each part at its own model's price).
  */
-export function recordTurnEnds(events: EventStream, transcript: TranscriptWriter, parentUsage: () => Usage): () => void {
+export function recordTurnEnds(
+  events: EventStream,
+  transcript: TranscriptWriter,
+  ledger: Pick<SessionLedger, 'parent' | 'breakdown'>,
+): () => void {
   return events.subscribe(({ event }) => {
     if (event.type !== 'run_end') return;
-    transcript.event(RECORD, { cause: event.cause, parentUsage: parentUsage() });
+    const parentByModel = ledger
+      .breakdown()
+      .filter((row) => row.name === 'parent')
+      .map(({ model, usage }) => ({ ...(model ? { model } : {}), usage }));
+    transcript.event(RECORD, { cause: event.cause, parentUsage: ledger.parent(), parentByModel });
   });
 }
 
-/** A stored session's turn ends that did not complete, and the parent's usage as of its last turn. */
-export function readTurnEnds(file: string): { ends: EarlierTurnEnd[]; parentUsage: Usage } {
-  let parentUsage = emptyUsage();
+/**
+ * A stored session's turn ends that did not complete, and the parent's usage as of its last turn
+ * by model; a record without the split is put on the model the transcript began with.
+ */
+export function readTurnEnds(file: string): { ends: EarlierTurnEnd[]; parentUsage: SpentOn[] } {
+  let parentUsage: SpentOn[] = [];
   const ends: EarlierTurnEnd[] = [];
   let read: ReturnType<typeof readTranscript>;
   try {
@@ -35,12 +54,37 @@ export function readTurnEnds(file: string): { ends: EarlierTurnEnd[]; parentUsag
   }
   for (const record of read.events) {
     if (record.name !== RECORD || typeof record.data !== 'object' || record.data === null) continue;
-    const data = record.data as { cause?: unknown; parentUsage?: unknown };
-    if (isUsage(data.parentUsage)) parentUsage = data.parentUsage;
+    const data = record.data as { cause?: unknown; parentUsage?: unknown; parentByModel?: unknown };
+    const byModel = spentByModel(data.parentByModel);
+    if (byModel) parentUsage = byModel;
+    else if (isUsage(data.parentUsage)) parentUsage = [{ model: read.meta.model, usage: data.parentUsage }];
     const cause = storedCause(data.cause);
     if (cause) ends.push({ messageCount: record.messageCount, cause });
   }
   return { ends, parentUsage };
+}
+
+/** A stored `parentByModel` list, every entry checked; undefined when any is not one. */
+function spentByModel(value: unknown): SpentOn[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const spent: SpentOn[] = [];
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) return undefined;
+    const { model, usage } = entry as { model?: unknown; usage?: unknown };
+    if (!isUsage(usage)) return undefined;
+    if (model === undefined) spent.push({ usage: pickUsage(usage) });
+    else if (typeof model === 'string' && MODEL_NAME.test(model)) spent.push({ model, usage: pickUsage(usage) });
+    else return undefined;
+  }
+  return spent;
+}
+
+/** A model's name as a row of /cost may show it: printable, bounded. */
+const MODEL_NAME = /^[\x21-\x7e]{1,128}$/;
+
+/** The four counts alone: nothing else a stored record carries gets into the ledger. */
+function pickUsage(usage: Usage): Usage {
+  return { input: usage.input, output: usage.output, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite };
 }
 
 function isUsage(value: unknown): value is Usage {

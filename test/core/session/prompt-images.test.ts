@@ -148,14 +148,54 @@ describe('@path images in a typed prompt', () => {
     );
   });
 
-  it('reads no image for a custom command: its body is the repository’s, not what the user typed', async () => {
+  /** A project with `shot.png`, `secret.png` and the command `name` whose body is `body`. */
+  const withCommand = (name: string, body: string) => {
     const dirs = testDirs();
     mkdirSync(path.join(dirs.cwd, '.claude', 'commands'), { recursive: true });
-    writeFileSync(path.join(dirs.cwd, '.claude', 'commands', 'look.md'), 'Look at @shot.png');
-    writeFileSync(path.join(dirs.cwd, 'shot.png'), pngImage());
+    writeFileSync(path.join(dirs.cwd, '.claude', 'commands', `${name}.md`), body);
+    writeFileSync(path.join(dirs.cwd, 'shot.png'), pngImage(4, 4));
+    writeFileSync(path.join(dirs.cwd, 'secret.png'), pngImage());
+    return dirs;
+  };
+  const images = (message: Message) => message.content.filter((b) => b.type === 'image');
+
+  it('attaches an image the user typed as a custom command’s argument once, as a plain prompt does', async () => {
+    // The expansion names the argument three times: it is still one image, read once.
+    const dirs = withCommand('review', 'Review $ARGUMENTS closely, then $1 again.\n\n$ARGUMENTS');
     const { session, stream } = await open(() => ({ text: 'ok' }), { dirs });
-    await session.submitPrompt('/look @shot.png', signal());
-    expect(stream.requests[0]!.messages[0]!.content.map((b) => b.type)).toEqual(['text']);
+    await session.submitPrompt('/review @shot.png', signal());
+    await session.submitPrompt('@shot.png and @shot.png', signal());
+    const [command, plain] = [stream.requests[0]!.messages[0]!, stream.requests[1]!.messages.at(-1)!];
+    expect(images(command)).toEqual([{ type: 'image', mediaType: 'image/png', data: b64(pngImage(4, 4)) }]);
+    expect(images(plain)).toEqual(images(command));
+    expect(command.content.at(-1)).toEqual({
+      type: 'text',
+      text: 'Review @shot.png closely, then @shot.png again.\n\n@shot.png',
+    });
+  });
+
+  it('passes a command argument’s image through the same gate as a plain prompt’s', async () => {
+    const dirs = withCommand('review', 'Review $ARGUMENTS');
+    const { session, stream, events } = await open(() => ({ text: 'ok' }), {
+      dirs,
+      flags: { permissions: { deny: ['Read(./secret.png)'] } },
+    });
+    await session.submitPrompt('/review @secret.png and @shot.png', signal());
+    expect(images(stream.requests[0]!.messages[0]!)).toEqual([
+      { type: 'image', mediaType: 'image/png', data: b64(pngImage(4, 4)) },
+    ]);
+    const notices = events.flatMap((e) => (e.type === 'notice' ? [e.text] : []));
+    expect(notices.find((n) => n.startsWith('@secret.png was not attached:'))).toMatch(/denied by the permission rule/);
+  });
+
+  it('reads no image the command file’s body names: the body is the repository’s, not what the user typed', async () => {
+    // `@shot.png,too` names no file, so the directive leaves it as text, where an image scan would still find shot.png.
+    const dirs = withCommand('look', 'Look at @shot.png and @shot.png,too for $ARGUMENTS');
+    const { session, stream } = await open(() => ({ text: 'ok' }), { dirs });
+    await session.submitPrompt('/look the layout', signal());
+    const sent = stream.requests[0]!.messages[0]!;
+    expect(JSON.stringify(sent)).toContain('@shot.png,too');
+    expect(images(sent)).toEqual([]);
   });
 });
 
