@@ -2,8 +2,10 @@
  * The mock provider's checks of the images in a request, as the real APIs make them, so a test
  * catches an image sent in a shape or encoding the API would refuse: Anthropic's image blocks
  * (base64 source, one of four media types, the bytes matching it, at most 5 MB of base64, never in
- * an assistant message), OpenAI Chat's image_url parts and the Responses API's input_image parts
- * (a base64 data URL of one of the four types whose bytes are an image; user messages only).
+ * an assistant message; in a tool_result's content list beside non-empty text), OpenAI Chat's
+ * image_url parts (user messages only: a tool message takes text alone) and the Responses API's
+ * input_image parts (a base64 data URL of one of the four types whose bytes are an image; in user
+ * messages and in a function_call_output's output list).
  * Written apart from outrider's own checks (src/core/providers/image-block.ts), so it does not
  * share their mistakes.
  */
@@ -11,6 +13,8 @@ import type { WireFormat } from './mock-wire.js';
 
 const TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 const MAX_BASE64 = 5 * 1024 * 1024;
+/** What a tool_result's content list may hold. */
+const RESULT_PARTS = ['text', 'image', 'search_result', 'document'];
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null;
@@ -37,7 +41,13 @@ function anthropicImages(messages: unknown[]): string | undefined {
       }
       if (block.type === 'tool_result') {
         for (const [k, part] of list(block.content).entries()) {
-          const error = isObj(part) && part.type === 'image' ? anthropicImage(part, `${where}.content.${k}`) : undefined;
+          const type = isObj(part) ? part.type : undefined;
+          if (!RESULT_PARTS.includes(type as string)) {
+            return `${where}.tool_result.content.${k}: Input tag '${String(type)}' found using 'type' does not match any of the expected tags: 'text', 'image', 'search_result', 'document'`;
+          }
+          if (type === 'text' && isObj(part) && part.text === '')
+            return `${where}.content.${k}: text content blocks must be non-empty`;
+          const error = type === 'image' ? anthropicImage(part as Obj, `${where}.content.${k}`) : undefined;
           if (error) return error;
         }
       }
@@ -82,6 +92,11 @@ function chatImages(messages: unknown[]): string | undefined {
 function responsesImages(items: unknown[]): string | undefined {
   for (const [i, item] of items.entries()) {
     if (!isObj(item)) continue;
+    if (item.type === 'function_call_output') {
+      const error = outputImages(item.output, `input[${i}].output`);
+      if (error) return error;
+      continue;
+    }
     for (const [j, part] of list(item.content).entries()) {
       if (!isObj(part) || part.type !== 'input_image') continue;
       const where = `input[${i}].content[${j}]`;
@@ -89,6 +104,23 @@ function responsesImages(items: unknown[]): string | undefined {
       const error = dataUrlError(part.image_url, `${where}.image_url`);
       if (error) return error;
     }
+  }
+  return undefined;
+}
+
+/** A function_call_output's output: a string, or a list of input_text, input_image and input_file parts. */
+function outputImages(output: unknown, where: string): string | undefined {
+  if (typeof output === 'string') return undefined;
+  if (!Array.isArray(output)) return `Invalid type for '${where}': expected one of a string or an array of objects.`;
+  for (const [k, part] of output.entries()) {
+    const type = isObj(part) ? part.type : undefined;
+    if (type === 'input_text' && isObj(part) && typeof part.text === 'string') continue;
+    if (type === 'input_file') continue;
+    if (type !== 'input_image' || !isObj(part)) {
+      return `Invalid value for '${where}[${k}].type': expected one of 'input_text', 'input_image' or 'input_file'.`;
+    }
+    const error = dataUrlError(part.image_url, `${where}[${k}].image_url`);
+    if (error) return error;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { IMAGE_TOKENS } from '../providers/image-block.js';
 import type { Message, ModelRequest, ToolSchema, Usage } from '../providers/types.js';
 
 /**
@@ -31,7 +32,7 @@ export class RequestSizer {
   private messageBytes(message: Message): number {
     let bytes = this.messages.get(message);
     if (bytes === undefined) {
-      bytes = Buffer.byteLength(JSON.stringify(message.content));
+      bytes = Buffer.byteLength(JSON.stringify(message.content, withoutImageData)) + imageCount(message) * IMAGE_BYTES;
       this.messages.set(message, bytes);
     }
     return bytes;
@@ -45,6 +46,23 @@ export class RequestSizer {
     }
     return bytes;
   }
+}
+
+/** What an image counts for, as the compaction estimate counts it: its pixels are charged, not its base64. */
+const IMAGE_BYTES = IMAGE_TOKENS * BYTES_PER_TOKEN;
+
+/** A JSON.stringify replacer that leaves out an image's base64. */
+function withoutImageData(this: unknown, key: string, value: unknown): unknown {
+  return key === 'data' && (this as { type?: unknown }).type === 'image' ? '' : value;
+}
+
+function imageCount(message: Message): number {
+  let count = 0;
+  for (const block of message.content) {
+    if (block.type === 'image') count += 1;
+    else if (block.type === 'tool_result') count += block.images?.length ?? 0;
+  }
+  return count;
 }
 
 /** Every token of an estimate. */

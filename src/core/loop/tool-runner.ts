@@ -71,6 +71,7 @@ export async function runPreparedCall(prepared: PreparedCall, env: ToolRunEnv): 
     toolUseId: prepared.call.id,
     content: output.content,
     ...(output.isError ? { isError: true } : {}),
+    ...(output.images?.length && !output.isError ? { images: output.images } : {}),
   });
   if (!prepared.ok) return result({ content: prepared.error, isError: true });
   const emit = env.onEvent ?? (() => {});

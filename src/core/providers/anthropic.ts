@@ -12,7 +12,7 @@ import { abortError, StreamCutError } from './errors.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import { anthropicCallEffort } from './thinking-turn.js';
 import { parseToolArgs } from './tool-args.js';
-import type { ContentBlock, Effort, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
+import type { ContentBlock, Effort, ImageBlock, Message, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 import { emptyUsage, INVALID_TOOL_NAME, ProviderError } from './types.js';
 
 type WireParams = Anthropic.Messages.MessageCreateParamsStreaming;
@@ -34,17 +34,26 @@ function toWireBlock(block: ContentBlock): WireBlock | undefined {
       if (block.redacted) return { type: 'redacted_thinking', data: block.signature };
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     case 'image':
-      return { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: block.data } };
+      return wireImage(block);
     case 'tool_use':
       return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
     case 'tool_result':
       return {
         type: 'tool_result',
         tool_use_id: block.toolUseId,
-        content: block.content,
+        content: block.images?.length ? resultParts(block.content, block.images) : block.content,
         ...(block.isError ? { is_error: true } : {}),
       };
   }
+}
+
+function wireImage(block: ImageBlock): Anthropic.Messages.ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: block.data } };
+}
+
+/** A result with images: its text (the API rejects an empty text block), then its images. */
+function resultParts(text: string, images: readonly ImageBlock[]): Anthropic.Messages.ToolResultBlockParam['content'] {
+  return [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images.map(wireImage)];
 }
 
 /**

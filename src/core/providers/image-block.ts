@@ -30,7 +30,8 @@ export interface ImageInput {
   mediaType?: string;
 }
 
-const NAMES: Record<ImageMediaType, string> = {
+/** Each type's name as people write it: `PNG`, `JPEG`, `GIF`, `WebP`. */
+export const IMAGE_TYPE_NAMES: Readonly<Record<ImageMediaType, string>> = {
   'image/png': 'PNG',
   'image/jpeg': 'JPEG',
   'image/gif': 'GIF',
@@ -87,10 +88,10 @@ function checked(bytes: Uint8Array, base64: string, name: string, declared: Imag
   if (!sniffed) throw new ImageError(`${name}: its bytes are not a ${TAKEN} image (the only types a model takes)`);
   if (declared && declared !== sniffed.mediaType) {
     throw new ImageError(
-      `${name} is declared ${declared} but its bytes are ${NAMES[sniffed.mediaType]}: send it as ${sniffed.mediaType}`,
+      `${name} is declared ${declared} but its bytes are ${IMAGE_TYPE_NAMES[sniffed.mediaType]}: send it as ${sniffed.mediaType}`,
     );
   }
-  const kind = NAMES[sniffed.mediaType];
+  const kind = IMAGE_TYPE_NAMES[sniffed.mediaType];
   if (!sniffed.size) throw new ImageError(`${name}: its ${kind} header is cut short or damaged: send the whole file`);
   const { width, height } = sniffed.size;
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {

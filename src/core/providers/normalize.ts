@@ -11,6 +11,7 @@ import type { ImageMediaType } from '../platform/image-bytes.js';
 import { isSendableImage } from './image-block.js';
 import {
   type ContentBlock,
+  type ImageBlock,
   INVALID_JSON_KEY,
   INVALID_TOOL_NAME,
   type Message,
@@ -75,6 +76,7 @@ const toolResultSchema = z.object({
   tool_use_id: z.unknown().optional(),
   content: z.unknown().optional(),
   isError: z.boolean().optional().catch(undefined),
+  images: z.unknown().optional(),
 });
 const imageSchema = z.object({ type: z.literal('image'), mediaType: z.string(), data: z.string() });
 const blockSchema = z.discriminatedUnion('type', [textSchema, thinkingSchema, imageSchema, toolUseSchema, toolResultSchema]);
@@ -106,20 +108,27 @@ export function draftBlock(raw: unknown): DraftBlock | undefined {
       };
     }
     case 'image':
-      // Checked as a sender's image is: one a provider would refuse would fail every later request.
-      return isSendableImage(block)
-        ? { type: 'image', mediaType: block.mediaType as ImageMediaType, data: block.data }
-        : undefined;
+      return sendableImage(block);
     case 'tool_use':
       return { type: 'tool_use', rawId: block.id, name: toolName(block.name), input: toolInput(block.input) };
-    case 'tool_result':
+    case 'tool_result': {
+      const images = Array.isArray(block.images) ? block.images.flatMap((raw) => sendableImage(raw) ?? []) : [];
       return {
         type: 'tool_result',
         rawId: block.toolUseId ?? block.tool_use_id,
         content: resultText(block.content),
         ...(block.isError ? { isError: true } : {}),
+        ...(images.length > 0 ? { images } : {}),
       };
+    }
   }
+}
+
+/** An image block as a provider takes it, or undefined. Checked as a sender's image is: one a provider would refuse would fail every later request. */
+function sendableImage(raw: unknown): ImageBlock | undefined {
+  const parsed = imageSchema.safeParse(raw);
+  if (!parsed.success || !isSendableImage(parsed.data)) return undefined;
+  return { type: 'image', mediaType: parsed.data.mediaType as ImageMediaType, data: parsed.data.data };
 }
 
 /** A usable tool name, or the name the loop answers with "no valid tool name". */

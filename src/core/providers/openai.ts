@@ -10,7 +10,7 @@ import type OpenAI from 'openai';
 import type { BackendConfig, ProviderBackend } from './backend.js';
 import { openaiEffort } from './effort.js';
 import { abortError, StreamCutError } from './errors.js';
-import { orderedParts } from './content-parts.js';
+import { type PartMaker, orderedParts, toolImageParts } from './content-parts.js';
 import { openaiApiFor } from './models.js';
 import { streamResponses } from './openai-responses.js';
 import { type BodyCaches, bodyCaches, headJson, messageJson, withMessages } from './request-body.js';
@@ -113,21 +113,21 @@ function toChatMessages(message: Message): WireMessage[] {
       wire.push({ role: 'tool', tool_call_id: block.toolUseId, content });
     }
   }
-  if (message.content.some((b) => b.type === 'image')) {
-    wire.push({ role: 'user', content: chatParts(message.content) });
+  // The results' images go in one user message after the tool messages, with the user's own text and images.
+  const resultImages = toolImageParts(message.content, CHAT_PARTS);
+  if (resultImages.length > 0 || message.content.some((b) => b.type === 'image')) {
+    wire.push({ role: 'user', content: [...resultImages, ...orderedParts(message.content, CHAT_PARTS)] });
   } else if (text !== '' || !message.content.some((b) => b.type === 'tool_result')) {
     wire.push({ role: 'user', content: text });
   }
   return wire;
 }
 
-/** A user message with images: its text and images as parts, in order (content-parts.ts). */
-function chatParts(blocks: ContentBlock[]): OpenAI.ChatCompletionContentPart[] {
-  return orderedParts<OpenAI.ChatCompletionContentPart>(blocks, {
-    text: (text) => ({ type: 'text', text }),
-    image: (url) => ({ type: 'image_url', image_url: { url } }),
-  });
-}
+/** Text and image parts as Chat Completions spells them (content-parts.ts). */
+const CHAT_PARTS: PartMaker<OpenAI.ChatCompletionContentPart> = {
+  text: (text) => ({ type: 'text', text }),
+  image: (url) => ({ type: 'image_url', image_url: { url } }),
+};
 
 export type TokenParam = 'max_tokens' | 'max_completion_tokens';
 

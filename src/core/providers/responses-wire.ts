@@ -6,7 +6,7 @@
  * body.ts), byte for byte JSON.stringify of toResponsesParams, so its prefix is stable.
  */
 import type OpenAI from 'openai';
-import { orderedParts } from './content-parts.js';
+import { dataUrl, orderedParts } from './content-parts.js';
 import { openaiEffort, openaiReasons } from './effort.js';
 import { type BodyCaches, headJson, messageJson, withMessages } from './request-body.js';
 import type { ContentBlock, Message, ModelRequest } from './types.js';
@@ -62,10 +62,21 @@ function userItems(content: ContentBlock[]): InputItem[] {
   for (const block of content) {
     if (block.type === 'tool_result') {
       // No error flag on a function call's output; the model still needs to know the call failed.
+      const text = block.isError ? `Error: ${block.content}` : block.content;
       items.push({
         type: 'function_call_output',
         call_id: block.toolUseId,
-        output: block.isError ? `Error: ${block.content}` : block.content,
+        // A function's output may carry images itself: its text, then each image.
+        output: block.images?.length
+          ? [
+              ...(text === '' ? [] : [{ type: 'input_text' as const, text }]),
+              ...block.images.map((image) => ({
+                type: 'input_image' as const,
+                image_url: dataUrl(image),
+                detail: 'auto' as const,
+              })),
+            ]
+          : text,
       });
     }
   }

@@ -71,6 +71,11 @@ export function toTextToolMessages(messages: Message[]): Message[] {
         const name = escapeAttribute(names.get(block.toolUseId) ?? 'unknown');
         const error = block.isError ? ' error="true"' : '';
         texts.push(`<tool_result name="${name}"${error}>\n${block.content}\n</tool_result>`);
+        // A result's images (read_file of a screenshot) follow its text, as a user's own would.
+        if (block.images?.length) {
+          flush();
+          content.push(...block.images);
+        }
       } else {
         flush();
         content.push(block);

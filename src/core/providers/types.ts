@@ -8,15 +8,17 @@ export type TextBlock = { type: 'text'; text: string };
  * reasoning item, `itemId` its id and `signature` its encrypted content (the server keeps nothing).
  */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean; itemId?: string };
-/** An image in a user message: its bytes base64-encoded, its type read from them (image-block.ts checks both). */
+/** An image in a user message or a tool result: its bytes base64-encoded, its type read from them (image-block.ts checks both). */
 export type ImageBlock = { type: 'image'; mediaType: ImageMediaType; data: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = {
   type: 'tool_result';
   toolUseId: string;
-  /** Plain text the model reads. */
+  /** Plain text the model reads; with images, what they are (`shot.png: PNG image, 1200×800, 84 KB`), for readers of text alone. */
   content: string;
   isError?: boolean;
+  /** Images the tool returned (read_file of an image), sent after the text; checked as a user's are (image-block.ts). */
+  images?: ImageBlock[];
 };
 
 /** The key a provider puts in a tool call's input when its arguments were not valid JSON. */

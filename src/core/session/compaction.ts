@@ -28,7 +28,7 @@ function messageChars(message: Message): number {
     else if (block.type === 'tool_use') chars += block.name.length + (JSON.stringify(block.input) ?? '').length;
     // What the model is charged for an image depends on its pixels, not its base64 length.
     else if (block.type === 'image') chars += IMAGE_TOKENS * 4;
-    else chars += block.content.length;
+    else chars += block.content.length + (block.images?.length ?? 0) * IMAGE_TOKENS * 4;
   }
   return chars;
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Workspace } from '../platform/paths.js';
-import type { ToolSchema } from '../providers/types.js';
+import type { ImageBlock, ToolSchema } from '../providers/types.js';
 import { BUILT_TOOL_SCHEMAS, convertSchema } from './schema-table.js';
 
 export type { Workspace } from '../platform/paths.js';
@@ -22,10 +22,12 @@ export interface ToolContext {
   jobId?: string;
 }
 
-/** What a tool returns: text for the model, flagged when it is an error. */
+/** What a tool returns: text for the model, flagged when it is an error, and any images it shows the model. */
 export interface ToolOutput {
   content: string;
   isError?: boolean;
+  /** Checked before they are returned (image-block.ts): every later request carries them. */
+  images?: ImageBlock[];
 }
 
 /**

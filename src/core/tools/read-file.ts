@@ -2,6 +2,7 @@ import { type Stats, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as z from 'zod';
 import { type ToolOutput, defineTool } from './define.js';
+import { largeImage, readImage } from './read-image.js';
 import { completeUtf8Length } from '../platform/read-text-file.js';
 import { formatSize } from '../platform/text.js';
 import { untilAborted } from '../platform/until-aborted.js';
@@ -45,7 +46,7 @@ export function createReadFileTool(options: { source?: TextSource } = {}) {
   return defineTool({
     name: 'read_file',
     description:
-      'Read a text file. Returns lines numbered like `cat -n` (1-based), up to 2000 lines from `offset`; longer lines are cut. Read a file before editing it.',
+      'Read a file: lines numbered like `cat -n` (1-based), up to 2000 from `offset`, long lines cut; a PNG, JPEG, GIF or WebP is seen as an image. Read before editing.',
     schema,
     kind: 'read-only',
     paths: (args) => [args.path],
@@ -57,13 +58,18 @@ export function createReadFileTool(options: { source?: TextSource } = {}) {
       const info = statOrMissing(absolute);
       if (!info) return refusal(shown, { ok: false, reason: 'missing' });
       if (!info.isFile()) return refusal(shown, info.isDirectory() ? { ok: false, reason: 'directory' } : special(info));
-      const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text only.`;
+      const binary = `${shown} is a binary file (${formatSize(info.size)}); read_file shows text and PNG, JPEG, GIF or WebP images only.`;
       const offset = args.offset ?? 1;
       const limit = args.limit ?? READ_DEFAULT_LIMIT;
       const fromSource =
         options.source && info.size <= WHOLE_READ_MAX ? await sourceText(options.source, absolute, ctx.signal) : undefined;
       let page: Page;
       if (fromSource !== undefined) {
+        // An editor's text of an image is no image: the bytes on disk say what the file is.
+        if (fromSource.includes('\u0000') || fromSource.startsWith('\ufffd')) {
+          const image = await diskImage(absolute, shown, ctx.signal);
+          if (image) return image;
+        }
         if (fromSource.includes('\u0000')) return { content: binary, isError: true };
         if (fromSource.length === 0) return `(${shown} is empty)`;
         page = pageOf(fromSource, offset, limit);
@@ -76,6 +82,8 @@ export function createReadFileTool(options: { source?: TextSource } = {}) {
         // Replaced by something else since the stat.
         if (!read.ok) return refusal(shown, read);
         const bytes = read.bytes;
+        const image = readImage(shown, bytes);
+        if (image) return image;
         if (sniffsBinary(bytes)) return { content: binary, isError: true };
         if (bytes.length === 0) return `(${shown} is empty)`;
         page = pageOf(bytes.toString('utf8'), offset, limit);
@@ -83,7 +91,10 @@ export function createReadFileTool(options: { source?: TextSource } = {}) {
         const opened = await openRegularFile(absolute, ctx.signal);
         if (!opened.ok) return refusal(shown, opened);
         try {
-          if (await isBinary(opened.handle, ctx.signal)) return { content: binary, isError: true };
+          const head = await readHead(opened.handle, ctx.signal);
+          const image = largeImage(shown, head, info.size);
+          if (image) return image;
+          if (sniffsBinary(head)) return { content: binary, isError: true };
           page = await streamPage(opened.handle, offset, limit, ctx.signal);
         } finally {
           // A FileHandle closes once its reads are done: after an abort one may still be stuck, and nobody waits for it.
@@ -230,9 +241,15 @@ export function sniffsBinary(head: Buffer): boolean {
   return head.subarray(0, BINARY_SNIFF).includes(0);
 }
 
-/** `sniffsBinary` on the head of a file, read alone (for files too large to read whole). */
-async function isBinary(handle: FileHandle, signal: AbortSignal): Promise<boolean> {
+/** The head of a file, read alone (for files too large to read whole): enough to sniff. */
+async function readHead(handle: FileHandle, signal: AbortSignal): Promise<Buffer> {
   const buffer = Buffer.alloc(BINARY_SNIFF);
   const { bytesRead } = await untilAborted(handle.read(buffer, 0, BINARY_SNIFF, 0), signal);
-  return sniffsBinary(buffer.subarray(0, bytesRead));
+  return buffer.subarray(0, bytesRead);
+}
+
+/** The file on disk as an image result, or undefined when it is no image (or could not be read). */
+async function diskImage(file: string, shown: string, signal: AbortSignal): Promise<ToolOutput | undefined> {
+  const read = await readRegularFile(file, signal);
+  return read.ok ? readImage(shown, read.bytes) : undefined;
 }

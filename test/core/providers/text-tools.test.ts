@@ -114,6 +114,28 @@ describe('toTextToolMessages', () => {
       },
     ]);
   });
+
+  it("carries a result's images after its text, in order", () => {
+    const image = { type: 'image' as const, mediaType: 'image/png' as const, data: 'iVBORw0K' };
+    const history: Message[] = [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read_file', input: { path: 'shot.png' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'c1', content: 'shot.png: PNG image, 3×2, 73 B', images: [image] },
+          { type: 'text', text: 'and this?' },
+        ],
+      },
+    ];
+    expect(toTextToolMessages(history)[1]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '<tool_result name="read_file">\nshot.png: PNG image, 3×2, 73 B\n</tool_result>' },
+        image,
+        { type: 'text', text: 'and this?' },
+      ],
+    });
+  });
 });
 
 let mock: MockProvider;

@@ -64,7 +64,7 @@ describe('read_file', () => {
     dir.write('img.png', Buffer.concat([Buffer.from('PNG'), Buffer.alloc(3000)]));
     const out = await read({ path: 'img.png' });
     expect(out.isError).toBe(true);
-    expect(out.content).toBe('img.png is a binary file (2.9 KB); read_file shows text only.');
+    expect(out.content).toBe('img.png is a binary file (2.9 KB); read_file shows text and PNG, JPEG, GIF or WebP images only.');
   });
 
   it('judges binary by the first 8 KB only: a NUL at byte 8191 is binary, one at byte 8192 is text', async () => {
