@@ -327,7 +327,6 @@ function AppScreen({
         width={width}
         waiting={waiting}
         maxLines={budget.rows}
-        costOf={(view) => session.costOf(view.job.usage, view.job.id)}
         root={session.root}
       />
       <TodoList todos={state.todos} width={width} max={todoItemsFitting(state.todos, budget.todos)} />
@@ -379,7 +378,7 @@ function AppScreen({
         mode={mode}
         contextTokens={contextTokens}
         contextWindow={session.contextWindow}
-        cost={session.cost()}
+        cost={state.cost}
         jobs={allJobs.map((v) => v.job)}
         now={now}
         width={width}

@@ -60,7 +60,7 @@ export function useSessionStatusLine(options: StatusLineOptions & { mode: Permis
       version: packageJson.version,
       mode,
       ...(session.effort ? { effort: session.effort } : {}),
-      cost: session.cost(),
+      cost: state.cost,
       startedAt,
       now: clock.now(),
       totals: totals.current,

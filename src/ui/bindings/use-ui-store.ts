@@ -23,7 +23,7 @@ export function useUiStore(
   /** Starts the transcript again with these entries (after /rewind), in order with the events before it. */
   redraw: (entries: readonly EntryBody[]) => void;
 } {
-  const [store] = useState(() => new UiStore(options.initial()));
+  const [store] = useState(() => new UiStore(options.initial(), { cost: () => session.cost() }));
   const [buffer] = useState(
     () => new EventBuffer<UiItem>(options.flushMs, (items) => store.apply(items, options.clock.now()), options.clock),
   );

@@ -2,13 +2,17 @@ import { type StatusLineOptions, useJobStatusLines } from '../bindings/use-statu
 import { shownRows } from '../state/activity-rows.js';
 import { ActivityRows, type ActivityRowsProps } from './activity-rows.js';
 
-export interface JobStatusRowsProps extends ActivityRowsProps {
-  /** Where the `subagentStatusLine` command comes from and reports to. */
+export interface JobStatusRowsProps extends Omit<ActivityRowsProps, 'costOf' | 'custom'> {
+  /** Where the `subagentStatusLine` command comes from and reports to; its session prices each row. */
   status: StatusLineOptions;
 }
 
-/** The activity rows, each row on screen with its `subagentStatusLine` line when one is configured. */
+/**
+ * The activity rows, each row on screen with its `subagentStatusLine` line when one is configured,
+ * and its cost at its job's own model's prices (a sub-agent may run on another model than the parent).
+ */
 export function JobStatusRows({ status, ...rows }: JobStatusRowsProps) {
   const custom = useJobStatusLines({ ...status, shown: shownRows(rows.jobs, rows.maxLines) });
-  return <ActivityRows {...rows} custom={custom} />;
+  const { session } = status;
+  return <ActivityRows {...rows} costOf={(view) => session.costOf(view.job.usage, view.job.id)} custom={custom} />;
 }
