@@ -1,6 +1,7 @@
 /**
  * The one way the rest of outrider gets a model: `createProvider(options)` returns a
- * StreamFn with retries, friendly errors and (optionally) text-mode tool calling.
+ * StreamFn with retries, friendly errors, at most 20 images a request (image-window.ts) and
+ * (optionally) text-mode tool calling.
  * Importing this module loads no SDK; the first call does, or `preload` (a session's).
  */
 import { anthropicBackend } from './anthropic.js';
@@ -8,6 +9,7 @@ import type { ProviderBackend } from './backend.js';
 import { defaultCallDeadline } from './deadline.js';
 import { classifyError, type ErrorContext } from './errors.js';
 import { createHttpFetch } from './http-fetch.js';
+import { withImageWindow } from './image-window.js';
 import { openaiBackend } from './openai.js';
 import { RateLimitGate } from './rate-limit-gate.js';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, type RateLimitOptions } from './rate-limit-wait.js';
@@ -140,6 +142,7 @@ export function createProvider(options: ProviderOptions): StreamFn {
       ...(rateLimit ? { rateLimit } : {}),
     });
   };
-  // Outermost: text-mode calls are checked like native ones.
-  return withValidOutput(options.toolMode === 'text' ? withTextTools(stream) : stream);
+  // Outermost: text-mode calls are checked like native ones. The image window sees the history
+  // before text mode rewrites it, so a tool result's left-out images are noted in its own text.
+  return withValidOutput(withImageWindow(options.toolMode === 'text' ? withTextTools(stream) : stream));
 }

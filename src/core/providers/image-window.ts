@@ -1,0 +1,134 @@
+/**
+ * The images one request carries. Every image in the history (a user's, a tool result's) is
+ * sent again with every later call, so a session that looks at many screenshots would in the
+ * end ask more than the APIs take: Anthropic takes 100 images a request, but past 20 only
+ * ones of at most 2000×2000 px, and a body of at most 32 MB; OpenAI's limits are alike.
+ * Compaction cannot help (it counts an image at a fixed cost). So a request sends the newest
+ * images only, at most MAX_SENT_IMAGES and MAX_SENT_IMAGE_BASE64 of base64 in all, and an older
+ * one is named instead. The history keeps every image (the conversation owns it and the
+ * transcript holds it): only the request is trimmed.
+ */
+import { imageLabel, imageSummary } from './image-block.js';
+import type { ContentBlock, ImageBlock, Message, StreamFn, ToolResultBlock } from './types.js';
+
+/** The most images one request sends: Anthropic takes larger ones up to this count. */
+export const MAX_SENT_IMAGES = 20;
+/** The most base64 of images one request sends, under Anthropic's 32 MB body with room for the rest. */
+export const MAX_SENT_IMAGE_BASE64 = 20 * 1024 * 1024;
+/** What follows an image's label where the image is left out. */
+export const NOT_SENT_AGAIN = ' — not sent again: newer images fill the request';
+
+/** How many images, and how much of their base64, one request may carry. */
+export interface ImageLimits {
+  maxImages: number;
+  maxBase64: number;
+}
+
+export const SENT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({
+  maxImages: MAX_SENT_IMAGES,
+  maxBase64: MAX_SENT_IMAGE_BASE64,
+});
+
+/**
+ * Each trimmed message made so far, by the history message it stands for, with how many of its
+ * images it leaves out: the same cut gives back the same object, so a backend serializes it once
+ * (request-body.ts caches each message's JSON by identity).
+ */
+export type TrimmedCopies = WeakMap<Message, { dropped: number; copy: Message }>;
+
+/**
+ * `messages` with only the newest images that fit `limits` (counted from the end, a tool
+ * result's images at the result's place): the older ones replaced by their label (a user's) or
+ * left out with a note after the result's text (a tool's). The same array when every image
+ * fits; otherwise a copy in which only the messages that lose an image are new objects.
+ * Nothing given is changed.
+ *
+ * The window is contiguous and moves only when an image would go over a limit, so a history
+ * under the limits is sent as it is and the prompt cache's prefix stays whole. Past them, each
+ * newer image changes the message of the oldest one still sent: the cache then holds up to it.
+ */
+export function imageWindow(messages: Message[], options: { limits?: ImageLimits; copies?: TrimmedCopies } = {}): Message[] {
+  const { maxImages, maxBase64 } = options.limits ?? SENT_IMAGE_LIMITS;
+  let kept = 0;
+  let bytes = 0;
+  let full = false;
+  let out: Message[] | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    const sizes = imageSizes(message.content);
+    if (sizes.length === 0) continue;
+    let dropped = 0;
+    // Newest first: the last image of the message is the newest.
+    for (let j = sizes.length - 1; j >= 0 && !full; j--) {
+      if (kept < maxImages && bytes + sizes[j]! <= maxBase64) {
+        kept++;
+        bytes += sizes[j]!;
+      } else {
+        full = true;
+        dropped = j + 1;
+      }
+    }
+    if (full && dropped === 0) dropped = sizes.length;
+    if (dropped === 0) continue;
+    out ??= messages.slice();
+    out[i] = trimmed(message, dropped, options.copies);
+  }
+  return out ?? messages;
+}
+
+/**
+ * `stream` with each request's images windowed (`imageWindow`): one wrapper over a provider, so
+ * the session, its sub-agents and compaction's calls all send at most the limits.
+ */
+export function withImageWindow(stream: StreamFn, limits: ImageLimits = SENT_IMAGE_LIMITS): StreamFn {
+  const copies: TrimmedCopies = new WeakMap();
+  return (request, signal) => {
+    const messages = imageWindow(request.messages, { limits, copies });
+    return stream(messages === request.messages ? request : { ...request, messages }, signal);
+  };
+}
+
+/** The base64 length of each image in `content`, in order; a tool result's at its place. */
+function imageSizes(content: readonly ContentBlock[]): number[] {
+  const sizes: number[] = [];
+  for (const block of content) {
+    if (block.type === 'image') sizes.push(block.data.length);
+    else if (block.type === 'tool_result' && block.images) for (const image of block.images) sizes.push(image.data.length);
+  }
+  return sizes;
+}
+
+/** `message` without its first `dropped` images: the copy made for that cut before, or a new one. */
+function trimmed(message: Message, dropped: number, copies: TrimmedCopies | undefined): Message {
+  const known = copies?.get(message);
+  if (known && known.dropped === dropped) return known.copy;
+  let left = dropped;
+  const content = message.content.map((block): ContentBlock => {
+    if (left === 0) return block;
+    if (block.type === 'image') {
+      left--;
+      return { type: 'text', text: notSent(block) };
+    }
+    if (block.type !== 'tool_result' || !block.images?.length) return block;
+    const cut = Math.min(left, block.images.length);
+    left -= cut;
+    return withoutImages(block, cut);
+  });
+  const copy: Message = { ...message, content };
+  copies?.set(message, { dropped, copy });
+  return copy;
+}
+
+/** A tool result without its first `cut` images, its text saying which were left out. */
+function withoutImages(block: ToolResultBlock, cut: number): ToolResultBlock {
+  const images = block.images!;
+  const note = images.slice(0, cut).map(notSent).join('\n');
+  const copy: ToolResultBlock = { ...block, content: block.content === '' ? note : `${block.content}\n${note}` };
+  if (cut < images.length) copy.images = images.slice(cut);
+  else delete copy.images;
+  return copy;
+}
+
+function notSent(image: ImageBlock): string {
+  return imageLabel(imageSummary(image)) + NOT_SENT_AGAIN;
+}

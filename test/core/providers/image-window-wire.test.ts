@@ -1,0 +1,107 @@
+/**
+ * The image window on each wire, through createProvider, the real SDK clients and the mock
+ * provider: a history of 25 images (tool results' and a user's own, alternately) sends the
+ * newest 20, the 5 older ones named in their place, and the history keeps all 25.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../src/core/providers/create.js';
+import { imageLabel, imageSummary } from '../../../src/core/providers/image-block.js';
+import { MAX_SENT_IMAGES, NOT_SENT_AGAIN } from '../../../src/core/providers/image-window.js';
+import type { ImageBlock, Message } from '../../../src/core/providers/types.js';
+import { b64, pngImage } from '../../support/images.js';
+import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
+import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider();
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.reset());
+
+type Api = 'anthropic' | 'chat' | 'responses';
+
+function provider(api: Api) {
+  const sleep = recordingSleep().sleep;
+  if (api === 'anthropic')
+    return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test', baseURL: mock.anthropicBaseURL, sleep });
+  return createProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: mock.openaiBaseURL, openaiApi: api, sleep });
+}
+
+/** 25 screenshots, each a different width, so each one's data (and the older ones' labels) differ. */
+const shots: ImageBlock[] = Array.from({ length: 25 }, (_, i) => ({
+  type: 'image',
+  mediaType: 'image/png',
+  data: b64(pngImage(10 * (i + 1), 4)),
+}));
+
+/** Each screenshot read by a tool call (even ones) or pasted by the user after the call's result (odd ones). */
+function history(): Message[] {
+  const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'Look at the screenshots' }] }];
+  shots.forEach((shot, i) => {
+    const id = `call_${i}`;
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'read_file', input: { path: `s${i}.png` } }] });
+    const fromTool = i % 2 === 0;
+    messages.push({
+      role: 'user',
+      content: [
+        { type: 'tool_result', toolUseId: id, content: `s${i}.png: PNG image`, ...(fromTool ? { images: [shot] } : {}) },
+        ...(fromTool ? [] : [{ type: 'text' as const, text: `and s${i}:` }, shot]),
+      ],
+    });
+  });
+  return messages;
+}
+
+/** Every image's base64 in the body, in order, whatever the API's spelling. */
+function sentImages(body: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const url = /^data:image\/png;base64,(.*)$/.exec(value);
+      if (url) found.push(url[1]!);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      const record = value as Record<string, unknown>;
+      if (record.type === 'base64' && typeof record.data === 'string') found.push(record.data);
+      else Object.values(record).forEach(walk);
+    }
+  };
+  walk(body);
+  return found;
+}
+
+describe('a history of 25 images on each wire', () => {
+  it.each<Api>(['anthropic', 'chat', 'responses'])('%s: sends the newest 20, the older ones named', async (api) => {
+    mock.script({ text: 'ok' });
+    const messages = history();
+    const before = structuredClone(messages);
+    const result = await collect(provider(api)(request({ messages }), new AbortController().signal));
+    expect(result.error).toBeUndefined();
+    const body = mock.requests[0]!.body;
+    expect(sentImages(body)).toEqual(shots.slice(-MAX_SENT_IMAGES).map((shot) => shot.data));
+    const text = JSON.stringify(body);
+    for (const old of shots.slice(0, 5))
+      expect(text).toContain(JSON.stringify(imageLabel(imageSummary(old)) + NOT_SENT_AGAIN).slice(1, -1));
+    expect(text.split(NOT_SENT_AGAIN).length - 1).toBe(5);
+    // The history the conversation owns still holds every image.
+    expect(messages).toEqual(before);
+  });
+
+  it('text tool mode: a read image left out is noted inside its <tool_result> text', async () => {
+    mock.script({ text: 'ok' });
+    const stream = createProvider({
+      provider: 'openai',
+      apiKey: 'sk-test',
+      baseURL: mock.openaiBaseURL,
+      openaiApi: 'chat',
+      toolMode: 'text',
+    });
+    const result = await collect(stream(request({ messages: history() }), new AbortController().signal));
+    expect(result.error).toBeUndefined();
+    const body = mock.requests[0]!.body;
+    expect(sentImages(body)).toHaveLength(MAX_SENT_IMAGES);
+    const note = imageLabel(imageSummary(shots[0]!)) + NOT_SENT_AGAIN;
+    expect(JSON.stringify(body)).toContain(JSON.stringify(`s0.png: PNG image\n${note}\n</tool_result>`).slice(1, -1));
+  });
+});
