@@ -18,6 +18,7 @@ import type { ChildRunner } from '../jobs/job-types.js';
 import type { AgentDefinition } from './definitions.js';
 import { type ForkSnapshot, type Job, type JobEvent, JobManager, type Timers } from '../jobs/job-manager.js';
 import type { SessionLedger } from '../jobs/ledger.js';
+import { noticeOwedOnceIdle } from '../jobs/wake-scheduler.js';
 import { type UsageReport, usageReport } from '../jobs/usage-report.js';
 import { FileWrites } from '../worktrees/file-writes.js';
 import type { WorktreeJobs } from '../worktrees/worktree-jobs.js';
@@ -112,6 +113,8 @@ export interface SessionAgents {
   boundaryMessages(): Message[];
   /** Counts the parent's starts per turn against `agents.approve`. */
   fanOut?: FanOutApproval;
+  /** Where nobody watches (headless, ACP): resolves once no sub-agent runs; true when an end is owed to the model. */
+  readonly waitForNotices: (signal: AbortSignal) => Promise<boolean>;
 }
 
 export function createSessionAgents(options: SessionAgentsOptions): SessionAgents {
@@ -250,6 +253,7 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     tools: offered ? [...tools, ...(worktrees ? worktreeTools(worktrees, running, (file) => writes.writersOf(file)) : [])] : [],
     // Budget notes, then the completion notice, each isolated job's branch named in it.
     boundaryMessages: () => manager.boundaryMessages().map((message) => withBranches(message, worktrees)),
+    waitForNotices: (signal) => noticeOwedOnceIdle(manager, signal),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type Timers, realTimers } from '../platform/timers.js';
+import type { JobManager } from './job-manager.js';
 
 export interface WakeSchedulerOptions {
   /** Completions this close to the first one share its turn. */
@@ -44,4 +45,13 @@ export class WakeScheduler {
     if (this.disposed || !this.options.isIdle() || !this.options.owed()) return;
     this.options.wake();
   }
+}
+
+/**
+ * The same policy where no timer wakes the parent (headless, ACP): wait until no sub-agent runs,
+ * then say whether an end is still owed to the model, for a turn without a prompt to carry it.
+ */
+export async function noticeOwedOnceIdle(jobs: Pick<JobManager, 'idle' | 'undelivered'>, signal: AbortSignal): Promise<boolean> {
+  await jobs.idle(signal);
+  return !signal.aborted && jobs.undelivered().length > 0;
 }

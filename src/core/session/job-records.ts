@@ -1,12 +1,14 @@
 /**
  * The session's durable job ledger, written as jobs change: each sub-agent's transcript (opened
  * when it is queued; its state at every change, its messages as its run appends them, its
- * counters after each step) and each shell's record. The session calls `record` with every job event BEFORE publishing it, so
- * whatever a front end or the model has seen, the store already holds: a crash loses nothing
- * a resumed session would need (`job-store.ts` reads it back, `job-recovery.ts` repairs it).
+ * counters after each step) and each shell's record. Every job event goes out through `publish`,
+ * which writes it BEFORE the session's stream carries it, so whatever a front end or the model has
+ * seen, the store already holds: a crash loses nothing a resumed session would need
+ * (`job-store.ts` reads it back, `job-recovery.ts` repairs it).
  */
 import { mkdirSync } from 'node:fs';
 import type { JobEvent } from '../jobs/job-types.js';
+import type { EventStream } from './event-stream.js';
 import { isEnded } from '../jobs/job-record.js';
 import { kindOf } from '../jobs/job-ids.js';
 import { jobStateRecord, transcriptSize } from './job-state-record.js';
@@ -23,6 +25,8 @@ export interface JobRecordsOptions {
   scrub: (text: string) => string;
   /** Tells the user that something could not be written (the job goes on). */
   warn: (text: string) => void;
+  /** The session's stream, which carries each job event once it is written. */
+  events: Pick<EventStream, 'publish'>;
 }
 
 export class JobRecords {
@@ -36,7 +40,13 @@ export class JobRecords {
     return this.open.get(jobId) ?? this.writerFor(jobId, definition, task);
   }
 
-  /** Writes what `event` changes; call it before the event is published. */
+  /** The job manager's way out (its `emit`): the event written, then published. */
+  readonly publish = (event: JobEvent): void => {
+    this.record(event);
+    this.options.events.publish(event);
+  };
+
+  /** Writes what `event` changes. */
   record(event: JobEvent): void {
     if (event.type === 'job_state') {
       const { job } = event;

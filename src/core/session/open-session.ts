@@ -7,7 +7,6 @@ import { loadDefinitions } from '../agents/definitions.js';
 import { definitionModelWarning } from '../agents/model-resolution.js';
 import { createSessionAgents, jobAwareApprover, jobsParticipant } from '../agents/session-agents.js';
 import { WorktreeJobs } from '../worktrees/worktree-jobs.js';
-import type { JobEvent } from '../jobs/job-manager.js';
 import { jobStateLines } from '../jobs/job-texts.js';
 import { outriderPaths, projectPaths } from '../config/paths.js';
 import { resolveProviderConfig } from '../config/provider-config.js';
@@ -23,7 +22,7 @@ import { sessionMcpSpecs } from '../mcp/mcp-sources.js';
 import { toolGate } from '../permissions/tool-gate.js';
 import { gatedDirectiveRunner } from '../commands/body-directives.js';
 import { sessionPromptImages } from '../commands/prompt-images.js';
-import { commandSummaries, loadSessionCommands, preparePrompt, promptFor } from '../commands/session-commands.js';
+import { commandSummaries, loadSessionCommands } from '../commands/session-commands.js';
 import { skillTool } from '../commands/skills.js';
 import { makeWorkspace } from '../platform/paths.js';
 import { mergeCheckFor } from '../worktrees/merge-check.js';
@@ -45,6 +44,7 @@ import { jobParts, preloadSkills, repositoryAgentCommands } from './job-parts.js
 import { loadInstructionFiles } from './instruction-files.js';
 import { buildSystemPrompt, childContextPrompt, environmentFacts, withAppended } from './system-prompt.js';
 import type { OpenedSession, SessionSetup } from './opened-session.js';
+import { promptSubmitter } from './prompt-submission.js';
 import { loadResumedSession } from './resume.js';
 import { TranscriptWriter, transcriptParticipant } from './transcript.js';
 import { readTurnEnds, recordTurnEnds } from './turn-ends.js';
@@ -157,12 +157,9 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     env: setup.env,
     scrub,
     warn: (text) => events.publish({ type: 'notice', level: 'warn', text }),
+    events,
   });
   const notice = (text: string) => events.publish({ type: 'notice', level: 'warn', text });
-  const broadcast = (event: JobEvent) => {
-    jobRecords.record(event);
-    events.publish(event);
-  };
   const { definitions, warnings: definitionWarnings } = loadDefinitions({
     userDir: home.userAgentsDir,
     projectDir: project.agentsDir,
@@ -223,7 +220,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     workspace,
     config: { ...settings.agents },
     ledger,
-    emit: broadcast,
+    emit: jobRecords.publish,
     // Starting more sub-agents in one turn than agents.approve allows asks the user; headless, it is refused.
     fanOut: { mode: () => gate.mode, ...(approver && !setup.headless ? { ask: approver } : {}), warn: notice },
     // An isolated job's calls are judged against its worktree: the checkout is outside it.
@@ -267,7 +264,6 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     notify: (text) => events.publish({ type: 'notice', level: 'info', text }),
   });
   const notify = (text: string) => events.publish({ type: 'notice', level: 'warn', text });
-  const imagesFor = sessionPromptImages({ gate: toolGate(gate, workspace), tools: baseTools, workspace, notify });
   const coreTools = [...baseTools.all(), todoWrite, ...skills, ...agents.tools];
 
   const transcript = new TranscriptWriter(
@@ -352,10 +348,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     notify: settings.notify ?? 'bell',
     statusLine,
     events,
-    async waitForAgents(signal) {
-      await agents.manager.idle(signal);
-      return !signal.aborted && agents.manager.undelivered().length > 0;
-    },
+    waitForAgents: agents.waitForNotices,
     async compact(signal) {
       const event = await compactor.compactNow(signal);
       events.publish(event);
@@ -372,16 +365,14 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     agentNames: [...definitions.keys()],
     commands: commandSummaries(conventions.commands),
     skillNames: [...conventions.skills.keys()],
-    submitPrompt: (text, signal, options = {}) => {
-      const { allow } = promptFor(text, conventions.commands);
-      // A command's `allowed-tools` hold while its body's `!`cmd` and `@file` are carried out, and for its turn.
-      // `/mcp__<server>__<prompt> args`: a server's prompt, as Claude Code offers them.
-      return gate.allowWhile(allow, async () => {
-        const fromMcp = mcp && text.trimStart().startsWith('/mcp__') ? await mcp.expandPrompt(text, signal) : undefined;
-        const prompt = fromMcp ?? (await preparePrompt(text, conventions.commands, directives, signal));
-        return session.submit(prompt, signal, { images: await imagesFor(text, options.images ?? [], signal) });
-      });
-    },
+    submitPrompt: promptSubmitter({
+      commands: conventions.commands,
+      directives,
+      gate,
+      ...(mcp ? { mcp } : {}),
+      images: sessionPromptImages({ gate: toolGate(gate, workspace), tools: baseTools, workspace, notify }),
+      session,
+    }),
     instructionFiles: instructions.info,
     mcp: mcpFace(mcp),
     moveToBackground: () => foreground.detach(),

@@ -63,6 +63,7 @@ async function runInterleaving(seed: number, steps: number, crash?: Crash): Prom
           warn: (text) => {
             throw new Error(`seed ${seed}: ${text}`);
           },
+          events: { publish: () => {} },
         })
       : undefined;
 

@@ -27,25 +27,27 @@ function setup() {
   const paths = sessionPaths(mkdtempSync(path.join(os.tmpdir(), 'outrider-ledger-')), 'session');
   const parent = new TranscriptWriter(paths.transcript, { ...session, sessionId: session.id }, { env: {} });
   const warnings: string[] = [];
+  /** For every published event: the job as the store held it at that moment. */
+  const atPublish: { event: JobEvent; stored: Job | undefined }[] = [];
   const records = new JobRecords({
     paths,
     session,
     env: {},
     scrub: (t) => t.replaceAll('sk-secret', '[redacted]'),
     warn: (t) => warnings.push(t),
+    events: {
+      publish: (event: JobEvent) => {
+        const id = event.type === 'job_state' ? event.job.id : undefined;
+        atPublish.push({ event, stored: id ? read(paths).find((s) => s.job.id === id)?.job : undefined });
+      },
+    },
   });
   const running = new Map<string, { request: ChildRunRequest; finish: (o: ChildOutcome) => void }>();
-  /** For every published event: the job as the store held it at that moment. */
-  const atPublish: { event: JobEvent; stored: Job | undefined }[] = [];
   const clock = new FakeClock();
   const manager = new JobManager({
     now: clock.now,
     timers: clock,
-    emit: (event) => {
-      records.record(event);
-      const id = event.type === 'job_state' ? event.job.id : undefined;
-      atPublish.push({ event, stored: id ? read(paths).find((s) => s.job.id === id)?.job : undefined });
-    },
+    emit: records.publish,
     run: (request) =>
       new Promise((resolve) => {
         // As a real child run does: its messages go to the transcript the ledger opened for it.

@@ -51,7 +51,14 @@ async function crashedSession() {
   git(cwd, 'commit', '-q', '-m', 'first');
   const paths = sessionPaths(path.join(base, 'sessions'), 'session');
   const session = { id: 'session', cwd, provider: 'anthropic', model: 'm' };
-  const records = new JobRecords({ paths, session, env: {}, scrub: (t) => t, warn: (t) => expect.fail(t) });
+  const records = new JobRecords({
+    paths,
+    session,
+    env: {},
+    scrub: (t) => t,
+    warn: (t) => expect.fail(t),
+    events: { publish: () => {} },
+  });
   for (const id of ['sub-1', 'sub-2']) records.record({ type: 'job_state', job: job(id) });
   const worktrees = new WorktreeJobs({ cwd, stateDir: path.join(paths.dir, 'worktrees'), sessionId: 'session' });
   const tree = await worktrees.prepare('sub-2');
