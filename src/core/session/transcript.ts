@@ -161,8 +161,8 @@ export interface ReadTranscript {
   meta: TranscriptMeta;
   /** The messages as written (not checked): pass them through `repairHistory` before use. */
   history: unknown[];
-  /** `messageCount`: how many messages the history held when the event was written (what came after it). */
-  events: { name: string; data?: unknown; at: string; messageCount: number }[];
+  /** `messageCount`: how many messages the history held when the event was written (what came after it); `takenBack`: /rewind took those messages back. */
+  events: { name: string; data?: unknown; at: string; messageCount: number; takenBack?: true }[];
   /**
    * Every message that carried a completion notice, compacted away or not, with the byte offset
    * its line starts at: a resumed session tells a notice sent after a job's end from one before.
@@ -253,8 +253,8 @@ export function readTranscript(file: string): ReadTranscript {
       }
       case 'rewind':
         history = history.slice(0, Math.max(0, history.length - record.removedMessages));
-        // What was written about the messages taken back (a turn's end) goes with them; a switch of model, which /rewind keeps, stays.
-        events.splice(0, events.length, ...events.filter((e) => e.messageCount <= history.length || e.name === 'model'));
+        // Events about the messages taken back (a turn's end) are marked, not dropped: what they say of the session (usage spent, a model switch) stays true.
+        for (const event of events) if (event.messageCount > history.length) event.takenBack = true;
         break;
       case 'event':
         events.push({

@@ -58,7 +58,8 @@ export function readTurnEnds(file: string): { ends: EarlierTurnEnd[]; parentUsag
     const byModel = spentByModel(data.parentByModel);
     if (byModel) parentUsage = byModel;
     else if (isUsage(data.parentUsage)) parentUsage = [{ model: read.meta.model, usage: data.parentUsage }];
-    const cause = storedCause(data.cause);
+    // A turn /rewind took back is not drawn again, but what it spent was spent.
+    const cause = record.takenBack ? undefined : storedCause(data.cause);
     if (cause) ends.push({ messageCount: record.messageCount, cause });
   }
   return { ends, parentUsage };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/core/providers/types.js';
 import { RewindError } from '../../../src/core/session/rewind.js';
 import { TranscriptWriter, readTranscript } from '../../../src/core/session/transcript.js';
+import { readTurnEnds } from '../../../src/core/session/turn-ends.js';
 import type { FakeReply } from '../../support/fake-stream.js';
 import { isChildRequest, testDirs, useTestSessions } from '../../support/test-session.js';
 import { until } from '../../support/until.js';
@@ -208,7 +209,7 @@ describe('/rewind', () => {
 describe('the transcript of a rewind', () => {
   const message = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 
-  it('replays to the history before the messages taken back, and drops what was written about them', () => {
+  it('replays to the history before the messages taken back, and marks what was written about them', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'outrider-rewind-')), 'transcript.jsonl');
     const writer = new TranscriptWriter(file, { sessionId: 's', cwd: '/', provider: 'anthropic', model: 'm' }, { env: {} });
     writer.event('system_prompt', {});
@@ -222,11 +223,46 @@ describe('the transcript of a rewind', () => {
     writer.close();
     const read = readTranscript(file);
     expect(read.history).toEqual([message('one'), message('four')]);
-    expect(read.events.map((e) => [e.name, e.messageCount])).toEqual([
-      ['system_prompt', 0],
-      ['run_end', 1],
+    expect(read.events.map((e) => [e.name, e.messageCount, e.takenBack ?? false])).toEqual([
+      ['system_prompt', 0, false],
+      ['run_end', 1, false],
+      ['run_end', 3, true],
     ]);
     expect(read.warnings).toEqual([]);
+  });
+
+  it("keeps what the taken-back turns spent: a resumed session's cost does not go back", async () => {
+    const dirs = testDirs();
+    const usage = { inputTokens: 1_000, outputTokens: 100 };
+    const reply = (): FakeReply => ({ text: 'ok', usage });
+    const { session, submit } = await open(reply, { dirs });
+    await submit('one');
+    await submit('two');
+    await submit('three');
+    const spent = session.totals();
+    await session.rewind.rewind(4, 'conversation');
+    expect(session.totals()).toEqual(spent);
+    await session.close();
+
+    const again = await open(reply, { flags: { resume: session.session.id }, dirs });
+    expect(again.session.totals()).toEqual(spent);
+    // The turns taken back are not drawn again (they were not interrupted; none are).
+    expect(again.session.earlierTurnEnds).toEqual([]);
+  });
+
+  it('does not draw again the end of a turn it took back', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'outrider-rewind-')), 'transcript.jsonl');
+    const writer = new TranscriptWriter(file, { sessionId: 's', cwd: '/', provider: 'anthropic', model: 'm' }, { env: {} });
+    const usage = (input: number) => ({ input, output: 0, cacheRead: 0, cacheWrite: 0 });
+    writer.append(message('one'));
+    writer.event('run_end', { cause: { kind: 'aborted' }, parentUsage: usage(10) });
+    writer.append(message('two'));
+    writer.event('run_end', { cause: { kind: 'aborted' }, parentUsage: usage(30) });
+    writer.rewind(1);
+    writer.close();
+    const read = readTurnEnds(file);
+    expect(read.ends).toEqual([{ messageCount: 1, cause: { kind: 'aborted' } }]);
+    expect(read.parentUsage).toEqual([{ model: 'm', usage: usage(30) }]);
   });
 
   it('reads a hand-edited rewind record safely: more than the history empties it, a bad count is skipped', () => {
