@@ -233,13 +233,14 @@ describe('the transcript of a rewind', () => {
 
   it("keeps what the taken-back turns spent: a resumed session's cost does not go back", async () => {
     const dirs = testDirs();
-    const usage = { inputTokens: 1_000, outputTokens: 100 };
+    const usage = { input: 1_000, output: 100 };
     const reply = (): FakeReply => ({ text: 'ok', usage });
     const { session, submit } = await open(reply, { dirs });
     await submit('one');
     await submit('two');
     await submit('three');
     const spent = session.totals();
+    expect(spent.input).toBe(3_000);
     await session.rewind.rewind(4, 'conversation');
     expect(session.totals()).toEqual(spent);
     await session.close();
