@@ -115,6 +115,8 @@ export interface SessionAgents {
   fanOut?: FanOutApproval;
   /** Where nobody watches (headless, ACP): resolves once no sub-agent runs; true when an end is owed to the model. */
   readonly waitForNotices: (signal: AbortSignal) => Promise<boolean>;
+  /** `usage` at job `jobId`'s model's prices (the parent's when no job is named, or it is unknown). */
+  readonly costOf: (usage: Usage, jobId?: string) => number | undefined;
 }
 
 export function createSessionAgents(options: SessionAgentsOptions): SessionAgents {
@@ -254,7 +256,17 @@ export function createSessionAgents(options: SessionAgentsOptions): SessionAgent
     // Budget notes, then the completion notice, each isolated job's branch named in it.
     boundaryMessages: () => manager.boundaryMessages().map((message) => withBranches(message, worktrees)),
     waitForNotices: (signal) => noticeOwedOnceIdle(manager, signal),
+    // A row asks on every frame: one lookup by id, not a sorted copy of every job.
+    costOf: (usage, jobId) => options.costOf?.(usage, jobId === undefined ? undefined : modelOfJob(manager, jobId)),
   };
+}
+
+function modelOfJob(manager: JobManager, jobId: string): string | undefined {
+  try {
+    return manager.get(jobId).model;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An isolated job's completion notice ends with its branch and what it changed. */

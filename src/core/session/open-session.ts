@@ -356,7 +356,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     },
     totals: () => ledger.totals(),
     cost: () => agents.cost(),
-    costOf: (usage, jobId) => parent.priceOf(usage, jobId && agents.manager.list().find((job) => job.id === jobId)?.model),
+    costOf: agents.costOf,
     usageReport: () => agents.usage(),
     limitsOf: (model) => modelInfo(model, settings.models),
     jobs: () => agents.manager.list(),

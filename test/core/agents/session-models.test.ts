@@ -37,6 +37,9 @@ describe('sub-agent models in a session', () => {
     expect(session.jobs()[0]!.model).toBe('claude-haiku-5-5');
     // Haiku 5.5 input is $0.10 per million, the parent's Sonnet 5 $2.
     expect(session.costOf(session.jobs()[0]!.usage, 'sub-1')).toBeCloseTo(0.1, 3);
+    // No job, or one it does not know: the parent's prices.
+    expect(session.costOf(session.jobs()[0]!.usage)).toBeCloseTo(2, 3);
+    expect(session.costOf(session.jobs()[0]!.usage, 'sub-99')).toBeCloseTo(2, 3);
     expect(session.cost()).toBeCloseTo(2.1, 2);
     expect(session.warnings.join('\n')).not.toMatch(/model/);
   });
