@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist/cli.js');
@@ -235,6 +236,63 @@ const withoutAcp = {
     }));
   },
 };
+// Every byte of headless.cjs is read, hashed and matched to its code cache at each start, and
+// most runs never use the libraries of two features: --queue's (BullMQ, ioredis: 1.7 MB of source)
+// and web_fetch's page reader (linkedom, Readability, turndown). They are built into files of their
+// own beside it, which the bundle requires the first time the feature runs (both are imported
+// lazily already), so a plain -p run does not carry them: its first request went out 14 ms later
+// with them in. Each package is one module of its side file, so its users share one copy.
+const sideBundles = {
+  'remote-deps': ['bullmq', 'ioredis'],
+  'web-deps': ['linkedom', '@mozilla/readability', 'turndown'],
+};
+const sideOf = new Map(Object.entries(sideBundles).flatMap(([file, packages]) => packages.map((name) => [name, file])));
+const bareName = (name) => name.replace(/[^a-z0-9]/gi, '_');
+for (const [file, packages] of Object.entries(sideBundles)) {
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: packages.map((name) => `export * as ${bareName(name)} from ${JSON.stringify(name)};`).join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: path.join(staging, `${file}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    minify: true,
+    logLevel: 'warning',
+    plugins: [withoutNativeMsgpack],
+  });
+}
+// Each package stands in the bundle as an ES module of its names (read from the side file once
+// built), so `import('turndown')` gets its default export as Node gives an ES module's, and a
+// name a package lacks fails the build rather than reading undefined.
+const sideRequire = createRequire(import.meta.url);
+const withSideBundles = {
+  name: 'headless-side-bundles',
+  setup(build) {
+    const filter = new RegExp(`^(?:${[...sideOf.keys()].map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'side-bundle' }));
+    build.onLoad({ filter: /.*/, namespace: 'side-bundle' }, (args) => {
+      const file = `./${sideOf.get(args.path)}.cjs`;
+      const names = Object.keys(sideRequire(path.join(staging, file))[bareName(args.path)]);
+      const named = names.filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      return {
+        contents: [
+          `const ns = require(${JSON.stringify(file)}).${bareName(args.path)};`,
+          ...named.map((name) => `export const ${name} = ns.${name};`),
+          ...(names.includes('default') ? ['export default ns.default;'] : []),
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+    build.onResolve({ filter: /^\.\/(?:remote|web)-deps\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 await build({
   absWorkingDir: root,
   entryPoints: { headless: 'src/cli/main.ts' },
@@ -256,7 +314,7 @@ await build({
   legalComments: 'none',
   minify: true,
   logLevel: 'warning',
-  plugins: [sdkGlobals, withoutTui, withoutWorker, withoutAcp, withoutNativeMsgpack],
+  plugins: [sdkGlobals, withoutTui, withoutWorker, withoutAcp, withSideBundles, withoutNativeMsgpack],
 });
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
