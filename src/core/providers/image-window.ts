@@ -15,18 +15,26 @@ import type { ContentBlock, ImageBlock, Message, StreamFn, ToolResultBlock } fro
 export const MAX_SENT_IMAGES = 20;
 /** The most base64 of images one request sends, under Anthropic's 32 MB body with room for the rest. */
 export const MAX_SENT_IMAGE_BASE64 = 20 * 1024 * 1024;
+/**
+ * Past MAX_SENT_IMAGES, images are left out this many at a time (11 to 20 are sent): each cut
+ * changes the message it falls in, and with it every prompt-cache prefix after it, so it moves
+ * once every ten new images rather than with each one.
+ */
+export const IMAGE_DROP_STEP = 10;
 /** What follows an image's label where the image is left out. */
 export const NOT_SENT_AGAIN = ' — not sent again: newer images fill the request';
 
-/** How many images, and how much of their base64, one request may carry. */
+/** How many images, and how much of their base64, one request may carry; past the count, how many go at a time. */
 export interface ImageLimits {
   maxImages: number;
   maxBase64: number;
+  dropStep?: number;
 }
 
 export const SENT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({
   maxImages: MAX_SENT_IMAGES,
   maxBase64: MAX_SENT_IMAGE_BASE64,
+  dropStep: IMAGE_DROP_STEP,
 });
 
 /**
@@ -44,11 +52,13 @@ export type TrimmedCopies = WeakMap<Message, { dropped: number; copy: Message }>
  * Nothing given is changed.
  *
  * The window is contiguous and moves only when an image would go over a limit, so a history
- * under the limits is sent as it is and the prompt cache's prefix stays whole. Past them, each
- * newer image changes the message of the oldest one still sent: the cache then holds up to it.
+ * under the limits is sent as it is and the prompt cache's prefix stays whole. Past the count,
+ * the oldest images go `dropStep` at a time, so the cut (and the cache after it) moves once per
+ * that many new images; past the size, each newer image moves it (a rarer case: 20 MB).
  */
 export function imageWindow(messages: Message[], options: { limits?: ImageLimits; copies?: TrimmedCopies } = {}): Message[] {
-  const { maxImages, maxBase64 } = options.limits ?? SENT_IMAGE_LIMITS;
+  const { maxBase64, ...limits } = options.limits ?? SENT_IMAGE_LIMITS;
+  const maxImages = countToSend(messages, limits);
   let kept = 0;
   let bytes = 0;
   let full = false;
@@ -86,6 +96,16 @@ export function withImageWindow(stream: StreamFn, limits: ImageLimits = SENT_IMA
     const messages = imageWindow(request.messages, { limits, copies });
     return stream(messages === request.messages ? request : { ...request, messages }, signal);
   };
+}
+
+/** How many of the newest images the count allows: all up to `maxImages`, past it `dropStep` fewer at a time. */
+function countToSend(messages: readonly Message[], limits: { maxImages: number; dropStep?: number }): number {
+  let total = 0;
+  for (const message of messages) total += imageSizes(message.content).length;
+  if (total <= limits.maxImages) return total;
+  if (limits.maxImages <= 0) return 0;
+  const step = Math.min(Math.max(1, limits.dropStep ?? 1), limits.maxImages);
+  return total - Math.ceil((total - limits.maxImages) / step) * step;
 }
 
 /** The base64 length of each image in `content`, in order; a tool result's at its place. */

@@ -1,12 +1,13 @@
 /**
  * The image window on each wire, through createProvider, the real SDK clients and the mock
- * provider: a history of 25 images (tool results' and a user's own, alternately) sends the
- * newest 20, the 5 older ones named in their place, and the history keeps all 25.
+ * provider: a history of 25 images (tool results' and a user's own, alternately) is 5 past the
+ * limit of 20, so the oldest 10 go (IMAGE_DROP_STEP at a time): the newest 15 are sent, the 10
+ * older ones named in their place, and the history keeps all 25.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { imageLabel, imageSummary } from '../../../src/core/providers/image-block.js';
-import { MAX_SENT_IMAGES, NOT_SENT_AGAIN } from '../../../src/core/providers/image-window.js';
+import { NOT_SENT_AGAIN } from '../../../src/core/providers/image-window.js';
 import type { ImageBlock, Message } from '../../../src/core/providers/types.js';
 import { b64, pngImage } from '../../support/images.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
@@ -71,19 +72,22 @@ function sentImages(body: unknown): string[] {
   return found;
 }
 
+/** 25 images, 5 past the limit: one step of 10 goes. */
+const SENT = 15;
+
 describe('a history of 25 images on each wire', () => {
-  it.each<Api>(['anthropic', 'chat', 'responses'])('%s: sends the newest 20, the older ones named', async (api) => {
+  it.each<Api>(['anthropic', 'chat', 'responses'])('%s: sends the newest 15, the older ones named', async (api) => {
     mock.script({ text: 'ok' });
     const messages = history();
     const before = structuredClone(messages);
     const result = await collect(provider(api)(request({ messages }), new AbortController().signal));
     expect(result.error).toBeUndefined();
     const body = mock.requests[0]!.body;
-    expect(sentImages(body)).toEqual(shots.slice(-MAX_SENT_IMAGES).map((shot) => shot.data));
+    expect(sentImages(body)).toEqual(shots.slice(-SENT).map((shot) => shot.data));
     const text = JSON.stringify(body);
-    for (const old of shots.slice(0, 5))
+    for (const old of shots.slice(0, 25 - SENT))
       expect(text).toContain(JSON.stringify(imageLabel(imageSummary(old)) + NOT_SENT_AGAIN).slice(1, -1));
-    expect(text.split(NOT_SENT_AGAIN).length - 1).toBe(5);
+    expect(text.split(NOT_SENT_AGAIN).length - 1).toBe(25 - SENT);
     // The history the conversation owns still holds every image.
     expect(messages).toEqual(before);
   });
@@ -100,7 +104,7 @@ describe('a history of 25 images on each wire', () => {
     const result = await collect(stream(request({ messages: history() }), new AbortController().signal));
     expect(result.error).toBeUndefined();
     const body = mock.requests[0]!.body;
-    expect(sentImages(body)).toHaveLength(MAX_SENT_IMAGES);
+    expect(sentImages(body)).toHaveLength(SENT);
     const note = imageLabel(imageSummary(shots[0]!)) + NOT_SENT_AGAIN;
     expect(JSON.stringify(body)).toContain(JSON.stringify(`s0.png: PNG image\n${note}\n</tool_result>`).slice(1, -1));
   });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageLabel, imageSummary } from '../../../src/core/providers/image-block.js';
 import {
+  IMAGE_DROP_STEP,
   MAX_SENT_IMAGE_BASE64,
   MAX_SENT_IMAGES,
   NOT_SENT_AGAIN,
@@ -42,6 +43,9 @@ function sent(messages: Message[]): ImageBlock[] {
   );
 }
 
+/** The limits one image at a time (no drop step): the window's mechanics, image by image. */
+const EXACT = { maxImages: MAX_SENT_IMAGES, maxBase64: MAX_SENT_IMAGE_BASE64 };
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -59,7 +63,7 @@ describe('imageWindow', () => {
 
   it('names the oldest of 21 images instead of sending it; every other message is the same object', () => {
     const history = prompts(MAX_SENT_IMAGES + 1);
-    const window = imageWindow(history);
+    const window = imageWindow(history, { limits: EXACT });
     expect(window).not.toBe(history);
     expect(sent(window)).toEqual(sent(history).slice(1));
     expect(window[0]!.content).toEqual([
@@ -73,7 +77,7 @@ describe('imageWindow', () => {
     // 12 rounds, each a tool result with an image and a prompt with one: 24 images, the oldest 4 go.
     const history: Message[] = [prompt()];
     for (let i = 0; i < 12; i++) history.push(call(`c${i}`), result(`c${i}`, image(2 * i)), answer, prompt(image(2 * i + 1)));
-    const window = imageWindow(history);
+    const window = imageWindow(history, { limits: EXACT });
     expect(sent(window)).toEqual(sent(history).slice(4));
     const [firstResult, firstPrompt] = [window[2]!.content[0] as ToolResultBlock, window[4]!.content[1]];
     expect(firstResult).toEqual({ type: 'tool_result', toolUseId: 'c0', content: `c0.png: PNG image\n${notSent(image(0))}` });
@@ -108,14 +112,14 @@ describe('imageWindow', () => {
       ...prompts(MAX_SENT_IMAGES - 1),
     ];
     // 25 images: the first 4 of the prompt and the older image of the result go.
-    const window = imageWindow(history);
+    const window = imageWindow(history, { limits: EXACT });
     expect(window[0]!.content.map((b) => b.type)).toEqual(['text', 'text', 'text', 'text', 'text']);
     const partial = window[2]!.content[0] as ToolResultBlock;
     expect(partial.images).toEqual([image(5)]);
     expect(partial.content).toBe(`c.png: PNG image\n${notSent(image(4))}`);
     // 22 images: the cut falls inside the prompt, its last two images are sent.
     const fewer = [history[0]!, ...history.slice(6)];
-    expect(imageWindow(fewer)[0]!.content).toEqual([
+    expect(imageWindow(fewer, { limits: EXACT })[0]!.content).toEqual([
       { type: 'text', text: 'look' },
       { type: 'text', text: notSent(image(0)) },
       { type: 'text', text: notSent(image(1)) },
@@ -133,11 +137,30 @@ describe('imageWindow', () => {
     ];
     const before = structuredClone(history);
     // Frozen: a write anywhere in it throws (modules are strict).
-    const window = imageWindow(deepFreeze(history));
+    const window = imageWindow(deepFreeze(history), { limits: EXACT });
     expect(history).toEqual(before);
     expect(sent(window)).toHaveLength(MAX_SENT_IMAGES);
     expect(window[2]!.noticeFor).toEqual(['job-1']);
     expect((window[2]!.content[0] as ToolResultBlock).images).toBeUndefined();
+  });
+
+  it('past 20 images, leaves the oldest out ten at a time, so the cut moves once per ten new images', () => {
+    expect(IMAGE_DROP_STEP).toBe(10);
+    const cut = (count: number) => {
+      const history = prompts(count);
+      const window = imageWindow(history);
+      // From here on every message is sent as the history holds it (the prompt cache's prefix).
+      const untouchedFrom = window.reduce((last, message, i) => (message === history[i] ? last : i + 1), 0);
+      return { sent: sent(window).length, untouchedFrom };
+    };
+    expect(cut(20)).toEqual({ sent: 20, untouchedFrom: 0 });
+    // 21 to 30: the oldest ten are named, 11 to 20 sent, and the cut stays after the 10th prompt.
+    expect(cut(21)).toEqual({ sent: 11, untouchedFrom: 19 });
+    expect(cut(30)).toEqual({ sent: 20, untouchedFrom: 19 });
+    expect(cut(31)).toEqual({ sent: 11, untouchedFrom: 39 });
+    // The size budget still cuts image by image.
+    const quarter = MAX_SENT_IMAGE_BASE64 / 4;
+    expect(sent(imageWindow(prompts(6, quarter)))).toHaveLength(4);
   });
 
   it('with copies, the same cut gives back the same object, so a backend serializes it once', () => {
@@ -171,7 +194,7 @@ describe('withImageWindow', () => {
 
   it('passes a request that fits as it is, and one that does not with its newest images', async () => {
     const { stream, seen } = recording();
-    const windowed = withImageWindow(stream);
+    const windowed = withImageWindow(stream, EXACT);
     const small = request({ messages: prompts(2) });
     const large = request({ messages: prompts(MAX_SENT_IMAGES + 5) });
     for (const req of [small, large]) for await (const _ of windowed(req, new AbortController().signal));
