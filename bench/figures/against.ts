@@ -30,11 +30,14 @@ export function againstFigures(before: string) {
     const { dir, files } = project('loop', 10, 1000);
     for (const provider of ['anthropic', 'openai'] as const) {
       ctx.log(`against ${before}: 10-step loop, ${provider}`);
-      const runners = loopRunners(ctx, provider, files, dir, { state: home(`against-${provider}`) });
+      // A home each: the code cache (bin/code-cache.js) keeps one file per home and drops any
+      // other, so two builds sharing one would each find the other's and compile without it.
+      const runners = loopRunners(ctx, provider, files, dir, { state: home(`against-${provider}-this`) });
+      const beforeRunners = loopRunners(ctx, provider, files, dir, { state: home(`against-${provider}-before`) });
       const pairs = await interleave(
         ctx.pairs * 2,
         () => runners.outrider({}, BIN),
-        () => runners.outrider({}, before),
+        () => beforeRunners.outrider({}, before),
       );
       for (const [key, what, unit] of [
         ['wallMs', 'wall', 'ms'],
@@ -55,8 +58,12 @@ export function againstFigures(before: string) {
       }
     }
     ctx.log(`against ${before}: first request and --version`);
-    const state = home('against-start');
+    const homes = new Map([
+      [BIN, home('against-start-this')],
+      [before, home('against-start-before')],
+    ]);
     const first = (bin: string) => async () => {
+      const state = homes.get(bin)!;
       ctx.mock.reset();
       ctx.mock.script({ text: 'Hello.' });
       const run = await runOk(
