@@ -2,8 +2,22 @@
 // src/core (eslint.config.js enforces it), so what the front ends rely on is listed in one place.
 
 export { forkStart } from './agents/child-run.js';
+export type { AgentColor } from './agents/agent-definition.js';
 export { type CommandSummary } from './commands/command-files.js';
 export { describeEntry, type McpServerSpec } from './config/mcp-servers.js';
+export {
+  MCP_SCOPES,
+  MCP_SERVER_NAME,
+  type McpScope,
+  McpScopeError,
+  type McpScopeFile,
+  addScopeServer,
+  checkedMcpEntry,
+  describeScopeFile,
+  mcpScopeFile,
+  readScopeServers,
+  removeScopeServer,
+} from './config/mcp-scopes.js';
 export { outriderPaths } from './config/paths.js';
 export { displayValue } from './config/project-trust.js';
 export { formatBytes } from './config/read-config-file.js';
@@ -20,7 +34,7 @@ export { WakeScheduler } from './jobs/wake-scheduler.js';
 export { type LoopResult } from './loop/agent-loop.js';
 export { type LoopEvent, type StopCause } from './loop/events.js';
 export { limitHint, totalTokens } from './loop/limits.js';
-export { type McpServerState, type McpServerStatus } from './mcp/types.js';
+export { type McpPromptCommand, type McpServerState, type McpServerStatus } from './mcp/types.js';
 export type { HostedMcpServer } from './mcp/hosted-server.js';
 export { toolPermissionPrompt } from './mcp/permission-prompt-tool.js';
 export { failureWarning, mcpLoginCommand, serverWarning } from './mcp/warnings.js';

@@ -1,4 +1,5 @@
 import {
+  type AgentColor,
   type CatalogueEntry,
   type CommandSummary,
   type EarlierTurnEnd,
@@ -95,6 +96,8 @@ export interface UiSession {
   costs(): { rows: CostRow[]; models: CostRow[]; total: CostRow };
   /** Dollars for some usage at the parent's model's prices, or at job `jobId`'s model's; undefined when the price is unknown. */
   costOf(usage: Usage, jobId?: string): number | undefined;
+  /** The colour each agent's file gives its jobs (`color:`), by agent name. */
+  readonly agentColors?: ReadonlyMap<string, AgentColor>;
   /** Dollars for the whole session, sub-agents included; undefined when the price is unknown. */
   cost(): number | undefined;
   /** The history's size estimated from its text (after a compaction or a resume, before the model says). */
@@ -175,6 +178,7 @@ export function uiSessionFrom(opened: OpenedSession): UiSession {
       return { rows: report.rows, models: report.models, total: { name: 'total', ...report.total } };
     },
     costOf: (usage, jobId) => opened.costOf(usage, jobId),
+    agentColors: opened.agentColors,
     cost: () => opened.cost(),
     contextEstimate: () => estimateTokens(session.messages(), session.system),
     permissionMode: () => opened.gate.mode,

@@ -25,6 +25,7 @@ description: Reviews changes for security problems.\\nRead-only.
 permissionMode: plan
 model: sonnet
 color: red
+initialPrompt: Review the diff.
 ---
 
 You review code for security problems. Never change files.
@@ -48,7 +49,7 @@ describe('Claude Code agent files end to end', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     const warnings = lines.filter((line) => line.type === 'system' && line.subtype === 'warning').map((line) => line.message);
-    expect(warnings).toEqual([`${reviewer}: ignored color: no meaning for an outrider sub-agent`]);
+    expect(warnings).toEqual([`${reviewer}: ignored initialPrompt: no meaning for an outrider sub-agent`]);
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
     for (const warning of warnings) expect(result.stderr).toContain(warning);
 

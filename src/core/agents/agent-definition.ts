@@ -3,6 +3,10 @@ import type { HookSettings } from '../hooks/hook-settings.js';
 import type { PermissionMode } from '../permissions/types.js';
 import type { Effort } from '../providers/types.js';
 
+/** The colours Claude Code gives agents (`color:` in an agent file). */
+export const AGENT_COLORS = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const;
+export type AgentColor = (typeof AGENT_COLORS)[number];
+
 /** Data describing a kind of sub-agent: who it is, what it may use, how long it may run. */
 export interface AgentDefinition {
   name: string;
@@ -27,6 +31,8 @@ export interface AgentDefinition {
   effort?: Effort;
   /** `isolation: worktree`: every job of this agent edits its own git worktree. */
   isolation?: 'worktree';
+  /** `color`: the colour its jobs' rows are drawn in (Claude Code's names). */
+  color?: AgentColor;
   /** `runsOn: [gpu]`: on a session with a queue, its jobs go to workers with these labels. */
   runsOn?: string[];
   /** `skills`: skills whose whole text its jobs start with (folded into `systemPrompt` once the session's skills are read). */

@@ -1,6 +1,6 @@
 import type { PermissionMode } from '../permissions/types.js';
 import { CLAUDE_TOOL_NAMES } from '../tools/claude-tool-names.js';
-import type { ChildPermissions } from './agent-definition.js';
+import { AGENT_COLORS, type AgentColor, type ChildPermissions } from './agent-definition.js';
 
 export { CLAUDE_TOOL_NAMES };
 
@@ -123,7 +123,7 @@ export function isModelAlias(model: string): boolean {
 }
 
 /** Claude Code fields that mean nothing for an outrider sub-agent; a file using one is told so once. */
-const IGNORED_FIELDS: readonly string[] = Object.freeze(['color', 'initialPrompt']);
+const IGNORED_FIELDS: readonly string[] = Object.freeze(['initialPrompt']);
 
 /** The known fields of `data` that outrider cannot honour, in file order. */
 export function ignoredFields(data: Record<string, unknown>): string[] {
@@ -136,4 +136,11 @@ export function ignoredFields(data: Record<string, unknown>): string[] {
 /** Claude Code turns a literal `\n` of a one-line description into a line break; so do we. */
 export function unescapeDescription(text: string): string {
   return text.replace(/\\r\\n|\\n/g, '\n');
+}
+
+/** A `color:` value as Claude Code writes it (`Purple` too); undefined for any other. */
+export function agentColor(value: unknown): AgentColor | undefined {
+  if (typeof value !== 'string') return undefined;
+  const name = value.trim().toLowerCase();
+  return AGENT_COLORS.find((color) => color === name);
 }

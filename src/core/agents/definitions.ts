@@ -2,13 +2,14 @@ import { sep } from 'node:path';
 import * as z from 'zod';
 import { describeIssue, valueAt } from '../config/zod-issues.js';
 import { isWithin } from '../platform/paths.js';
-import type { AgentDefinition, FileSource } from './agent-definition.js';
+import { AGENT_COLORS, type AgentDefinition, type FileSource } from './agent-definition.js';
 import { builtinDefinitions } from './builtin-agents.js';
 import {
   PERMISSION_MODE_WORDS,
   childPermissions,
   claudeAllowed,
   claudeDenied,
+  agentColor,
   ignoredFields,
   isModelAlias,
   splitToolList,
@@ -18,7 +19,7 @@ import { readDefinitionFolder } from './definition-files.js';
 import { parseFrontMatter } from './front-matter.js';
 import { applyScopedFields, scopedFieldSchemas } from './scoped-fields.js';
 
-export type { AgentDefinition, ChildPermissions, FileSource } from './agent-definition.js';
+export type { AgentColor, AgentDefinition, ChildPermissions, FileSource } from './agent-definition.js';
 export { CLAUDE_TOOL_NAMES } from './claude-compat.js';
 
 /** Folders of `*.md` definitions (sub-folders included); a folder that does not exist is simply skipped. */
@@ -279,6 +280,11 @@ export function parseDefinition(
   if (fields.isolation) definition.isolation = fields.isolation;
   if (fields.effort) definition.effort = fields.effort;
   if (fields.runsOn?.length) definition.runsOn = fields.runsOn;
+  if (data.color !== undefined && data.color !== null) {
+    const color = agentColor(data.color);
+    if (color) definition.color = color;
+    else notes.push(`color: expected one of ${AGENT_COLORS.join(', ')}; ignored`);
+  }
   notes.push(...applyScopedFields(definition, fields));
   return { definition, warnings: notes.length ? [`${path}: ${notes.join('; ')}`] : [] };
 }

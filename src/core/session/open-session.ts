@@ -363,6 +363,7 @@ export async function openSession(setup: SessionSetup): Promise<OpenedSession> {
     storedJobs: resumed?.storedJobs ?? [],
     earlierTurnEnds: earlier?.ends ?? [],
     agentNames: [...definitions.keys()],
+    agentColors: new Map([...definitions.values()].flatMap((agent) => (agent.color ? [[agent.name, agent.color] as const] : []))),
     commands: commandSummaries(conventions.commands),
     skillNames: [...conventions.skills.keys()],
     submitPrompt: promptSubmitter({

@@ -3,6 +3,7 @@ import type { EarlierTurnEnd } from './turn-ends.js';
 import type { Job } from '../jobs/job-manager.js';
 import type { UsageReport } from '../jobs/usage-report.js';
 import type { SessionAgents } from '../agents/session-agents.js';
+import type { AgentColor } from '../agents/agent-definition.js';
 import type { CommandSummary } from '../commands/command-files.js';
 import type { SettingSource } from '../config/claude-settings.js';
 import type { SettingsReview } from '../config/review-settings.js';
@@ -144,6 +145,8 @@ export interface OpenedSession {
   readonly modelLimits: { contextWindow: number; maxOutput: number };
   /** The agent definitions a sub-agent can be started as. */
   agentNames: string[];
+  /** The colour each agent's file gives its jobs' rows (`color:`), by agent name. */
+  agentColors: ReadonlyMap<string, AgentColor>;
   /** Custom slash commands (`.claude/commands`, `.outrider/commands`, the user's), for a `/` menu. */
   commands: CommandSummary[];
   /** The skills the model is offered through the `skill` tool. */

@@ -20,6 +20,8 @@ export interface ActivityRowsProps {
   root?: string;
   /** Lines a status command printed for jobs (`subagentStatusLine`): each replaces its row's detail. */
   custom?: ReadonlyMap<string, string>;
+  /** The colour of a job's id, from its agent file's `color:`. */
+  colorOf?: (view: JobView) => string | undefined;
 }
 
 /** The share of a cap at which a job's row turns the warning colour. */
@@ -40,7 +42,7 @@ export function rowColor(
 
 /** One line per running sub-agent, in job-number order, each cut to the terminal width. */
 export function ActivityRows(props: ActivityRowsProps) {
-  const { jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root, custom } = props;
+  const { jobs, now, width, waiting, maxLines = Number.MAX_SAFE_INTEGER, costOf, root, custom, colorOf } = props;
   if (jobs.length === 0 || maxLines <= 0) return null;
   const shown = shownRows(jobs, maxLines);
   const collapsed = shown.length < jobs.length;
@@ -51,15 +53,26 @@ export function ActivityRows(props: ActivityRowsProps) {
         // A waiting approval says so over the status command's line.
         const own = asks === undefined ? custom?.get(view.job.id) : undefined;
         const head = own ? rowHead(view.job) : '';
+        const line = own
+          ? `${head}${cutStyled(own, width - lineLength(head))}`
+          : formatRow(view, now, width, {
+              instead: asks ? `waiting for approval: ${asks}` : undefined,
+              cost: costOf?.(view),
+              root,
+            });
+        // A row starts with its head (the id): that part takes the agent's colour.
+        const color = colorOf?.(view);
+        const id = color ? rowHead(view.job) : '';
         return (
           <Text key={view.job.id} wrap="truncate-end" color={rowColor(view.job, asks, now)}>
-            {own
-              ? `${head}${cutStyled(own, width - lineLength(head))}`
-              : formatRow(view, now, width, {
-                  instead: asks ? `waiting for approval: ${asks}` : undefined,
-                  cost: costOf?.(view),
-                  root,
-                })}
+            {color && line.startsWith(id) ? (
+              <>
+                <Text color={color}>{id}</Text>
+                {line.slice(id.length)}
+              </>
+            ) : (
+              line
+            )}
           </Text>
         );
       })}

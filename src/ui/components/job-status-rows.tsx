@@ -1,8 +1,9 @@
 import { type StatusLineOptions, useJobStatusLines } from '../bindings/use-status-lines.js';
 import { shownRows } from '../state/activity-rows.js';
+import { agentInkColor } from '../state/agent-colors.js';
 import { ActivityRows, type ActivityRowsProps } from './activity-rows.js';
 
-export interface JobStatusRowsProps extends Omit<ActivityRowsProps, 'costOf' | 'custom'> {
+export interface JobStatusRowsProps extends Omit<ActivityRowsProps, 'costOf' | 'custom' | 'colorOf'> {
   /** Where the `subagentStatusLine` command comes from and reports to; its session prices each row. */
   status: StatusLineOptions;
 }
@@ -14,5 +15,12 @@ export interface JobStatusRowsProps extends Omit<ActivityRowsProps, 'costOf' | '
 export function JobStatusRows({ status, ...rows }: JobStatusRowsProps) {
   const custom = useJobStatusLines({ ...status, shown: shownRows(rows.jobs, rows.maxLines) });
   const { session } = status;
-  return <ActivityRows {...rows} costOf={(view) => session.costOf(view.job.usage, view.job.id)} custom={custom} />;
+  return (
+    <ActivityRows
+      {...rows}
+      costOf={(view) => session.costOf(view.job.usage, view.job.id)}
+      colorOf={(view) => agentInkColor(session.agentColors, view.job.definition)}
+      custom={custom}
+    />
+  );
 }

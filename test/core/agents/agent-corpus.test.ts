@@ -51,8 +51,8 @@ const EXPECTED: Record<string, Expected> = {
         'user: "I\'ve added the login flow"\nassistant: "Let me run the tests with the test-runner agent."\n' +
         '<commentary>\nNew code needs its tests run.\n</commentary>\n</example>',
       tools: ['bash', 'read_file', 'edit_file', 'grep'],
+      color: 'green',
     },
-    warning: 'ignored color: no meaning for an outrider sub-agent',
   },
   'security-auditor.md': {
     // Every tool as written (no tools line); plan mode leaves the child only the read-only ones.
@@ -75,8 +75,9 @@ const EXPECTED: Record<string, Expected> = {
       hooks: {
         PreToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: './scripts/check-notes.sh' }] }],
       },
+      color: 'purple',
     },
-    warning: 'ignored color, initialPrompt: no meaning for an outrider sub-agent',
+    warning: 'ignored initialPrompt: no meaning for an outrider sub-agent',
   },
   'windows-helper.md': {
     loads: {

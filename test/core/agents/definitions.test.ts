@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { ALL_TOOLS, DEFAULT_READ_ONLY_TOOLS, loadDefinitions, parseDefinition } from '../../../src/core/agents/definitions.js';
+import { AGENT_COLORS } from '../../../src/core/agents/agent-definition.js';
 import {
   MAX_AGENT_FILES,
   MAX_AGENT_FILE_BYTES,
@@ -144,7 +145,7 @@ When invoked:
 3. Begin review immediately
 `;
 
-  it('maps Read, Grep, Glob, Bash to our tools; one line names the dropped WebFetch and the ignored color; sonnet is kept', () => {
+  it('maps Read, Grep, Glob, Bash to our tools; one line names the dropped WebFetch; sonnet and the colour are kept', () => {
     const path = write(dirs.claudeProject, 'code-reviewer.md', claudeReviewer);
     const { definitions, warnings } = load();
     expect(definitions.get('code-reviewer')).toEqual({
@@ -156,12 +157,11 @@ When invoked:
       tools: ['read_file', 'grep', 'glob', 'bash'],
       disallowedTools: [],
       model: 'sonnet',
+      color: 'blue',
       source: 'claude',
       path,
     });
-    expect(warnings).toEqual([
-      `${path}: tools: dropped "WebFetch": no outrider equivalent; ignored color: no meaning for an outrider sub-agent`,
-    ]);
+    expect(warnings).toEqual([`${path}: tools: dropped "WebFetch": no outrider equivalent`]);
   });
 
   it('maps every known Claude tool name, merging duplicates, and names every dropped one', () => {
@@ -414,11 +414,11 @@ describe('malformed files', () => {
       'x.md',
       agentFile(
         'x',
-        'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ncolor: blue\ntags: [a, b]\nversion: 2\n',
+        'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command}]\ninitialPrompt: go\ntags: [a, b]\nversion: 2\n',
       ),
     );
     const { definitions, warnings } = load();
-    expect(warnings).toEqual([`${path}: ignored color: no meaning for an outrider sub-agent`]);
+    expect(warnings).toEqual([`${path}: ignored initialPrompt: no meaning for an outrider sub-agent`]);
     expect(definitions.get('x')?.hooks).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] });
   });
 
@@ -721,12 +721,20 @@ describe('Claude Code fields', () => {
   });
 
   it('names the fields it cannot honour in one line with the other notes; background: true is what outrider does', () => {
-    const result = parse('tools: Read, WebFetch\ncolor: red\nbackground: true\neffort: high\nmemory: user\n');
+    const result = parse('tools: Read, WebFetch\ninitialPrompt: go\nbackground: true\neffort: high\nmemory: user\n');
     expect(result.warnings).toEqual([
-      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored color: no meaning for an outrider sub-agent',
+      '/p/x.md: tools: dropped "WebFetch": no outrider equivalent; ignored initialPrompt: no meaning for an outrider sub-agent',
     ]);
     expect(result.definition?.memory).toBe('user');
     expect(parse('background: false\n').warnings).toEqual(['/p/x.md: ignored background: no meaning for an outrider sub-agent']);
     expect(parse('color:\n').warnings).toEqual([]);
+    // Claude Code's colours, as it writes them: kept for the rows; any other value is named.
+    expect(parse('color: Purple\n').definition?.color).toBe('purple');
+    expect(parse('color: red\n').warnings).toEqual([]);
+    for (const bad of ['chartreuse', '"\\e[31m"', '[red]', '7']) {
+      const odd = parse(`color: ${bad}\n`);
+      expect(odd.definition?.color, bad).toBeUndefined();
+      expect(odd.warnings, bad).toEqual([`/p/x.md: color: expected one of ${AGENT_COLORS.join(', ')}; ignored`]);
+    }
   });
 });
