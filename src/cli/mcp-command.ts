@@ -2,7 +2,8 @@
  * `outrider mcp list|login|logout`: the MCP servers a session here would start and their
  * states, and a remote server's OAuth sign-in (or its stored one forgotten) from the command
  * line, as `/mcp login` and `/mcp logout` do in the TUI. The servers are read as a session
- * reads them (the folder's trust included), without opening one.
+ * reads them (the folder's trust included), without opening one. `add`, `add-json`, `get` and
+ * `remove` edit one scope's file (mcp-edit-command.ts).
  */
 import { Command, CommanderError } from 'commander';
 import {
@@ -22,6 +23,7 @@ import {
 import { EXIT } from '../start/options.js';
 import { describeStartupError } from '../start/session-setup.js';
 import { type StderrLines, stderrLines } from '../start/stderr-lines.js';
+import { type EditChoice, addEditCommands, runEdit } from './mcp-edit-command.js';
 import { notTrustedLine, quoted, serverLines, stateLine } from './mcp-list.js';
 
 /** The exit code of a run the user cancelled with Ctrl+C (128 + SIGINT). */
@@ -36,7 +38,7 @@ interface McpFlags {
   debug?: boolean;
 }
 
-type Chosen = { verb: 'list'; flags: McpFlags } | { verb: 'login' | 'logout'; server: string; flags: McpFlags };
+type Chosen = { verb: 'list'; flags: McpFlags } | { verb: 'login' | 'logout'; server: string; flags: McpFlags } | EditChoice;
 
 export interface McpCommandIo {
   env: NodeJS.ProcessEnv;
@@ -47,7 +49,9 @@ export interface McpCommandIo {
 
 function buildCommand(choose: (chosen: Chosen) => void): Command {
   const program = new Command('outrider mcp')
-    .description('MCP servers: list them with their state, or sign in to a remote one (OAuth) and out again.')
+    .description(
+      'MCP servers: list them with their state, add, show and remove them, or sign in to a remote one (OAuth) and out again.',
+    )
     .showHelpAfterError('(run outrider mcp --help for usage)')
     .exitOverride();
   const withFlags = (command: Command) =>
@@ -67,6 +71,7 @@ function buildCommand(choose: (chosen: Chosen) => void): Command {
     .argument('<server>', 'a remote server signed in to')
     .description("forget a remote MCP server's stored sign-in")
     .action((server: string, flags: McpFlags) => choose({ verb: 'logout', server, flags }));
+  addEditCommands(program, choose);
   return program;
 }
 
@@ -80,6 +85,7 @@ export async function runMcpCommand(argv: string[], io: McpCommandIo): Promise<n
     throw error;
   }
   if (!chosen) return EXIT.usage;
+  if (chosen.verb === 'edit') return runEdit(chosen, io);
   const lines = stderrLines(io.env, io.stderr);
   let here: McpServersHere;
   try {

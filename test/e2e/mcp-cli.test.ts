@@ -123,6 +123,34 @@ describe('outrider mcp list', () => {
   });
 });
 
+describe('outrider mcp add / get / remove', () => {
+  it('a server added (its own flags after --) is one a session here starts; get shows it, remove takes it away', async () => {
+    const added = await run(['add', '-e', 'EVERY_TOKEN=env-secret-5', 'every', '--', MCP_BIN.everything, 'stdio']);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^added MCP server "every" \(stdio\) to the local scope: /);
+
+    const listed = await run(['list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n').slice(0, 2)).toEqual([
+      `every: ${MCP_BIN.everything} stdio (stdio, ~/.claude.json; env: EVERY_TOKEN)`,
+      '  ready: 13 tools',
+    ]);
+
+    const got = await run(['get', 'every']);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toContain(`  command: ${MCP_BIN.everything} stdio\n  env: EVERY_TOKEN=***\n`);
+    expect(got.stdout).not.toContain('env-secret-5');
+
+    const bad = await run(['add', '../x', '--', 'true']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"../x" is not a server name');
+
+    expect((await run(['remove', 'every'])).code).toBe(0);
+    expect((await run(['list'])).stdout).toMatch(/^No MCP servers here/);
+  });
+});
+
 describe('outrider mcp login / logout', () => {
   it('signs in through the printed URL; list shows it ready; logout forgets it and list shows needs-auth again', async () => {
     const server = await oauthServer();
