@@ -28,7 +28,7 @@ import { useTerminalSize } from './bindings/use-terminal-size.js';
 import { useTurnRunner } from './bindings/use-turn-runner.js';
 import { useUiStore } from './bindings/use-ui-store.js';
 import { useWakeOnComplete } from './bindings/use-wake-on-complete.js';
-import { callsCustomCommand, parseSlashCommand } from './slash-commands.js';
+import { callsCustomCommand, callsMcpPrompt, parseSlashCommand } from './slash-commands.js';
 import { activeJobs, orderedJobs } from './state/jobs.js';
 import { quitEffects } from './state/job-status.js';
 import { liveBudget } from './state/live-layout.js';
@@ -102,7 +102,13 @@ function AppScreen({
   const { width, height, generation } = useTerminalSize(clock, { hold: jobScreen.holding });
   const pending = useApprovals(approvals);
   const { runner, turn } = useTurnRunner(session, say);
-  const editor = usePromptEditor({ historyFile, root: session.root, custom: session.customCommands, initialInput });
+  const editor = usePromptEditor({
+    historyFile,
+    root: session.root,
+    custom: session.customCommands,
+    mcp: state.mcp,
+    initialInput,
+  });
   const [view, setView] = useState<'main' | 'agents' | 'rewind'>('main');
   const [quitting, setQuitting] = useState(false);
 
@@ -156,7 +162,7 @@ function AppScreen({
     const text = editor.take();
     if (!text.trim()) return;
     const command = parseSlashCommand(text);
-    if (command && !callsCustomCommand(command, session.customCommands)) commands.run(command);
+    if (command && !callsCustomCommand(command, session.customCommands) && !callsMcpPrompt(command)) commands.run(command);
     else runner.submit(text);
   }, [editor, commands, runner, session.customCommands]);
 

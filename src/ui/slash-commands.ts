@@ -85,21 +85,45 @@ export const MENU_COMMANDS: readonly { name: string; does: string }[] = [
   { name: 'rewind', does: 'go back to before an earlier prompt (conversation, files, or both)' },
   { name: 'diff', does: "the agent's edits this session" },
   { name: 'init', does: 'write AGENTS.md for this repository' },
+  { name: 'mcp', does: 'MCP servers: state, tools, last error (add "login|logout <server>")' },
   { name: 'permissions', does: 'the "allow always" answers (add "remove <n>")' },
   { name: 'model', does: 'list models, or switch: /model <name|n> [low|medium|high|max]' },
   { name: 'status', does: 'model, provider, mode, session' },
   { name: 'export', does: 'the conversation as Markdown' },
   { name: 'quit', does: 'stop every sub-agent and quit' },
 ];
-/** The `/` menu: the built-in commands, then the custom ones with their descriptions (a built-in name wins). */
+/** One choice of the `/` menu; `takesInput`: choosing it with Enter inserts it for the rest to be typed, rather than running it. */
+export interface MenuCommand {
+  name: string;
+  does: string;
+  takesInput?: boolean;
+}
+
+/**
+ * The `/` menu: the built-in commands, then the custom ones with their descriptions, then the
+ * MCP servers' prompts (mcp-prompt-menu.ts). A name listed once: the first wins.
+ */
 export function menuCommands(
   custom: readonly { name: string; description?: string; argumentHint?: string }[] = [],
-): readonly { name: string; does: string }[] {
-  const builtIn = new Set(MENU_COMMANDS.map((c) => c.name));
+  prompts: readonly MenuCommand[] = [],
+): readonly MenuCommand[] {
+  const taken = new Set(MENU_COMMANDS.map((c) => c.name));
   const extra = custom
-    .filter((c) => !builtIn.has(c.name))
+    .filter((c) => !taken.has(c.name))
     .map((c) => ({ name: c.name, does: [c.argumentHint, c.description].filter(Boolean).join(' · ') || 'custom command' }));
-  return [...MENU_COMMANDS, ...extra];
+  for (const c of extra) taken.add(c.name);
+  const fromServers: MenuCommand[] = [];
+  for (const prompt of prompts) {
+    if (taken.has(prompt.name)) continue;
+    taken.add(prompt.name);
+    fromServers.push(prompt);
+  }
+  return [...MENU_COMMANDS, ...extra, ...fromServers];
+}
+
+/** A line naming an MCP server's prompt (`/mcp__<server>__<prompt> args`): sent as a prompt, which the core expands. */
+export function callsMcpPrompt(command: SlashCommand): boolean {
+  return command.name === 'unknown' && command.command.startsWith('/mcp__');
 }
 
 /** A line naming no built-in command but a custom one (a Markdown command file): sent as a prompt, which the core expands. */

@@ -37,4 +37,27 @@ describe('MCP servers in the TUI', () => {
     await until(() => pane.dead(), { what: 'outrider to quit' });
     await expectExited(pid);
   });
+
+  it("the / menu lists the server's prompts with their arguments; the one chosen takes its words and sends the server's prompt", async () => {
+    const project = tui.tempDir('outrider-project-');
+    writeFileSync(
+      path.join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { everything: { command: MCP_BIN.everything } } }),
+    );
+    const pane = tui.launch({ variables: tui.providerVariables(), project });
+    await pane.screen(/Trust this folder\?/);
+    pane.key('y');
+    await pane.screen(/mcp 1\/1/);
+
+    pane.key('-l', '/mcp__everything__ar');
+    const menu = await pane.screen(/\/mcp__everything__args-prompt +<city> \[state\] · A prompt with two arguments/);
+    expect(menu).toContain('› /mcp__everything__ar');
+    pane.key('Tab');
+    await pane.screen(/› \/mcp__everything__args-prompt /);
+    tui.mock.script({ text: 'Sunny in Paris.' });
+    pane.type('Paris');
+    await pane.screen(/Sunny in Paris\./);
+    const sent = JSON.stringify(tui.mock.requests.at(-1)!.body.messages.at(-1));
+    expect(sent).toContain("What's weather in Paris?");
+  });
 });

@@ -91,4 +91,19 @@ describe('the / menu', () => {
       { name: 'plain', does: 'custom command' },
     ]);
   });
+
+  it("lists MCP servers' prompts last, as commands that take input; a name already listed is not listed twice", () => {
+    const menu = menuCommands(
+      [{ name: 'mcp__docs__review', description: 'my own' }],
+      [
+        { name: 'mcp__docs__review', does: "the server's", takesInput: true },
+        { name: 'cost', does: 'a prompt named like a built-in', takesInput: true },
+        { name: 'mcp__docs__summarize', does: 'MCP prompt', takesInput: true },
+      ],
+    );
+    expect(menu.slice(MENU_COMMANDS.length)).toEqual([
+      { name: 'mcp__docs__review', does: 'my own' },
+      { name: 'mcp__docs__summarize', does: 'MCP prompt', takesInput: true },
+    ]);
+  });
 });

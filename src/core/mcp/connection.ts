@@ -64,6 +64,8 @@ export interface ConnectOptions {
   onError: (message: string) => void;
   /** The server changed its list of tools (`notifications/tools/list_changed`). */
   onToolsChanged: (tools: McpToolInfo[]) => void;
+  /** The server changed its list of prompts (`notifications/prompts/list_changed`). */
+  onPromptsChanged?: (prompts: McpPromptInfo[]) => void;
   /**
    * A remote server's OAuth sign-in (stored tokens, refreshed by the SDK when the server turns
    * the access token down). Without it a server that answers 401 fails.
@@ -82,14 +84,14 @@ const NO_SDK_TIMEOUT = 2_147_483_647;
 const STDERR_TAIL = 2000;
 
 /**
- * Starts or reaches one server, initializes the session and lists its tools. The SDK is
- * imported here, on first use, so a session without servers never loads it. Throws an
+ * Starts or reaches one server, initializes the session and lists its tools and prompts. The
+ * SDK is imported here, on first use, so a session without servers never loads it. Throws an
  * error whose message is one line saying what went wrong.
  */
 export async function connectServer(
   server: ConnectTarget,
   options: ConnectOptions,
-): Promise<{ connection: McpConnection; tools: McpToolInfo[] }> {
+): Promise<{ connection: McpConnection; tools: McpToolInfo[]; prompts: McpPromptInfo[] }> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const stderr = { text: '' };
   const transport = await createTransport(server, options.cwd, stderr, options.authProvider);
@@ -105,6 +107,12 @@ export async function connectServer(
             else if (tools) options.onToolsChanged(tools as McpToolInfo[]);
           },
         },
+        prompts: {
+          onChanged: (error, prompts) => {
+            if (error) options.onError(`could not list its prompts again: ${oneLine(error.message, 200)}`);
+            else if (prompts) options.onPromptsChanged?.(prompts as McpPromptInfo[]);
+          },
+        },
       },
     },
   );
@@ -116,10 +124,16 @@ export async function connectServer(
     await client.close().catch(() => {});
   };
   const onAbort = () => void closeQuietly();
+  const listPrompts = (signal: AbortSignal) =>
+    listAll(async (cursor) => {
+      const page = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
+      return { items: page.prompts as McpPromptInfo[], next: page.nextCursor };
+    });
   options.signal.addEventListener('abort', onAbort, { once: true });
   try {
     await client.connect(transport, { signal: options.signal, timeout: NO_SDK_TIMEOUT });
     const tools = await listAllTools(client, options.signal);
+    const prompts = client.getServerCapabilities()?.prompts ? await startPrompts(() => listPrompts(options.signal), options) : [];
     client.onclose = () => {
       if (!closing)
         options.onClosed(
@@ -128,6 +142,7 @@ export async function connectServer(
     };
     return {
       tools,
+      prompts,
       connection: {
         callTool: async (name, args, call) => {
           try {
@@ -155,11 +170,7 @@ export async function connectServer(
           (await client.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT })) as {
             contents: Array<Record<string, unknown>>;
           },
-        listPrompts: (signal) =>
-          listAll(async (cursor) => {
-            const page = await client.listPrompts(cursor ? { cursor } : undefined, { signal, timeout: NO_SDK_TIMEOUT });
-            return { items: page.prompts as McpPromptInfo[], next: page.nextCursor };
-          }),
+        listPrompts,
         getPrompt: async (name, args, signal) =>
           (await client.getPrompt({ name, arguments: args }, { signal, timeout: NO_SDK_TIMEOUT })) as {
             messages: Array<{ role: string; content: unknown }>;
@@ -235,6 +246,20 @@ async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToo
     if (!cursor) break;
   }
   return tools;
+}
+
+/**
+ * The prompts a server offers as it starts. A server whose listing fails still runs (its tools
+ * work without): the error is reported and it has no prompts until it lists them again.
+ */
+async function startPrompts(list: () => Promise<McpPromptInfo[]>, options: ConnectOptions): Promise<McpPromptInfo[]> {
+  try {
+    return await list();
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    options.onError(`could not list its prompts: ${oneLine(error instanceof Error ? error.message : String(error), 200)}`);
+    return [];
+  }
 }
 
 /** Every page of a listing; a server that pages without end is cut off at a hundred pages. */

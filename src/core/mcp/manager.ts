@@ -5,6 +5,7 @@ import { type McpConnection, type McpToolInfo, connectServer } from './connectio
 import { type SessionServerSpec, isHosted } from './hosted-server.js';
 import { mcpTool } from './mcp-tool.js';
 import { mcpToolName } from './names.js';
+import { promptCommands } from './prompt-commands.js';
 import { SignInNeeded, storedAuthProvider } from './oauth-provider.js';
 import { signInToServer } from './oauth-sign-in.js';
 import { OAuthStore } from './oauth-store.js';
@@ -79,6 +80,7 @@ export class McpManager {
         transport: isHosted(spec) ? 'sdk' : spec.entry.type,
         state: 'starting',
         tools: [],
+        prompts: [],
       },
       tools: [],
       startup: new AbortController(),
@@ -203,7 +205,7 @@ export class McpManager {
     const hadTools = record.tools.length > 0;
     record.tools = [];
     const { error: _old, ...status } = record.status;
-    record.status = { ...status, state: 'starting', tools: [] };
+    record.status = { ...status, state: 'starting', tools: [], prompts: [] };
     this.publish(record);
     if (hadTools) this.options.onToolsChanged?.();
     await this.startOne(record);
@@ -233,7 +235,7 @@ export class McpManager {
       startup.abort();
     }, timeoutMs);
     try {
-      const { connection, tools } = await connectServer(server, {
+      const { connection, tools, prompts } = await connectServer(server, {
         cwd: this.options.cwd,
         signal: startup.signal,
         onClosed: (reason) => {
@@ -243,6 +245,9 @@ export class McpManager {
         },
         onError: (message) => current() && this.update(record, { error: message }),
         onToolsChanged: (infos) => current() && this.setTools(record, infos),
+        // A list that changes while the server starts is read again below, with the rest.
+        onPromptsChanged: (infos) =>
+          current() && record.status.state === 'ready' && this.update(record, { prompts: promptCommands(spec.name, infos) }),
         ...(authProvider ? { authProvider, onSignInNeeded: () => current() && this.needsSignIn(record) } : {}),
       });
       if (this.closed || !current()) {
@@ -250,6 +255,8 @@ export class McpManager {
         return;
       }
       record.connection = connection;
+      // Set with the tools, so the status that says it is ready has both.
+      record.status = { ...record.status, prompts: promptCommands(spec.name, prompts) };
       this.setTools(record, tools);
     } catch (error) {
       if (this.closed || !current()) return;
@@ -300,7 +307,7 @@ export class McpManager {
     if (this.closed) return;
     const hadTools = record.tools.length > 0;
     record.tools = [];
-    this.update(record, { ...change, tools: [] });
+    this.update(record, { ...change, tools: [], prompts: [] });
     if (hadTools) this.options.onToolsChanged?.();
   }
 

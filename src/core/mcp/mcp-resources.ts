@@ -8,6 +8,7 @@ import { oneLine } from '../platform/text.js';
 import { type AnyTool, defineTool } from '../tools/define.js';
 import type { McpConnection } from './connection.js';
 import { sanitizeNamePart } from './names.js';
+import { parsePromptCommand } from './prompt-commands.js';
 
 /** A running server, by its configured name. */
 export interface LiveServer {
@@ -94,9 +95,9 @@ function noServer(asked: string | undefined, offering: LiveServer[]): string {
  * prompt. Undefined when the text names no prompt of a running server.
  */
 export async function expandMcpPrompt(text: string, servers: LiveServer[], signal: AbortSignal): Promise<string | undefined> {
-  const match = /^\/mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!match) return undefined;
-  const [, serverPart, promptPart, rest = ''] = match;
+  const parsed = parsePromptCommand(text);
+  if (!parsed) return undefined;
+  const { server: serverPart, prompt: promptPart, rest } = parsed;
   for (const server of servers) {
     if (sanitizeNamePart(server.name) !== serverPart || !server.connection.offers.prompts) continue;
     const prompts = await server.connection.listPrompts(signal);

@@ -1,6 +1,8 @@
 import type { Key } from 'ink';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { menuCommands } from '../slash-commands.js';
+import type { McpServerStatus } from '../../core/index.js';
+import { menuCommands, parseSlashCommand } from '../slash-commands.js';
+import { mcpPromptMenu } from '../state/mcp-prompt-menu.js';
 import { type Completion, MENU_ITEMS, applyCompletion, completionFor } from '../state/completion.js';
 import { inputAction } from '../state/input-keys.js';
 import type { LineState } from '../state/line-editor.js';
@@ -41,11 +43,13 @@ export function usePromptEditor(options: {
   root?: string;
   /** Custom commands (Markdown command files): offered in the `/` menu after the built-in ones. */
   custom?: readonly { name: string; description?: string; argumentHint?: string }[];
+  /** The MCP servers as last reported: their prompts are offered in the `/` menu after the custom commands. */
+  mcp?: readonly McpServerStatus[];
   /** Text the input starts with, as if typed into it (keys typed during start-up). */
   initialInput?: string;
 }): PromptEditor {
-  const { historyFile, root, custom, initialInput } = options;
-  const commands = useMemo(() => menuCommands(custom), [custom]);
+  const { historyFile, root, custom, mcp, initialInput } = options;
+  const commands = useMemo(() => menuCommands(custom, mcpPromptMenu(mcp ?? [])), [custom, mcp]);
   const editor = useLineEditor(initialInput);
   const [history] = useState(() => new PromptHistory(historyFile ? readHistory(historyFile) : []));
   const [menuState, setMenuState] = useState(NO_MENU);
@@ -84,10 +88,20 @@ export function usePromptEditor(options: {
           editor.edit({ type: 'insert', text: action.text });
           return true;
         case 'submit': {
-          // Enter on a partly typed command runs the command the menu shows.
-          if (completion?.kind === 'command' && !line.text.includes(' ')) {
+          // Enter on a partly typed command runs the command the menu shows; one that takes
+          // input (an MCP prompt's arguments) is put in the input first, unless already typed whole.
+          // A built-in typed whole runs, unless another choice was picked: a menu that matches
+          // inside names (a prompt `exit-plan` for `/exit`) must not take its place.
+          const typedBuiltIn = menuRef.current.selected === 0 && namesBuiltIn(line.text);
+          if (completion?.kind === 'command' && !line.text.includes(' ') && !typedBuiltIn) {
             const item = completion.items[Math.min(menuRef.current.selected, completion.items.length - 1)]!;
-            editor.set(applyCompletion(line, completion, item).text.trimEnd());
+            const next = applyCompletion(line, completion, item);
+            if (item.takesInput && line.text !== item.label) {
+              editor.edit({ type: 'set', text: next.text, cursor: next.cursor });
+              setMenu({ selected: 0, dismissedFor: undefined });
+              return false;
+            }
+            editor.set(next.text.trimEnd());
           } else if (completion?.kind === 'file') {
             const item = completion.items[Math.min(menuRef.current.selected, completion.items.length - 1)]!;
             editor.set(applyCompletion(line, completion, item).text);
@@ -154,4 +168,10 @@ export function menuWindow(menu: MenuView): { items: Completion['items']; first:
   const { items } = menu.completion;
   const first = Math.min(Math.max(0, menu.selected - MENU_ITEMS + 1), Math.max(0, items.length - MENU_ITEMS));
   return { items: items.slice(first, first + MENU_ITEMS), first };
+}
+
+/** `/mcp`, `/exit`: the whole line is a built-in command (arguments aside, which a menu never completes). */
+function namesBuiltIn(text: string): boolean {
+  const command = parseSlashCommand(text);
+  return command !== undefined && command.name !== 'unknown';
 }

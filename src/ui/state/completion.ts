@@ -6,6 +6,8 @@ export interface CompletionItem {
   detail?: string;
   /** What replaces the word being completed. */
   insert: string;
+  /** A command that wants more typed after it (an MCP prompt's arguments): Enter inserts it instead of running it. */
+  takesInput?: boolean;
 }
 
 /** The menu under the cursor: commands after a leading `/`, workspace files after `@`. */
@@ -23,7 +25,7 @@ export const MENU_ITEMS = 6;
 /** The menu for the input as it stands, or undefined when nothing is being completed. */
 export function completionFor(
   line: LineState,
-  sources: { commands: readonly { name: string; does: string }[]; files?: readonly string[] },
+  sources: { commands: readonly { name: string; does: string; takesInput?: boolean }[]; files?: readonly string[] },
 ): Completion | undefined {
   const chars = Array.from(line.text);
   const before = chars.slice(0, line.cursor).join('');
@@ -34,6 +36,7 @@ export function completionFor(
       label: `/${c.name}`,
       detail: c.does,
       insert: `/${c.name} `,
+      ...(c.takesInput ? { takesInput: true } : {}),
     }));
     if (items.length === 0 || (items.length === 1 && items[0]!.label === before && chars.length > before.length))
       return undefined;
