@@ -96,7 +96,7 @@ export const MCP_BOUNDS: { readonly [K in keyof McpSettings]-?: Bound } = {
 };
 
 /** `models.<id>.*`. */
-export const MODEL_BOUNDS: { readonly [K in keyof ModelSettings]-?: Bound } = {
+export const MODEL_BOUNDS: { readonly [K in keyof Omit<ModelSettings, 'images'>]-?: Bound } = {
   // Which model an id is, hence its built-in figures, is the session's business (providers/models.ts);
   // these are the smallest of them all, fallback included, so a project value at or below one
   // narrows every model. A bigger window also means bigger (dearer) requests.
@@ -160,14 +160,20 @@ function splitModels(
   const looser: Array<[string, Numbers]> = [];
   const compared: Array<[string, Numbers]> = [];
   const changes: string[] = [];
-  for (const [id, entry] of Object.entries(project)) {
-    if (entry === undefined || (isObject(flags) && Object.hasOwn(flags, id))) continue;
+  for (const [id, given] of Object.entries(project)) {
+    if (given === undefined || (isObject(flags) && Object.hasOwn(flags, id))) continue;
+    // Whether a model takes images is no limit: a project may say it (a wrong word only makes
+    // its requests fail, or its images go unsent), so it is taken as it is.
+    const { images, ...entry } = given;
     // A project entry replaces the user's for this id and for every id it prefixes (modelInfo
     // picks the longest match), so what it takes is laid over the user's figures for the id:
     // a lowered window must not carry off the user's prices with it.
     const own = entryFor(yours, id);
-    const split = splitNumbers([key, id], bounds, entry, own);
-    if (Object.keys(split.tighter).length > 0) tighter.push([id, { ...own, ...split.tighter }]);
+    const { images: _ownImages, ...ownNumbers } = own ?? {};
+    const split = splitNumbers([key, id], bounds, entry, own && ownNumbers);
+    if (Object.keys(split.tighter).length > 0 || images !== undefined) {
+      tighter.push([id, { ...own, ...split.tighter, ...(images !== undefined ? { images } : {}) }]);
+    }
     if (Object.keys(split.looser).length > 0) {
       looser.push([id, split.looser]);
       compared.push([id, split.yours]);

@@ -39,6 +39,8 @@ const modelEntryShape = {
   outputPrice: price().optional(),
   cacheReadPrice: price().optional(),
   cacheWritePrice: price().optional(),
+  /** It takes images: read_file's and a user's are sent to it, else named in their place. */
+  images: z.boolean({ error: 'true or false' }).optional(),
 };
 
 /** `agents.approve`: `never`, or `over:N` (agents/fan-out-approval.ts reads it). */

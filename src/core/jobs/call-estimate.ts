@@ -1,4 +1,5 @@
 import { IMAGE_TOKENS } from '../providers/image-block.js';
+import { MAX_SENT_IMAGES } from '../providers/image-window.js';
 import type { Message, ModelRequest, ToolSchema, Usage } from '../providers/types.js';
 
 /**
@@ -20,22 +21,29 @@ export interface CallEstimate {
  * identity: a message never changes once in a history), the tool list once per list.
  */
 export class RequestSizer {
-  private readonly messages = new WeakMap<Message, number>();
+  private readonly messages = new WeakMap<Message, { bytes: number; images: number }>();
   private readonly tools = new WeakMap<readonly ToolSchema[], number>();
 
   estimate(request: ModelRequest): CallEstimate {
     let bytes = Buffer.byteLength(request.system) + this.toolBytes(request.tools);
-    for (const message of request.messages) bytes += this.messageBytes(message);
+    let images = 0;
+    for (const message of request.messages) {
+      const size = this.messageSize(message);
+      bytes += size.bytes;
+      images += size.images;
+    }
+    // A request sends the newest MAX_SENT_IMAGES images only (image-window.ts).
+    bytes += Math.min(images, MAX_SENT_IMAGES) * IMAGE_BYTES;
     return { input: Math.ceil(bytes / BYTES_PER_TOKEN), output: request.maxTokens };
   }
 
-  private messageBytes(message: Message): number {
-    let bytes = this.messages.get(message);
-    if (bytes === undefined) {
-      bytes = Buffer.byteLength(JSON.stringify(message.content, withoutImageData)) + imageCount(message) * IMAGE_BYTES;
-      this.messages.set(message, bytes);
+  private messageSize(message: Message): { bytes: number; images: number } {
+    let size = this.messages.get(message);
+    if (size === undefined) {
+      size = { bytes: Buffer.byteLength(JSON.stringify(message.content, withoutImageData)), images: imageCount(message) };
+      this.messages.set(message, size);
     }
-    return bytes;
+    return size;
   }
 
   private toolBytes(tools: readonly ToolSchema[]): number {

@@ -9,7 +9,8 @@ import type { ProviderBackend } from './backend.js';
 import { defaultCallDeadline } from './deadline.js';
 import { classifyError, type ErrorContext } from './errors.js';
 import { createHttpFetch } from './http-fetch.js';
-import { withImageWindow } from './image-window.js';
+import { SENT_IMAGE_LIMITS, withImageWindow } from './image-window.js';
+import { type ModelInfo, takesImages } from './models.js';
 import { openaiBackend } from './openai.js';
 import { RateLimitGate } from './rate-limit-gate.js';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, type RateLimitOptions } from './rate-limit-wait.js';
@@ -31,6 +32,8 @@ export interface ProviderOptions {
   maxRetries?: number;
   /** 'text' describes tools in the system prompt, for endpoints without native tools. */
   toolMode?: 'native' | 'text';
+  /** The settings' `models` table: which of its models take images (`images`), over the catalogue's word. */
+  models?: Readonly<Record<string, Partial<ModelInfo>>>;
   /** Delay of the first retry before jitter; default 1000 ms. */
   retryBaseDelayMs?: number;
   /** How long to wait for the server to answer at all; default 60 s. */
@@ -144,5 +147,9 @@ export function createProvider(options: ProviderOptions): StreamFn {
   };
   // Outermost: text-mode calls are checked like native ones. The image window sees the history
   // before text mode rewrites it, so a tool result's left-out images are noted in its own text.
-  return withValidOutput(withImageWindow(options.toolMode === 'text' ? withTextTools(stream) : stream));
+  const images = (model: string) =>
+    takesImages(model, { provider: options.provider, baseURL: options.baseURL, models: options.models });
+  return withValidOutput(
+    withImageWindow(options.toolMode === 'text' ? withTextTools(stream) : stream, SENT_IMAGE_LIMITS, images),
+  );
 }

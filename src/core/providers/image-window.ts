@@ -56,7 +56,10 @@ export type TrimmedCopies = WeakMap<Message, { dropped: number; copy: Message }>
  * the oldest images go `dropStep` at a time, so the cut (and the cache after it) moves once per
  * that many new images; past the size, each newer image moves it (a rarer case: 20 MB).
  */
-export function imageWindow(messages: Message[], options: { limits?: ImageLimits; copies?: TrimmedCopies } = {}): Message[] {
+export function imageWindow(
+  messages: Message[],
+  options: { limits?: ImageLimits; copies?: TrimmedCopies; note?: string } = {},
+): Message[] {
   const { maxBase64, ...limits } = options.limits ?? SENT_IMAGE_LIMITS;
   const maxImages = countToSend(messages, limits);
   let kept = 0;
@@ -81,21 +84,37 @@ export function imageWindow(messages: Message[], options: { limits?: ImageLimits
     if (full && dropped === 0) dropped = sizes.length;
     if (dropped === 0) continue;
     out ??= messages.slice();
-    out[i] = trimmed(message, dropped, options.copies);
+    out[i] = trimmed(message, dropped, options.copies, options.note ?? NOT_SENT_AGAIN);
   }
   return out ?? messages;
 }
 
 /**
  * `stream` with each request's images windowed (`imageWindow`): one wrapper over a provider, so
- * the session, its sub-agents and compaction's calls all send at most the limits.
+ * the session, its sub-agents and compaction's calls all send at most the limits. A request for a
+ * model that takes no images (`takesImages`) sends none: each is named, with why, so a text-only
+ * local model is not refused a request because read_file once showed a PNG.
  */
-export function withImageWindow(stream: StreamFn, limits: ImageLimits = SENT_IMAGE_LIMITS): StreamFn {
+export function withImageWindow(
+  stream: StreamFn,
+  limits: ImageLimits = SENT_IMAGE_LIMITS,
+  takesImages: (model: string) => boolean = () => true,
+): StreamFn {
   const copies: TrimmedCopies = new WeakMap();
+  const textOnly: TrimmedCopies = new WeakMap();
   return (request, signal) => {
-    const messages = imageWindow(request.messages, { limits, copies });
+    const messages = takesImages(request.model)
+      ? imageWindow(request.messages, { limits, copies })
+      : imageWindow(request.messages, { limits: NO_IMAGES, copies: textOnly, note: notTaken(request.model) });
     return stream(messages === request.messages ? request : { ...request, messages }, signal);
   };
+}
+
+const NO_IMAGES: Readonly<ImageLimits> = Object.freeze({ maxImages: 0, maxBase64: 0 });
+
+/** What follows an image's label for a model that takes none. */
+export function notTaken(model: string): string {
+  return ` — not sent: ${model} takes no images (settings: models.<id>.images: true if it does)`;
 }
 
 /** How many of the newest images the count allows: all up to `maxImages`, past it `dropStep` fewer at a time. */
@@ -119,7 +138,7 @@ function imageSizes(content: readonly ContentBlock[]): number[] {
 }
 
 /** `message` without its first `dropped` images: the copy made for that cut before, or a new one. */
-function trimmed(message: Message, dropped: number, copies: TrimmedCopies | undefined): Message {
+function trimmed(message: Message, dropped: number, copies: TrimmedCopies | undefined, note: string): Message {
   const known = copies?.get(message);
   if (known && known.dropped === dropped) return known.copy;
   let left = dropped;
@@ -127,12 +146,12 @@ function trimmed(message: Message, dropped: number, copies: TrimmedCopies | unde
     if (left === 0) return block;
     if (block.type === 'image') {
       left--;
-      return { type: 'text', text: notSent(block) };
+      return { type: 'text', text: notSent(block, note) };
     }
     if (block.type !== 'tool_result' || !block.images?.length) return block;
     const cut = Math.min(left, block.images.length);
     left -= cut;
-    return withoutImages(block, cut);
+    return withoutImages(block, cut, note);
   });
   const copy: Message = { ...message, content };
   copies?.set(message, { dropped, copy });
@@ -140,15 +159,18 @@ function trimmed(message: Message, dropped: number, copies: TrimmedCopies | unde
 }
 
 /** A tool result without its first `cut` images, its text saying which were left out. */
-function withoutImages(block: ToolResultBlock, cut: number): ToolResultBlock {
+function withoutImages(block: ToolResultBlock, cut: number, note: string): ToolResultBlock {
   const images = block.images!;
-  const note = images.slice(0, cut).map(notSent).join('\n');
-  const copy: ToolResultBlock = { ...block, content: block.content === '' ? note : `${block.content}\n${note}` };
+  const named = images
+    .slice(0, cut)
+    .map((image) => notSent(image, note))
+    .join('\n');
+  const copy: ToolResultBlock = { ...block, content: block.content === '' ? named : `${block.content}\n${named}` };
   if (cut < images.length) copy.images = images.slice(cut);
   else delete copy.images;
   return copy;
 }
 
-function notSent(image: ImageBlock): string {
-  return imageLabel(imageSummary(image)) + NOT_SENT_AGAIN;
+function notSent(image: ImageBlock, note: string): string {
+  return imageLabel(imageSummary(image)) + note;
 }

@@ -19,6 +19,8 @@ export interface ModelInfo {
    * `max` is sent as `xhigh`). Absent: none, and an effort asked for is not sent.
    */
   reasoning?: 'thinking-budget' | 'thinking-effort' | 'openai' | 'openai-xhigh';
+  /** It takes images (a user's, read_file's); absent: as `takesImages` decides for its endpoint. */
+  images?: boolean;
 }
 
 /** Figures for a model we know nothing of: small enough to be safe almost anywhere. */
@@ -39,6 +41,7 @@ const anthropic = (
   outputPrice,
   cacheReadPrice: cacheRead,
   cacheWritePrice: cacheWrite,
+  images: true,
   ...(reasoning ? { reasoning } : {}),
 });
 
@@ -47,7 +50,7 @@ const openai = (
   contextWindow: number,
   maxOutput: number,
   prices: [input: number, output: number, cacheRead: number],
-  more: Pick<ModelInfo, 'api' | 'reasoning'> = {},
+  more: Pick<ModelInfo, 'api' | 'reasoning' | 'images'> = {},
 ): ModelInfo => ({
   contextWindow,
   maxOutput,
@@ -55,6 +58,7 @@ const openai = (
   outputPrice: prices[1],
   cacheReadPrice: prices[2],
   cacheWritePrice: prices[0],
+  images: true,
   ...more,
 });
 
@@ -111,7 +115,8 @@ export const KNOWN_MODELS: Readonly<Record<string, ModelInfo>> = {
   'codex-mini': openai(200_000, 100_000, [1.5, 6, 0.375], reasoner()),
   o1: openai(200_000, 100_000, [15, 60, 7.5], reasoner()),
   o3: openai(200_000, 100_000, [2, 8, 0.5], reasoner()),
-  'o3-mini': openai(200_000, 100_000, [1.1, 4.4, 0.55], reasoner()),
+  // Text only: o3-mini takes no images.
+  'o3-mini': openai(200_000, 100_000, [1.1, 4.4, 0.55], { ...reasoner(), images: false }),
   'o4-mini': openai(200_000, 100_000, [1.1, 4.4, 0.275], reasoner()),
 };
 
@@ -124,6 +129,22 @@ export function openaiApiFor(model: string, options: { api?: 'responses' | 'chat
   if (options.api) return options.api;
   if (options.baseURL && !isOpenAIHost(options.baseURL)) return 'chat';
   return modelInfo(model).api ?? 'chat';
+}
+
+/**
+ * Whether a request for `model` may carry images: the settings' `models` entry's `images`, else
+ * the catalogue's word; for a model neither knows, yes through the Anthropic API (every Claude
+ * model takes images, behind a gateway too) and OpenAI's own servers, and no through any other
+ * OpenAI-compatible server (Ollama, vLLM, llama.cpp: most local models take none, and refuse a
+ * whole request that holds one).
+ */
+export function takesImages(
+  model: string,
+  options: { provider: 'anthropic' | 'openai'; baseURL?: string; models?: Readonly<Record<string, Partial<ModelInfo>>> },
+): boolean {
+  const said = modelInfo(model, options.models).images;
+  if (said !== undefined) return said;
+  return options.provider === 'anthropic' || !options.baseURL || isOpenAIHost(options.baseURL);
 }
 
 function isOpenAIHost(url: string): boolean {

@@ -83,6 +83,7 @@ export async function startWorker(setup: WorkerSetup): Promise<StartedWorker> {
     baseURL: provider.baseURL,
     maxRetries: provider.maxRetries,
     toolMode: provider.toolMode,
+    ...(settings.models ? { models: settings.models } : {}),
     firstByteTimeoutMs: settings.firstByteTimeoutMs,
     idleTimeoutMs: settings.idleTimeoutMs,
     callDeadlineMs: settings.callDeadlineMs,

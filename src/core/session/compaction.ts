@@ -1,36 +1,50 @@
 import { IMAGE_TOKENS, imageLabel, imageSummary } from '../providers/image-block.js';
+import { MAX_SENT_IMAGES } from '../providers/image-window.js';
 import { type Message, type StreamFn, type Usage, type ToolUseBlock, emptyUsage, messageText } from '../providers/types.js';
 
 /** The first line of every summary message; a later compaction recognises its predecessor by it. */
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation]';
 const JOBS_HEADING = '[Sub-agent jobs when this summary was written]';
 
-/** Rough token count of a request: characters / 4, plus a little per message; `counted` keeps each message's size. */
-export function estimateTokens(messages: readonly Message[], system = '', counted?: WeakMap<Message, number>): number {
+/** Each message's size for the estimate, kept once counted: its characters, and its images apart. */
+export type MessageSizes = WeakMap<Message, { chars: number; images: number }>;
+
+/**
+ * Rough token count of a request: characters / 4, plus a little per message; `counted` keeps each
+ * message's size. An image counts what the model is charged for one, and only as many as a
+ * request sends (image-window.ts: the newest MAX_SENT_IMAGES), not every one in the history.
+ */
+export function estimateTokens(messages: readonly Message[], system = '', counted?: MessageSizes): number {
   let chars = system.length;
+  let images = 0;
   for (const message of messages) {
     let size = counted?.get(message);
     if (size === undefined) {
-      size = messageChars(message);
+      size = messageSize(message);
       counted?.set(message, size);
     }
-    chars += size;
+    chars += size.chars;
+    images += size.images;
   }
-  return Math.ceil(chars / 4);
+  return Math.ceil((chars + Math.min(images, MAX_SENT_IMAGES) * IMAGE_TOKENS * 4) / 4);
 }
 
-/** What one message adds to the estimate, in characters. */
-function messageChars(message: Message): number {
+/** What one message adds to the estimate: characters, and images. */
+function messageSize(message: Message): { chars: number; images: number } {
   let chars = 16;
+  let images = 0;
   for (const block of message.content) {
     if (block.type === 'text') chars += block.text.length;
     else if (block.type === 'thinking') chars += block.thinking.length;
     else if (block.type === 'tool_use') chars += block.name.length + (JSON.stringify(block.input) ?? '').length;
     // What the model is charged for an image depends on its pixels, not its base64 length.
-    else if (block.type === 'image') chars += IMAGE_TOKENS * 4;
-    else chars += block.content.length + (block.images?.length ?? 0) * IMAGE_TOKENS * 4;
+    else if (block.type === 'image') images += 1;
+    else {
+      chars += block.content.length;
+      images += block.images?.length ?? 0;
+    }
   }
-  return chars;
+  return { chars, images };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { HistoryReplacement } from '../loop/agent-loop.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { Message, StreamFn } from '../providers/types.js';
-import { CompactionError, compactHistory, estimateTokens, needsCompaction } from './compaction.js';
+import { CompactionError, type MessageSizes, compactHistory, estimateTokens, needsCompaction } from './compaction.js';
 import type { SessionLedger } from '../jobs/ledger.js';
 import type { Conversation } from '../loop/conversation.js';
 import type { TurnParticipant } from '../loop/turn-participant.js';
@@ -40,7 +40,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
   let schemaTokens = 0;
   // Each message's size, counted once: a message never changes in the history, and the
   // estimate runs before every model call (a 1,000-message history made it most of a step).
-  const counted = new WeakMap<Message, number>();
+  const counted: MessageSizes = new WeakMap();
   let countedSchemas: unknown;
 
   async function compact(

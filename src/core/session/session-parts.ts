@@ -74,6 +74,7 @@ export function sessionStream(
       baseURL: providerConfig.baseURL,
       maxRetries: providerConfig.maxRetries,
       toolMode: providerConfig.toolMode,
+      ...(settings.models ? { models: settings.models } : {}),
       firstByteTimeoutMs: settings.firstByteTimeoutMs,
       idleTimeoutMs: settings.idleTimeoutMs,
       callDeadlineMs: settings.callDeadlineMs,

@@ -7,11 +7,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/core/providers/create.js';
 import { imageLabel, imageSummary } from '../../../src/core/providers/image-block.js';
-import { NOT_SENT_AGAIN } from '../../../src/core/providers/image-window.js';
+import { NOT_SENT_AGAIN, notTaken } from '../../../src/core/providers/image-window.js';
+import { takesImages } from '../../../src/core/providers/models.js';
 import type { ImageBlock, Message } from '../../../src/core/providers/types.js';
 import { b64, pngImage } from '../../support/images.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
 import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
+
+/** The mock is no vendor's server, so its model is said to take images (settings' models.<id>.images). */
+const TAKES_IMAGES = { 'test-model': { images: true } };
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -25,8 +29,21 @@ type Api = 'anthropic' | 'chat' | 'responses';
 function provider(api: Api) {
   const sleep = recordingSleep().sleep;
   if (api === 'anthropic')
-    return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test', baseURL: mock.anthropicBaseURL, sleep });
-  return createProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: mock.openaiBaseURL, openaiApi: api, sleep });
+    return createProvider({
+      provider: 'anthropic',
+      apiKey: 'sk-ant-test',
+      baseURL: mock.anthropicBaseURL,
+      sleep,
+      models: TAKES_IMAGES,
+    });
+  return createProvider({
+    provider: 'openai',
+    apiKey: 'sk-test',
+    baseURL: mock.openaiBaseURL,
+    openaiApi: api,
+    sleep,
+    models: TAKES_IMAGES,
+  });
 }
 
 /** 25 screenshots, each a different width, so each one's data (and the older ones' labels) differ. */
@@ -100,6 +117,7 @@ describe('a history of 25 images on each wire', () => {
       baseURL: mock.openaiBaseURL,
       openaiApi: 'chat',
       toolMode: 'text',
+      models: TAKES_IMAGES,
     });
     const result = await collect(stream(request({ messages: history() }), new AbortController().signal));
     expect(result.error).toBeUndefined();
@@ -107,5 +125,47 @@ describe('a history of 25 images on each wire', () => {
     expect(sentImages(body)).toHaveLength(SENT);
     const note = imageLabel(imageSummary(shots[0]!)) + NOT_SENT_AGAIN;
     expect(JSON.stringify(body)).toContain(JSON.stringify(`s0.png: PNG image\n${note}\n</tool_result>`).slice(1, -1));
+  });
+});
+
+describe('a model that takes no images', () => {
+  const send = async (options: { model: string; models?: Record<string, { images: boolean }>; baseURL?: string }) => {
+    mock.reset();
+    mock.script({ text: 'ok' });
+    const stream = createProvider({
+      provider: 'openai',
+      apiKey: 'sk-test',
+      baseURL: options.baseURL ?? mock.openaiBaseURL,
+      openaiApi: 'chat',
+      ...(options.models ? { models: options.models } : {}),
+    });
+    const result = await collect(
+      stream(request({ model: options.model, messages: history().slice(0, 5) }), new AbortController().signal),
+    );
+    expect(result.error).toBeUndefined();
+    return mock.requests[0]!.body;
+  };
+
+  it('on a server other than OpenAI’s (Ollama, vLLM), an unknown model is sent each image’s label instead', async () => {
+    const body = await send({ model: 'qwen2.5-coder' });
+    expect(sentImages(body)).toEqual([]);
+    const text = JSON.stringify(body);
+    expect(text).toContain(JSON.stringify(imageLabel(imageSummary(shots[0]!)) + notTaken('qwen2.5-coder')).slice(1, -1));
+    expect(text).toContain(JSON.stringify(imageLabel(imageSummary(shots[1]!)) + notTaken('qwen2.5-coder')).slice(1, -1));
+  });
+
+  it('the settings say which do, and the catalogue knows its own', async () => {
+    expect(sentImages(await send({ model: 'llava', models: { llava: { images: true } } }))).toHaveLength(2);
+    expect(sentImages(await send({ model: 'gpt-4o' }))).toHaveLength(2);
+    expect(sentImages(await send({ model: 'o3-mini' }))).toEqual([]);
+  });
+
+  it('decides by the model and the server', () => {
+    expect(takesImages('claude-anything-new', { provider: 'anthropic', baseURL: 'https://gateway.example/v1' })).toBe(true);
+    expect(takesImages('gpt-9', { provider: 'openai' })).toBe(true);
+    expect(takesImages('gpt-9', { provider: 'openai', baseURL: 'https://eu.api.openai.com/v1' })).toBe(true);
+    expect(takesImages('gpt-9', { provider: 'openai', baseURL: 'http://localhost:11434/v1' })).toBe(false);
+    expect(takesImages('gpt-4o', { provider: 'openai', baseURL: 'https://openrouter.ai/api/v1' })).toBe(true);
+    expect(takesImages('gpt-4o', { provider: 'openai', models: { 'gpt-4o': { images: false } } })).toBe(false);
   });
 });

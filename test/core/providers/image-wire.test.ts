@@ -5,6 +5,9 @@ import { type MockProvider, startMockProvider } from '../../support/mock-provide
 import { b64, gifImage, jpegImage, pngImage } from '../../support/images.js';
 import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
 
+/** The mock is no vendor's server, so its model is said to take images (settings' models.<id>.images). */
+const TAKES_IMAGES = { 'test-model': { images: true } };
+
 let mock: MockProvider;
 beforeAll(async () => {
   mock = await startMockProvider();
@@ -17,8 +20,21 @@ type Api = 'anthropic' | 'chat' | 'responses';
 function provider(api: Api) {
   const sleep = recordingSleep().sleep;
   if (api === 'anthropic')
-    return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test', baseURL: mock.anthropicBaseURL, sleep });
-  return createProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: mock.openaiBaseURL, openaiApi: api, sleep });
+    return createProvider({
+      provider: 'anthropic',
+      apiKey: 'sk-ant-test',
+      baseURL: mock.anthropicBaseURL,
+      sleep,
+      models: TAKES_IMAGES,
+    });
+  return createProvider({
+    provider: 'openai',
+    apiKey: 'sk-test',
+    baseURL: mock.openaiBaseURL,
+    openaiApi: api,
+    sleep,
+    models: TAKES_IMAGES,
+  });
 }
 
 const png: ImageBlock = { type: 'image', mediaType: 'image/png', data: b64(pngImage(3, 2)) };

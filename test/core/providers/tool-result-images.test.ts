@@ -12,6 +12,9 @@ import { b64, gifImage, jpegImage, pngImage } from '../../support/images.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
 import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
 
+/** The mock is no vendor's server, so its model is said to take images (settings' models.<id>.images). */
+const TAKES_IMAGES = { 'test-model': { images: true } };
+
 let mock: MockProvider;
 beforeAll(async () => {
   mock = await startMockProvider();
@@ -24,8 +27,21 @@ type Api = 'anthropic' | 'chat' | 'responses';
 function provider(api: Api) {
   const sleep = recordingSleep().sleep;
   if (api === 'anthropic')
-    return createProvider({ provider: 'anthropic', apiKey: 'sk-ant-test', baseURL: mock.anthropicBaseURL, sleep });
-  return createProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: mock.openaiBaseURL, openaiApi: api, sleep });
+    return createProvider({
+      provider: 'anthropic',
+      apiKey: 'sk-ant-test',
+      baseURL: mock.anthropicBaseURL,
+      sleep,
+      models: TAKES_IMAGES,
+    });
+  return createProvider({
+    provider: 'openai',
+    apiKey: 'sk-test',
+    baseURL: mock.openaiBaseURL,
+    openaiApi: api,
+    sleep,
+    models: TAKES_IMAGES,
+  });
 }
 
 const png: ImageBlock = { type: 'image', mediaType: 'image/png', data: b64(pngImage(3, 2)) };
@@ -131,6 +147,11 @@ describe('tool results with images, and a user’s own images in the same messag
     expect(sized(big)).toBe(sized(png));
     expect(sized(png)).toBeGreaterThanOrEqual(1_600);
     expect(sized(png)).toBeLessThan(2_000);
+    // A request sends the newest 20 images: 90 in the history count as 20 in a job's budget too.
+    const results = (count: number): Message[] => Array.from({ length: count }, () => withImage(png)[0]!);
+    const many = (count: number) => new RequestSizer().estimate(request({ messages: results(count), tools: [] })).input;
+    expect(many(90) - many(20)).toBeLessThan(70 * 100);
+    expect(many(20) - many(19)).toBeGreaterThanOrEqual(1_600);
   });
 });
 

@@ -2,9 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IMAGE_TOKENS } from '../../../src/core/providers/image-block.js';
+import { MAX_SENT_IMAGES } from '../../../src/core/providers/image-window.js';
 import type { Message } from '../../../src/core/providers/types.js';
 import {
   CompactionError,
+  type MessageSizes,
   SUMMARY_PREFIX,
   chooseCompactionSplit,
   compactHistory,
@@ -77,15 +80,28 @@ describe('estimateTokens and needsCompaction', () => {
 
 describe('estimateTokens with a size cache', () => {
   it('gives the same figure as counting afresh, and counts each message once', () => {
-    const counted = new WeakMap<Message, number>();
+    const counted: MessageSizes = new WeakMap();
     const history = conversation();
     expect(estimateTokens(history, SYSTEM, counted)).toBe(estimateTokens(history, SYSTEM));
     expect(history.every((message) => counted.has(message))).toBe(true);
     // A cached size is used as it is: the history's messages never change once in it.
-    counted.set(history[0]!, 4000);
+    counted.set(history[0]!, { chars: 4000, images: 0 });
     expect(estimateTokens(history.slice(0, 1), '', counted)).toBe(1000);
     const longer = [...history, result('t', 'z'.repeat(400))];
     expect(estimateTokens(longer, SYSTEM)).toBeGreaterThan(estimateTokens(history, SYSTEM));
+  });
+
+  it('counts an image at its fixed cost, and only as many images as a request sends', () => {
+    const image = { type: 'image' as const, mediaType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const withImages = (count: number): Message[] =>
+      Array.from({ length: count }, () => ({ role: 'user' as const, content: [{ type: 'text' as const, text: 'look' }, image] }));
+    const text = estimateTokens(withImages(1).map((m) => ({ ...m, content: m.content.slice(0, 1) })));
+    expect(estimateTokens(withImages(1)) - text).toBe(IMAGE_TOKENS);
+    // 90 screenshots in the history, 20 sent: the estimate is 20 images' worth, not 90.
+    const ninety = estimateTokens(withImages(90));
+    const twenty = estimateTokens(withImages(MAX_SENT_IMAGES));
+    expect(ninety - twenty).toBe(Math.ceil(((90 - MAX_SENT_IMAGES) * (16 + 4)) / 4));
+    expect(needsCompaction({ contextTokens: ninety, contextWindow: 200_000, reservedTokens: 32_000 })).toBe(false);
   });
 });
 
