@@ -6,6 +6,7 @@ import type { Message } from '../providers/types.js';
 import { errnoCode } from '../platform/fs-errors.js';
 import { MIN_SECRET_LENGTH, PROVIDER_KEY_VARIABLES } from '../config/key-variables.js';
 import { REDACTED, scrubForms, secretForms } from '../platform/secret-forms.js';
+import { type StoredMessage, TranscriptImages, imagesDirOf, resolveImages } from './transcript-images.js';
 
 /** The first line of every transcript. The lineage fields are set on sub-agent transcripts. */
 export interface TranscriptMeta {
@@ -26,7 +27,7 @@ export interface TranscriptMeta {
 /** One line of a transcript. */
 export type TranscriptRecord =
   | TranscriptMeta
-  | { type: 'message'; message: Message; at: string }
+  | { type: 'message'; message: StoredMessage; at: string }
   /** `summary` replaced every message but the last `keptMessages`; nothing was deleted from disk. */
   | { type: 'compaction'; summary: Message; keptMessages: number; removedMessages: number; at: string }
   /** `/rewind` took the last `removedMessages` messages back; nothing was deleted from disk. */
@@ -78,6 +79,7 @@ export class TranscriptWriter {
   /** The API key variables' values in every form the redaction looks for. */
   private readonly secretForms: readonly string[];
   private readonly now: () => Date;
+  private readonly images: TranscriptImages;
   private fd: number | undefined;
 
   constructor(
@@ -87,6 +89,7 @@ export class TranscriptWriter {
   ) {
     this.secretForms = keyVariableForms(options.env ?? process.env);
     this.now = options.now ?? (() => new Date());
+    this.images = new TranscriptImages(imagesDirOf(path), (text) => redactSecrets(text, this.secretForms), options.onError);
     this.meta = { type: 'meta', version: TRANSCRIPT_VERSION, ...meta, createdAt: meta.createdAt ?? this.now().toISOString() };
     this.guard(() => {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -98,7 +101,7 @@ export class TranscriptWriter {
   }
 
   append(message: Message): void {
-    this.guard(() => this.write({ type: 'message', message, at: this.at() }));
+    this.guard(() => this.write({ type: 'message', message: this.images.stored(message), at: this.at() }));
   }
 
   /** Records a compaction; call it after every message it covers was appended. */
@@ -188,8 +191,7 @@ export class TranscriptError extends Error {
  * by a crash still restores everything before the cut.
  */
 export function readTranscript(file: string): ReadTranscript {
-  const text = readFileSync(file, 'utf8');
-  const lines = text.split('\n');
+  const lines = readFileSync(file, 'utf8').split('\n');
   // Text after the last newline is a line whose write never finished (or, rarely, finished but for its newline).
   const unterminated = lines.pop() ?? '';
   const numbered = lines.map((line, index) => ({ line, number: index + 1, last: false }));
@@ -246,11 +248,9 @@ export function readTranscript(file: string): ReadTranscript {
         if (jobIds) notices.push({ jobIds, offset: start });
         break;
       }
-      case 'compaction': {
-        const kept = record.keptMessages > 0 ? history.slice(-record.keptMessages) : [];
-        history = [record.summary, ...kept];
+      case 'compaction':
+        history = [record.summary, ...(record.keptMessages > 0 ? history.slice(-record.keptMessages) : [])];
         break;
-      }
       case 'rewind':
         history = history.slice(0, Math.max(0, history.length - record.removedMessages));
         // Events about the messages taken back (a turn's end) are marked, not dropped: what they say of the session (usage spent, a model switch) stays true.
@@ -269,7 +269,7 @@ export function readTranscript(file: string): ReadTranscript {
   if (!meta) {
     throw new TranscriptError(`${file} is not a readable outrider transcript: it has no meta record (it may be empty)`);
   }
-  return { meta, history, events, notices, skippedLines, warnings };
+  return { meta, history: resolveImages(history, imagesDirOf(file), warnings), events, notices, skippedLines, warnings };
 }
 
 /** The job ids a message's completion notice names (`noticeFor`), when it is one. */

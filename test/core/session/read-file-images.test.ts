@@ -3,7 +3,7 @@
  * the mock provider, which refuses an image in a shape its API would refuse. The image reaches
  * each wire as that API takes a tool's image, and a resumed session sends it again.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../../src/core/session/open-session.js';
@@ -113,7 +113,13 @@ describe('a resumed session', () => {
     mock.script({ toolCalls: [{ id: callId(api), name: 'read_file', args: { path: 'shot.png' } }] }, { text: 'Red.' });
     const first = await open(api, dirs);
     await submit(first, 'look at shot.png');
-    expect(readFileSync(first.paths.transcript, 'utf8')).toContain(data);
+    // The transcript names the image; its bytes are in the session folder's images/.
+    expect(readFileSync(first.paths.transcript, 'utf8')).not.toContain(data);
+    expect(
+      readdirSync(path.join(first.paths.dir, 'images')).map((name) =>
+        readFileSync(path.join(first.paths.dir, 'images', name), 'utf8'),
+      ),
+    ).toEqual([data]);
     const result = first.session.messages()[2];
     await first.close();
 
