@@ -190,7 +190,7 @@ export class AcpSession {
       this.lastStop = undefined;
       // MCP servers the editor passed start with the session: their tools are there from the first turn.
       await this.opened.mcp.ready();
-      results.push(await this.opened.submitPrompt(content.text, turn.signal, { images: content.images }));
+      results.push(await this.opened.submitPrompt(content.text, turn.signal, { images: content.images, typed: content.typed }));
       while (this.options.waitAgents && results.at(-1)!.cause.kind === 'completed' && !turn.signal.aborted) {
         if (!(await this.opened.waitForAgents(turn.signal))) break;
         results.push(await this.opened.session.submit(undefined, turn.signal));

@@ -19,20 +19,25 @@ export class UnsupportedContentError extends Error {
 /** A prompt's text and its images, checked. */
 export interface PromptContent {
   text: string;
+  /** The user's own text and linked paths, without the files embedded in it (where `@shot.png` attaches). */
+  typed: string;
   images: ImageBlock[];
 }
 
 /** The prompt `blocks` make; UnsupportedContentError for audio, an unknown block or an image no model takes. */
 export function promptContent(blocks: readonly ContentBlock[]): PromptContent {
   const parts: string[] = [];
+  const typed: string[] = [];
   const images: ImageInput[] = [];
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
         parts.push(block.text);
+        typed.push(block.text);
         break;
       case 'resource_link':
         parts.push(`@${pathOf(block.uri)}`);
+        typed.push(`@${pathOf(block.uri)}`);
         break;
       case 'resource': {
         const { resource } = block;
@@ -59,7 +64,7 @@ export function promptContent(blocks: readonly ContentBlock[]): PromptContent {
   }
   const text = parts.join(' ').trim() === '' ? '' : joinParts(parts);
   try {
-    return { text, images: imageBlocks(images) };
+    return { text, typed: joinParts(typed), images: imageBlocks(images) };
   } catch (error) {
     if (error instanceof ImageError) throw new UnsupportedContentError(error.message);
     throw error;

@@ -30,7 +30,8 @@ import type { CommandRunner } from '../tools/command-runner.js';
 import type { EventStream, SessionEvent } from './event-stream.js';
 import type { InstructionFileInfo } from './instruction-files.js';
 import type { StoredJob } from './job-store.js';
-import type { Session, SubmitOptions } from './session.js';
+import type { PromptOptions } from './prompt-submission.js';
+import type { Session } from './session.js';
 import type { CatalogueEntry, ModelSwitch } from './session-model.js';
 import type { RewindFace } from './session-checkpoints.js';
 import type { SessionPaths } from './store.js';
@@ -157,7 +158,7 @@ export interface OpenedSession {
    * `images` (checked by `imageBlocks`) go before the text, with those a typed prompt names as
    * `@shot.png` (commands/prompt-images.ts).
    */
-  submitPrompt(text: string, signal: AbortSignal, options?: SubmitOptions): Promise<LoopResult>;
+  submitPrompt(text: string, signal: AbortSignal, options?: PromptOptions): Promise<LoopResult>;
   /** The instruction files in the system prompt (AGENTS.md, CLAUDE.md, imports), with sizes and notes: `/memory`. */
   instructionFiles: InstructionFileInfo[];
   /** The MCP servers now; `ready` resolves when each is up or has failed. Their changes are on `events` too. */

@@ -22,7 +22,17 @@ export interface PromptSubmissionParts {
   session: Pick<Session, 'submit'>;
 }
 
-export type SubmitPrompt = (text: string, signal: AbortSignal, options?: SubmitOptions) => Promise<LoopResult>;
+/** What comes with a typed line. */
+export interface PromptOptions extends SubmitOptions {
+  /**
+   * What the user wrote themselves, where `@shot.png` attaches an image: the line without the
+   * files an editor embedded in it (ACP), whose text is a repository's, not the user's. Default:
+   * the whole line.
+   */
+  typed?: string;
+}
+
+export type SubmitPrompt = (text: string, signal: AbortSignal, options?: PromptOptions) => Promise<LoopResult>;
 
 export function promptSubmitter(parts: PromptSubmissionParts): SubmitPrompt {
   const { commands, directives, gate, mcp, images, session } = parts;
@@ -31,6 +41,6 @@ export function promptSubmitter(parts: PromptSubmissionParts): SubmitPrompt {
       const fromMcp = mcp && text.trimStart().startsWith('/mcp__') ? await mcp.expandPrompt(text, signal) : undefined;
       const prompt = fromMcp ?? (await preparePrompt(text, commands, directives, signal));
       // Awaited, not returned: the stack of what the turn does then shows the way it came in.
-      return await session.submit(prompt, signal, { images: await images(text, options.images ?? [], signal) });
+      return await session.submit(prompt, signal, { images: await images(options.typed ?? text, options.images ?? [], signal) });
     });
 }

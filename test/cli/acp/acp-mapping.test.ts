@@ -17,9 +17,14 @@ describe('ACP prompt content', () => {
         { type: 'text', text: 'Fix' },
         { type: 'resource_link', name: 'a.ts', uri: 'file:///p/a.ts' },
         { type: 'text', text: 'using' },
-        { type: 'resource', resource: { uri: 'file:///p/b.ts', text: 'const b = "```";' } },
+        { type: 'resource', resource: { uri: 'file:///p/b.ts', text: 'const b = "```"; // see @docs/shot.png' } },
       ]),
-    ).toEqual({ text: 'Fix @/p/a.ts using\n~~~~ /p/b.ts\nconst b = "```";\n~~~~\n', images: [] });
+    ).toEqual({
+      text: 'Fix @/p/a.ts using\n~~~~ /p/b.ts\nconst b = "```"; // see @docs/shot.png\n~~~~\n',
+      // The embedded file's text is the repository's: an `@shot.png` in it attaches nothing.
+      typed: 'Fix @/p/a.ts using',
+      images: [],
+    });
   });
 
   it('attaches images and embedded image files, each checked; refuses audio and images no model takes', () => {
@@ -33,6 +38,7 @@ describe('ACP prompt content', () => {
       ]),
     ).toEqual({
       text: 'Why is this red? /p/shot.jpg (image, attached) @/p/doc.pdf (binary, not attached)',
+      typed: 'Why is this red?',
       images: [
         { type: 'image', mediaType: 'image/png', data: png },
         { type: 'image', mediaType: 'image/jpeg', data: b64(jpegImage()) },

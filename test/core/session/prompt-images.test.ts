@@ -93,6 +93,19 @@ describe('@path images in a typed prompt', () => {
     ]);
   });
 
+  it('looks for images only in what the user typed, when a front end says which part that is (ACP)', async () => {
+    const { session, stream, cwd } = await open(() => ({ text: 'ok' }));
+    writeFileSync(path.join(cwd, 'a.png'), pngImage(4, 4));
+    writeFileSync(path.join(cwd, 'secret.png'), pngImage(2, 2));
+    // The editor embedded a file whose text names secret.png: that part is the repository's.
+    const text = 'look at @a.png\n```notes.md\nsee @secret.png\n```';
+    await session.submitPrompt(text, signal(), { typed: 'look at @a.png' });
+    expect(stream.requests[0]!.messages[0]!.content).toEqual([
+      { type: 'image', mediaType: 'image/png', data: b64(pngImage(4, 4)) },
+      { type: 'text', text },
+    ]);
+  });
+
   it('reads an image outside the workspace, as read_file may: the prompt is the user’s', async () => {
     const { session, stream, cwd } = await open(() => ({ text: 'ok' }));
     writeFileSync(path.join(path.dirname(cwd), 'outside.png'), pngImage());
