@@ -156,8 +156,9 @@ function isImageRef(block: unknown): block is Record<string, unknown> {
 /** A block that is, or (a tool result) holds, an image reference. */
 function holdsRef(block: unknown): boolean {
   if (isImageRef(block)) return true;
-  const images = (block as { type?: unknown; images?: unknown } | null)?.images;
-  return (block as { type?: unknown }).type === 'tool_result' && Array.isArray(images) && images.some(isImageRef);
+  if (block === null || typeof block !== 'object') return false;
+  const { type, images } = block as { type?: unknown; images?: unknown };
+  return type === 'tool_result' && Array.isArray(images) && images.some(isImageRef);
 }
 
 /** The stored type when it looks like one (a hand edit may put anything there), else just "image". */

@@ -254,6 +254,21 @@ describe('reading images back', () => {
     expect(readTranscript(file).history).toEqual([userImage(png), readResult(png), userImage(png)]);
     expect(readdirSync(path.join(dir, 'images'))).toEqual([`${sha256(png)}.b64`]);
   });
+
+  it('reads hand-edited blocks of any shape as they are, for the repair to judge', () => {
+    const { file } = sessionFile();
+    const at = '2026-01-01T00:00:00.000Z';
+    const odd = [
+      { role: 'assistant', content: [null, 7, 'text', { type: 'tool_result', images: null }] },
+      { role: 'user', content: null },
+    ];
+    const records = [
+      { type: 'meta', version: 1, ...meta, createdAt: at },
+      ...odd.map((message) => ({ type: 'message', message, at })),
+    ];
+    writeFileSync(file, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    expect(readTranscript(file).history).toEqual(odd);
+  });
 });
 
 describe('a resumed session', () => {
