@@ -6,6 +6,7 @@ import {
   openSession,
   type PermissionDenial,
   type SequencedEvent,
+  sessionCommands,
   terminateOwned,
   toolPermissionPrompt,
 } from '../core/index.js';
@@ -142,7 +143,7 @@ export async function runHeadless(options: CliOptions, io: HeadlessIO): Promise<
             tools: session.tools.names(),
             agents: opened.agentNames,
             mcpServers: opened.mcp.statuses(),
-            slashCommands: opened.commands.map((command) => command.name),
+            slashCommands: sessionCommands(opened).map((command) => command.name),
             skills: opened.skillNames,
             permissionMode: opened.gate.mode,
             version: packageJson.version,

@@ -13,6 +13,7 @@ import {
   type OpenedSession,
   type PermissionMode,
   type PermissionPrompt,
+  sessionCommands,
   type SessionSetup,
 } from '../core/index.js';
 import { MAX_SDK_MCP_SERVERS, SdkMcpHost } from './sdk-mcp.js';
@@ -112,11 +113,7 @@ function joinAgents(fromInit: string, fromFlag: string): string {
 /** The success payload of `initialize` (the SDK's SDKControlInitializeResponse). */
 export function initializeResponse(opened: OpenedSession, version: string): Record<string, unknown> {
   return {
-    commands: opened.commands.map((command) => ({
-      name: command.name,
-      description: command.description ?? '',
-      argumentHint: command.argumentHint ?? '',
-    })),
+    commands: sessionCommands(opened),
     agents: opened.agentNames.map((name) => ({ name, description: '' })),
     output_style: 'default',
     available_output_styles: ['default'],

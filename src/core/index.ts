@@ -80,6 +80,8 @@ export { type EventStream, type SequencedEvent, type SessionEvent } from './sess
 export { type InstructionFileInfo } from './session/instruction-files.js';
 export { type JobHistory, readJobHistory } from './session/job-history.js';
 export { type StoredJob } from './session/job-store.js';
+export { type ListedCommand } from './mcp/prompt-commands.js';
+export { sessionCommands } from './session/listed-commands.js';
 export { type McpServersHere, mcpServersHere } from './session/mcp-here.js';
 export { openSession, reviewSetup } from './session/open-session.js';
 export { type OpenedSession, type SessionEndReason, type SessionSetup } from './session/opened-session.js';

@@ -31,6 +31,7 @@ import {
   PERMISSION_MODES,
   type PermissionMode,
   serverWarning,
+  sessionCommands,
   type SessionEvent,
   type SessionSetup,
   type StopCause,
@@ -81,6 +82,8 @@ export class AcpSession {
   private turn: AbortController | undefined;
   /** How the model's last response ended, for the prompt's stop reason (max_tokens, refusal). */
   private lastStop: string | undefined;
+  /** The commands last offered (JSON); undefined until the first offer, which must follow the session's response. */
+  private offered: string | undefined;
 
   private constructor(
     readonly opened: OpenedSession,
@@ -157,12 +160,20 @@ export class AcpSession {
     if (this.peer.subagents) this.children.replay(this.opened.storedJobs);
   }
 
-  /** Offers the custom slash commands, which a prompt starting with `/name` runs. */
+  /**
+   * Offers the slash commands (custom ones, MCP servers' prompts), which a prompt starting with
+   * `/name` runs; again whenever the list changes, as servers come up, change their prompts or stop.
+   */
   announceCommands(): void {
-    if (this.opened.commands.length === 0) return;
+    const commands = sessionCommands(this.opened);
+    const offer = JSON.stringify(commands);
+    const first = this.offered === undefined;
+    if (offer === this.offered) return;
+    this.offered = offer;
+    if (first && commands.length === 0) return;
     this.peer.update(this.id, {
       sessionUpdate: 'available_commands_update',
-      availableCommands: this.opened.commands.map((command) => ({
+      availableCommands: commands.map((command) => ({
         name: command.name,
         description: command.description || command.name,
         ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}),
@@ -267,6 +278,7 @@ export class AcpSession {
       case 'mcp_server':
         // A server the editor (or a settings file) named that could not start, or waits for a sign-in: its tools are missing.
         if (serverWarning(event.server)) this.peer.warn(serverWarning(event.server)!);
+        if (this.offered !== undefined) this.announceCommands();
         return;
       case 'message_end':
         this.lastStop = event.stopReason;

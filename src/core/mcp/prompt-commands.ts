@@ -6,7 +6,7 @@ import { terminalLine } from '../platform/terminal-line.js';
 import { oneLine } from '../platform/text.js';
 import type { McpPromptInfo } from './connection.js';
 import { MCP_TOOL_PREFIX, sanitizeNamePart } from './names.js';
-import type { McpPromptCommand } from './types.js';
+import type { McpPromptCommand, McpServerStatus } from './types.js';
 
 /** Prompts listed per server at most: a menu, not a dump of whatever a server sends. */
 export const MAX_PROMPTS_PER_SERVER = 200;
@@ -73,4 +73,30 @@ function shownLine(text: unknown, max: number): string {
   // Bounded before it is scanned: a server may send megabytes.
   const flat = text.slice(0, max * 50).replace(LINE_BREAKS, ' ');
   return oneLine(terminalLine(flat, { keepStyle: false, maxChars: max * 4 }), max);
+}
+
+/** A command as the front ends other than the TUI list it: named without the `/`, as custom commands are. */
+export interface ListedCommand {
+  name: string;
+  description: string;
+  /** What it takes after its name (`<city> [state]`); empty when nothing. */
+  argumentHint: string;
+}
+
+/** A prompt's arguments as typed after its command: `<required> [optional]`. */
+export function promptArgumentHint(args: McpPromptCommand['arguments']): string {
+  return args.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)).join(' ');
+}
+
+/** The prompts of the running servers as listed commands (`mcp__<server>__<prompt>`), server by server. */
+export function mcpPromptCommands(statuses: readonly McpServerStatus[]): ListedCommand[] {
+  return statuses.flatMap((status) =>
+    status.state !== 'ready'
+      ? []
+      : (status.prompts ?? []).map((prompt) => ({
+          name: prompt.command.slice(1),
+          description: prompt.description ?? '',
+          argumentHint: promptArgumentHint(prompt.arguments),
+        })),
+  );
 }
