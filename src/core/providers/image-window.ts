@@ -42,7 +42,7 @@ export const SENT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({
  * images it leaves out: the same cut gives back the same object, so a backend serializes it once
  * (request-body.ts caches each message's JSON by identity).
  */
-export type TrimmedCopies = WeakMap<Message, { dropped: number; copy: Message }>;
+export type TrimmedCopies = WeakMap<Message, { dropped: number; note: string; copy: Message }>;
 
 /**
  * `messages` with only the newest images that fit `limits` (counted from the end, a tool
@@ -140,7 +140,8 @@ function imageSizes(content: readonly ContentBlock[]): number[] {
 /** `message` without its first `dropped` images: the copy made for that cut before, or a new one. */
 function trimmed(message: Message, dropped: number, copies: TrimmedCopies | undefined, note: string): Message {
   const known = copies?.get(message);
-  if (known && known.dropped === dropped) return known.copy;
+  // The note names the model a text-only request is for: a switch to another makes a new copy.
+  if (known && known.dropped === dropped && known.note === note) return known.copy;
   let left = dropped;
   const content = message.content.map((block): ContentBlock => {
     if (left === 0) return block;
@@ -154,7 +155,7 @@ function trimmed(message: Message, dropped: number, copies: TrimmedCopies | unde
     return withoutImages(block, cut, note);
   });
   const copy: Message = { ...message, content };
-  copies?.set(message, { dropped, copy });
+  copies?.set(message, { dropped, note, copy });
   return copy;
 }
 

@@ -11,6 +11,7 @@ import {
   NOT_SENT_AGAIN,
   type TrimmedCopies,
   imageWindow,
+  notTaken,
   withImageWindow,
 } from '../../../src/core/providers/image-window.js';
 import type { ImageBlock, Message, ModelRequest, StreamFn, ToolResultBlock } from '../../../src/core/providers/types.js';
@@ -191,6 +192,20 @@ describe('withImageWindow', () => {
     };
     return { stream, seen };
   }
+
+  it('sends a model that takes no images their labels, naming the model each request is for', async () => {
+    const { stream, seen } = recording();
+    const windowed = withImageWindow(stream, EXACT, (model) => model.startsWith('vision'));
+    const history = prompts(2);
+    for (const model of ['local-a', 'local-b', 'vision-1'])
+      for await (const _ of windowed(request({ model, messages: history }), new AbortController().signal));
+    const texts = (req: ModelRequest) => JSON.stringify(req.messages);
+    expect(sent(seen[0]!.messages)).toEqual([]);
+    expect(texts(seen[0]!)).toContain(notTaken('local-a'));
+    expect(texts(seen[1]!)).toContain(notTaken('local-b'));
+    expect(texts(seen[1]!)).not.toContain('local-a');
+    expect(seen[2]!.messages).toBe(history);
+  });
 
   it('passes a request that fits as it is, and one that does not with its newest images', async () => {
     const { stream, seen } = recording();
