@@ -11,11 +11,9 @@ import { NOT_SENT_AGAIN, notTaken } from '../../../src/core/providers/image-wind
 import { takesImages } from '../../../src/core/providers/models.js';
 import type { ImageBlock, Message } from '../../../src/core/providers/types.js';
 import { b64, pngImage } from '../../support/images.js';
+import { type ImageApi, TAKES_IMAGES, imageProvider } from '../../support/image-provider.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
-import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
-
-/** The mock is no vendor's server, so its model is said to take images (settings' models.<id>.images). */
-const TAKES_IMAGES = { 'test-model': { images: true } };
+import { collect, request } from '../../support/stream-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -24,27 +22,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
-type Api = 'anthropic' | 'chat' | 'responses';
-
-function provider(api: Api) {
-  const sleep = recordingSleep().sleep;
-  if (api === 'anthropic')
-    return createProvider({
-      provider: 'anthropic',
-      apiKey: 'sk-ant-test',
-      baseURL: mock.anthropicBaseURL,
-      sleep,
-      models: TAKES_IMAGES,
-    });
-  return createProvider({
-    provider: 'openai',
-    apiKey: 'sk-test',
-    baseURL: mock.openaiBaseURL,
-    openaiApi: api,
-    sleep,
-    models: TAKES_IMAGES,
-  });
-}
+const provider = (api: ImageApi) => imageProvider(mock, api);
 
 /** 25 screenshots, each a different width, so each one's data (and the older ones' labels) differ. */
 const shots: ImageBlock[] = Array.from({ length: 25 }, (_, i) => ({
@@ -93,7 +71,7 @@ function sentImages(body: unknown): string[] {
 const SENT = 15;
 
 describe('a history of 25 images on each wire', () => {
-  it.each<Api>(['anthropic', 'chat', 'responses'])('%s: sends the newest 15, the older ones named', async (api) => {
+  it.each<ImageApi>(['anthropic', 'chat', 'responses'])('%s: sends the newest 15, the older ones named', async (api) => {
     mock.script({ text: 'ok' });
     const messages = history();
     const before = structuredClone(messages);

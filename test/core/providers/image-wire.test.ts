@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProvider } from '../../../src/core/providers/create.js';
 import { ProviderError, type ImageBlock, type Message } from '../../../src/core/providers/types.js';
+import { type ImageApi, imageProvider } from '../../support/image-provider.js';
 import { type MockProvider, startMockProvider } from '../../support/mock-provider.js';
 import { b64, gifImage, jpegImage, pngImage } from '../../support/images.js';
-import { collect, recordingSleep, request } from '../../support/stream-helpers.js';
-
-/** The mock is no vendor's server, so its model is said to take images (settings' models.<id>.images). */
-const TAKES_IMAGES = { 'test-model': { images: true } };
+import { collect, request } from '../../support/stream-helpers.js';
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -15,27 +12,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
-type Api = 'anthropic' | 'chat' | 'responses';
-
-function provider(api: Api) {
-  const sleep = recordingSleep().sleep;
-  if (api === 'anthropic')
-    return createProvider({
-      provider: 'anthropic',
-      apiKey: 'sk-ant-test',
-      baseURL: mock.anthropicBaseURL,
-      sleep,
-      models: TAKES_IMAGES,
-    });
-  return createProvider({
-    provider: 'openai',
-    apiKey: 'sk-test',
-    baseURL: mock.openaiBaseURL,
-    openaiApi: api,
-    sleep,
-    models: TAKES_IMAGES,
-  });
-}
+const provider = (api: ImageApi) => imageProvider(mock, api);
 
 const png: ImageBlock = { type: 'image', mediaType: 'image/png', data: b64(pngImage(3, 2)) };
 const gif: ImageBlock = { type: 'image', mediaType: 'image/gif', data: b64(gifImage()) };
